@@ -1,0 +1,26 @@
+# reconcile needs DuckDB's Arrow interface, compiled only with this build tag.
+TAGS   := -tags duckdb_arrow
+BIN    := bin/reconcile
+
+.PHONY: build test sample bench vet
+
+build:
+	go build $(TAGS) -o $(BIN) ./cmd/reconcile
+
+vet:
+	go vet $(TAGS) ./...
+
+# The test command (README, .ci/run). Tests that need PostgreSQL read
+# RECONCILE_PG_URL (default postgres://root@127.0.0.1:5432/test) and skip
+# with a one-line reason when it is unreachable, unless RECONCILE_REQUIRE_PG=1.
+test: vet
+	go test $(TAGS) -count=1 ./...
+
+# The main job on the bundled ledger sample: the at-least-once sink (exit 1,
+# exceptions found) and the exactly-once sink (exit 0).
+sample: build
+	@$(BIN) run --config samples/ledger/at-least-once.yaml --force; echo "exit code $$? (1 = exceptions found)"
+	@$(BIN) run --config samples/ledger/exactly-once.yaml --force; echo "exit code $$? (0 = every check passed)"
+
+bench:
+	go test $(TAGS) -run '^$$' -bench . -benchtime 1x ./...

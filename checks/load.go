@@ -1,0 +1,196 @@
+// Package checks holds the reconciliation logic: the SOX-style completeness
+// and accuracy checks run over the loaded source and sink tables, and the
+// preparation that makes them exact (typed ids, exact-decimal measures).
+//
+// Each check is one SQL file (see package queries): a text/template over
+// the spec's columns that selects the violating rows — its exceptions — so
+// zero rows means the check passes. The file starts with a header of
+// "-- key: value" lines:
+//
+//	-- check: missing_ids              the check id; must equal the file name
+//	                                    without its order prefix (020_missing_ids.sql)
+//	-- assertion: completeness         completeness, accuracy, or both, comma-separated
+//	-- description: …                  one sentence for the report
+//	-- requires: id                    spec fields the check needs (id, measures,
+//	--                                  group_by, checkpoint, logical_key);
+//	--                                  without them it is skipped, not passed
+//
+// An unknown header key, a missing check or assertion, or a template that
+// does not parse is a load error: every file is parsed before any input is
+// read. The assertions are the ledger invariants of a SOX control
+// (completeness: no entry dropped; accuracy: no entry double-posted or
+// altered), named after the assertions about classes of transactions in
+// ISA 315 / AU-C 315 (occurrence, completeness, accuracy).
+package checks
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"text/template"
+)
+
+var orderPrefix = regexp.MustCompile(`^\d+_`)
+
+// ErrLoad wraps every problem with a check file.
+var ErrLoad = errors.New("checks: invalid check file")
+
+// Requirement names a spec field a check needs.
+type Requirement string
+
+// The spec fields a check can require.
+const (
+	NeedID         Requirement = "id"
+	NeedMeasures   Requirement = "measures"
+	NeedGroupBy    Requirement = "group_by"
+	NeedCheckpoint Requirement = "checkpoint"
+	NeedLogicalKey Requirement = "logical_key"
+)
+
+var knownRequirements = map[Requirement]bool{NeedID: true, NeedMeasures: true, NeedGroupBy: true, NeedCheckpoint: true, NeedLogicalKey: true}
+
+// Check is one parsed check file.
+type Check struct {
+	ID          string
+	Assertion   []string
+	Description string
+	Requires    []Requirement
+	File        string
+	tmpl        *template.Template
+}
+
+// Load parses every *.sql file at the root of fsys. A file is named
+// NNN_<check id>.sql; checks run and are reported in NNN order (the prefix
+// is optional: <check id>.sql sorts by name). Files whose name starts with
+// "_" are fragments, not checks, and are skipped.
+func Load(fsys fs.FS) ([]*Check, error) {
+	names, err := fs.Glob(fsys, "*.sql")
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrLoad, err)
+	}
+	sort.Strings(names)
+	var out []*Check
+	var errs []error
+	for _, name := range names {
+		if strings.HasPrefix(name, "_") {
+			continue
+		}
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
+		c, err := parse(name, string(data))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, c)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("%w: %w", ErrLoad, errors.Join(errs...))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: no *.sql check files found", ErrLoad)
+	}
+	return out, nil
+}
+
+func parse(name, text string) (*Check, error) {
+	c := &Check{File: name}
+	sc := bufio.NewScanner(strings.NewReader(text))
+	line := 0
+	for sc.Scan() {
+		line++
+		l := strings.TrimSpace(sc.Text())
+		if !strings.HasPrefix(l, "--") {
+			break
+		}
+		body := strings.TrimSpace(strings.TrimPrefix(l, "--"))
+		key, val, ok := strings.Cut(body, ":")
+		if !ok {
+			if body == "" {
+				continue
+			}
+			return nil, fmt.Errorf("%s:%d: header line %q is not \"-- key: value\"", name, line, l)
+		}
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		switch key {
+		case "check":
+			c.ID = val
+		case "assertion":
+			for _, a := range strings.Split(val, ",") {
+				a = strings.TrimSpace(a)
+				if a != "completeness" && a != "accuracy" {
+					return nil, fmt.Errorf("%s:%d: assertion %q: want completeness or accuracy", name, line, a)
+				}
+				c.Assertion = append(c.Assertion, a)
+			}
+		case "description":
+			if c.Description != "" {
+				c.Description += " "
+			}
+			c.Description += val
+		case "requires":
+			for _, r := range strings.Split(val, ",") {
+				r := Requirement(strings.TrimSpace(r))
+				if !knownRequirements[r] {
+					return nil, fmt.Errorf("%s:%d: requires %q: want id, measures, group_by, checkpoint or logical_key", name, line, r)
+				}
+				c.Requires = append(c.Requires, r)
+			}
+		default:
+			return nil, fmt.Errorf("%s:%d: unknown header key %q (want check, assertion, description, requires)", name, line, key)
+		}
+	}
+	if want := orderPrefix.ReplaceAllString(strings.TrimSuffix(path.Base(name), ".sql"), ""); c.ID != want {
+		return nil, fmt.Errorf("%s: header says check %q; it must equal the file name %q", name, c.ID, want)
+	}
+	if len(c.Assertion) == 0 {
+		return nil, fmt.Errorf("%s: no -- assertion: line", name)
+	}
+	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	c.tmpl = t
+	return c, nil
+}
+
+// Render returns the check's SQL for p.
+func (c *Check) Render(p *Params) (string, error) {
+	var b strings.Builder
+	if err := c.tmpl.Execute(&b, p); err != nil {
+		return "", fmt.Errorf("render %s: %w", c.File, err)
+	}
+	return b.String(), nil
+}
+
+// Missing returns the requirements p does not meet.
+func (c *Check) Missing(p *Params) []Requirement {
+	var miss []Requirement
+	for _, r := range c.Requires {
+		ok := true
+		switch r {
+		case NeedID:
+			ok = len(p.ID) > 0
+		case NeedMeasures:
+			ok = len(p.Measures) > 0
+		case NeedGroupBy:
+			ok = len(p.GroupBy) > 0
+		case NeedCheckpoint:
+			ok = p.Checkpoint != ""
+		case NeedLogicalKey:
+			ok = len(p.LogicalKey) > 0
+		}
+		if !ok {
+			miss = append(miss, r)
+		}
+	}
+	return miss
+}

@@ -1,0 +1,243 @@
+package checks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/sources"
+)
+
+// Table names every check reads.
+const (
+	SourceTable = "source"
+	SinkTable   = "sink"
+)
+
+// ErrColumn is returned by Prepare when the spec names a column an input
+// does not have, or a measure that cannot be an exact decimal type. It is a
+// usage error (exit code 2): the spec, not the data, must change.
+var ErrColumn = errors.New("checks: bad column")
+
+// ErrValue is returned by Prepare when a measure holds a value that is not a
+// decimal number. The message names file, line, column and value.
+var ErrValue = errors.New("checks: bad value")
+
+// Columns is what the spec says about columns, before Prepare.
+type Columns struct {
+	ID, Measures, GroupBy []string
+	Checkpoint            string
+	LogicalKey            []string
+}
+
+// maxPrecision is DuckDB's widest DECIMAL (a 128-bit integer).
+const maxPrecision = 38
+
+// decimalText is a plain decimal number: optional sign, digits, optional
+// fraction. Exponents ("1e3"), thousands separators, currency signs and
+// NaN/Infinity are refused rather than guessed at.
+const decimalText = `^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$`
+
+var decimalDigits = regexp.MustCompile(`^\s*[+-]?(\d*)(?:\.(\d*))?\s*$`)
+
+// Prepare checks that every column the spec names exists, aligns the id
+// types of the two inputs and converts every measure, in both tables, to
+// DECIMAL(38,s) where s is the largest scale either input needs — so no
+// value is rounded and sums are exact (never float64). It returns the
+// Params the check templates see and notes for the report.
+//
+// Errors: ErrColumn (a column is missing or a measure is not numeric text or
+// a number type; floating-point measures are refused), ErrValue (a measure
+// value is not a decimal number; the message names file:line, column and
+// value), or a DuckDB error.
+func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, error) {
+	srcCols, err := db.Columns(ctx, SourceTable)
+	if err != nil {
+		return nil, nil, err
+	}
+	sinkCols, err := db.Columns(ctx, SinkTable)
+	if err != nil {
+		return nil, nil, err
+	}
+	src, sink := typeMap(srcCols), typeMap(sinkCols)
+	var errs []string
+	need := func(table string, types map[string]string, all []duck.Column, field string, cols ...string) {
+		for _, col := range cols {
+			if _, ok := types[col]; !ok {
+				errs = append(errs, fmt.Sprintf("%s column %q (from %s) not found in the %s; its columns are: %s%s",
+					strings.TrimSuffix(field, "s"), col, field, table, names(all), suggest(col, all)))
+			}
+		}
+	}
+	need("source", src, srcCols, "id", c.ID...)
+	need("sink", sink, sinkCols, "id", c.ID...)
+	need("source", src, srcCols, "measures", c.Measures...)
+	need("sink", sink, sinkCols, "measures", c.Measures...)
+	need("source", src, srcCols, "group_by", c.GroupBy...)
+	need("sink", sink, sinkCols, "group_by", c.GroupBy...)
+	if c.Checkpoint != "" {
+		need("sink", sink, sinkCols, "checkpoint", c.Checkpoint)
+	}
+	need("sink", sink, sinkCols, "logical_key", c.LogicalKey...)
+	if len(errs) > 0 {
+		return nil, nil, fmt.Errorf("%w: %s", ErrColumn, strings.Join(errs, "; "))
+	}
+
+	var notes []string
+	// Ids (and group columns, compared the same way) of different types are
+	// compared as text: each value as typed in its input, rendered by
+	// DuckDB, never re-sniffed (a text "0123" does not equal a number 123).
+	for _, col := range append(append([]string{}, c.ID...), c.GroupBy...) {
+		if src[col] == sink[col] {
+			continue
+		}
+		for _, t := range []string{SourceTable, SinkTable} {
+			if err := db.Exec(ctx, fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s SET DATA TYPE VARCHAR", duck.Ident(t), duck.Ident(col))); err != nil {
+				return nil, nil, err
+			}
+		}
+		notes = append(notes, fmt.Sprintf("column %s is %s in the source and %s in the sink: compared as text, each value as its input wrote it", col, src[col], sink[col]))
+	}
+
+	p := &Params{ID: c.ID, Measures: c.Measures, GroupBy: c.GroupBy, Checkpoint: c.Checkpoint, LogicalKey: c.LogicalKey, MeasureTypes: map[string]string{}}
+	for _, m := range c.Measures {
+		typ, err := measureType(ctx, db, m, src[m], sink[m])
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, t := range []string{SourceTable, SinkTable} {
+			col := duck.Ident(m)
+			q := fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s SET DATA TYPE %s USING CAST(trim(CAST(%s AS VARCHAR)) AS %s)", duck.Ident(t), col, typ, col, typ)
+			if err := db.Exec(ctx, q); err != nil {
+				return nil, nil, fmt.Errorf("convert measure %s of the %s to %s: %w", m, t, typ, err)
+			}
+		}
+		p.MeasureTypes[m] = typ
+		notes = append(notes, fmt.Sprintf("measure %s compared as %s (scale from the data; no value rounded)", m, typ))
+	}
+
+	exclude := map[string]bool{c.Checkpoint: true}
+	for _, id := range c.ID {
+		exclude[id] = true
+	}
+	p.SourceValueCols, p.SinkValueCols = c.Measures, c.Measures
+	if len(c.Measures) == 0 {
+		p.SourceValueCols = valueCols(srcCols, exclude)
+		p.SinkValueCols = valueCols(sinkCols, exclude)
+	}
+	return p, notes, nil
+}
+
+// measureType validates a measure in both tables and returns the
+// DECIMAL(38,s) type that holds every value of both exactly.
+func measureType(ctx context.Context, db *duck.DB, m, srcType, sinkType string) (string, error) {
+	scale, intDigits := 0, 0
+	for _, side := range []struct{ table, typ string }{{SourceTable, srcType}, {SinkTable, sinkType}} {
+		s, i, err := measureDigits(ctx, db, side.table, m, side.typ)
+		if err != nil {
+			return "", err
+		}
+		scale, intDigits = max(scale, s), max(intDigits, i)
+	}
+	if intDigits+scale > maxPrecision {
+		return "", fmt.Errorf("%w: measure %s needs %d integer and %d fraction digits, more than the %d an exact DECIMAL holds", ErrColumn, m, intDigits, scale, maxPrecision)
+	}
+	return fmt.Sprintf("DECIMAL(%d,%d)", maxPrecision, scale), nil
+}
+
+var decimalTypeName = regexp.MustCompile(`^DECIMAL\((\d+),(\d+)\)$`)
+
+// measureDigits returns the fraction and integer digits a measure column
+// needs in one table.
+func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scale, intDigits int, err error) {
+	side := map[string]string{SourceTable: "source", SinkTable: "sink"}[table]
+	if mm := decimalTypeName.FindStringSubmatch(typ); mm != nil {
+		p, _ := strconv.Atoi(mm[1])
+		s, _ := strconv.Atoi(mm[2])
+		return s, p - s, nil
+	}
+	switch typ {
+	case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT":
+		return 0, 20, nil
+	case "HUGEINT", "UHUGEINT":
+		return 0, maxPrecision, nil
+	case "FLOAT", "DOUBLE", "REAL":
+		return 0, 0, fmt.Errorf("%w: measure %s is %s (binary floating point) in the %s: its values are not exact decimals, so sums could not be exact; store amounts as DECIMAL/NUMERIC or text", ErrColumn, m, typ, side)
+	case "VARCHAR":
+	default:
+		return 0, 0, fmt.Errorf("%w: measure %s is %s in the %s; a measure must be a decimal number (text, integer or DECIMAL)", ErrColumn, m, typ, side)
+	}
+	col := duck.Ident(m)
+	msg, bad, err := sources.BadValue(ctx, db, table, m, fmt.Sprintf("%s IS NOT NULL AND NOT regexp_full_match(%s, '%s')", col, col, decimalText))
+	if err != nil {
+		return 0, 0, err
+	}
+	if bad {
+		return 0, 0, fmt.Errorf("%w: %s in the %s is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)", ErrValue, msg, side)
+	}
+	_, rows, err := db.Strings(ctx, fmt.Sprintf(
+		`SELECT coalesce(max(length(regexp_extract(%[1]s, '\.(\d*)\s*$', 1))), 0),
+		        coalesce(max(length(ltrim(regexp_extract(%[1]s, '^\s*[+-]?(\d*)', 1), '0'))), 0)
+		 FROM %[2]s`, col, duck.Ident(table)))
+	if err != nil {
+		return 0, 0, err
+	}
+	scale, _ = strconv.Atoi(*rows[0][0])
+	intDigits, _ = strconv.Atoi(*rows[0][1])
+	return scale, intDigits, nil
+}
+
+func typeMap(cols []duck.Column) map[string]string {
+	m := make(map[string]string, len(cols))
+	for _, c := range cols {
+		switch c.Name {
+		case sources.FileColumn, sources.LineColumn, sources.RowColumn:
+			continue
+		}
+		m[c.Name] = c.Type
+	}
+	return m
+}
+
+func names(cols []duck.Column) string {
+	var ns []string
+	for _, c := range cols {
+		switch c.Name {
+		case sources.FileColumn, sources.LineColumn, sources.RowColumn:
+			continue
+		}
+		ns = append(ns, c.Name)
+	}
+	return strings.Join(ns, ", ")
+}
+
+// suggest points at a column that differs only in case or surrounding
+// spaces, the usual cause of a "not found".
+func suggest(col string, cols []duck.Column) string {
+	for _, c := range cols {
+		if strings.EqualFold(strings.TrimSpace(c.Name), strings.TrimSpace(col)) {
+			return fmt.Sprintf(" (did you mean %q? names are compared exactly)", c.Name)
+		}
+	}
+	return ""
+}
+
+func valueCols(cols []duck.Column, exclude map[string]bool) []string {
+	var out []string
+	for _, c := range cols {
+		switch c.Name {
+		case sources.FileColumn, sources.LineColumn, sources.RowColumn:
+			continue
+		}
+		if !exclude[c.Name] {
+			out = append(out, c.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

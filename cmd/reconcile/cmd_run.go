@@ -1,0 +1,151 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/control"
+	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/report"
+)
+
+// runOptions are the parsed flags of `reconcile run`.
+type runOptions struct {
+	f          *factory
+	config     string
+	source     string
+	sink       string
+	id         string
+	measure    string
+	groupBy    string
+	checkpoint string
+	logicalKey string
+	out        string
+	name       string
+	queries    string
+	formats    []string
+	force      bool
+	set        func(name string) bool // whether a flag was given
+}
+
+func newCmdRun(f *factory, runF func(*runOptions) error) *cobra.Command {
+	o := &runOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "run [--config SPEC] --source URI --sink URI --id COLS --out DIR",
+		Short: "Reconcile a source against a sink and write evidence",
+		Long: `Reconcile source records against a sink's committed output.
+
+Inputs are CSV, Parquet or NDJSON files (a path or a glob; names starting
+with "." or "_" are skipped), chosen by extension or a kind: prefix
+(csv:, parquet:, ndjson:). Ids are compared as written; measures as exact
+decimals. A YAML spec (--config) holds the same fields in snake case;
+flags override it.
+
+Checks: missing_ids, unexpected_ids, duplicate_ids, null_ids,
+value_mismatches, row_count_balance, sum_balance, key_checkpoint_conflicts.
+A check whose columns were not given is skipped, not passed.
+
+` + exitCodesHelp,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.set = func(name string) bool { return cmd.Flags().Changed(name) }
+			if runF != nil {
+				return runF(o)
+			}
+			return runRun(cmd, o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.config, "config", "", "YAML spec file; flags given override its fields")
+	fl.StringVar(&o.source, "source", "", "source records: path, glob or URI (what should have been posted)")
+	fl.StringVar(&o.sink, "sink", "", "committed sink output: path, glob or URI (what was posted)")
+	fl.StringVar(&o.id, "id", "", "record id column(s), comma-separated for a composite id")
+	fl.StringVar(&o.measure, "measure", "", "numeric column(s) to balance as exact decimals, comma-separated")
+	fl.StringVar(&o.groupBy, "group-by", "", "column(s) to balance count and sums per group, comma-separated")
+	fl.StringVar(&o.checkpoint, "checkpoint", "", "sink column holding the checkpoint/epoch id that wrote each row")
+	fl.StringVar(&o.logicalKey, "logical-key", "", "sink column(s) of the deterministic output key, comma-separated")
+	fl.StringVar(&o.out, "out", "", "evidence folder to create (must not exist unless --force)")
+	fl.StringVar(&o.name, "name", "", "control name for the evidence (default: the evidence folder's name)")
+	fl.StringVar(&o.queries, "queries", "", "folder of check .sql files to use instead of the built-in ones")
+	fl.StringSliceVar(&o.formats, "format", nil, "report formats besides summary.json: "+strings.Join(report.Formats(), ", ")+" or all (default all)")
+	fl.BoolVar(&o.force, "force", false, "replace an existing evidence folder (only once the new one is complete)")
+	return cmd
+}
+
+// specFrom merges the spec file (if any) with the flags given.
+func specFrom(o *runOptions) (*spec.Spec, error) {
+	s := &spec.Spec{}
+	if o.config != "" {
+		var err error
+		if s, err = spec.Load(o.config); err != nil {
+			return nil, err
+		}
+	}
+	if o.set("source") {
+		s.Source = spec.Input{URI: o.source}
+	}
+	if o.set("sink") {
+		s.Sink = spec.Input{URI: o.sink}
+	}
+	if o.set("id") {
+		s.ID = spec.SplitColumns(o.id)
+	}
+	if o.set("measure") {
+		s.Measures = spec.SplitColumns(o.measure)
+	}
+	if o.set("group-by") {
+		s.GroupBy = spec.SplitColumns(o.groupBy)
+	}
+	if o.set("checkpoint") {
+		s.Checkpoint = strings.TrimSpace(o.checkpoint)
+	}
+	if o.set("logical-key") {
+		s.LogicalKey = spec.SplitColumns(o.logicalKey)
+	}
+	if o.set("out") {
+		s.Out = o.out
+	}
+	if o.set("name") {
+		s.Name = o.name
+	}
+	return s, nil
+}
+
+func runRun(cmd *cobra.Command, o *runOptions) error {
+	s, err := specFrom(o)
+	if err != nil {
+		return err
+	}
+	opt := control.Options{Force: o.force, Formats: o.formats, Log: o.f.stderr}
+	if o.queries != "" {
+		opt.Queries = os.DirFS(o.queries)
+	}
+	res, err := control.Run(cmd.Context(), s, opt)
+	if err != nil {
+		return err
+	}
+	printSummary(o.f, res, s.Out)
+	if res.Status == report.Fail {
+		return fmt.Errorf("%w", checks.ErrFailed)
+	}
+	return nil
+}
+
+// printSummary writes the short verdict a cron log keeps.
+func printSummary(f *factory, res *report.Result, out string) {
+	w := f.stdout
+	t := res.Totals
+	fmt.Fprintf(w, "%s  %s: source %d rows, sink %d rows\n", strings.ToUpper(string(res.Status)), res.Control.Name, t.SourceRows, t.SinkRows)
+	for _, c := range res.Checks {
+		detail := fmt.Sprintf("%d exceptions", c.Exceptions)
+		if c.Status == checks.Skipped {
+			detail = c.SkipReason
+		}
+		fmt.Fprintf(w, "  %-7s %-26s %-24s %s\n", strings.ToUpper(string(c.Status)), c.ID, c.Assertion, detail)
+	}
+	fmt.Fprintf(w, "evidence: %s\n", out)
+}

@@ -1,0 +1,18 @@
+// Command reconcile proves, after the fact, that a data pipeline posted every
+// record exactly once: it reconciles source records against a sink's
+// committed output and writes evidence an auditor can re-perform.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(int(code))
+}

@@ -1,0 +1,319 @@
+// Package control runs one reconciliation end to end: validate the spec and
+// every check file, load source and sink into DuckDB, prepare exact types,
+// run the checks and publish the evidence folder. Everything is validated
+// before any input is read, and the evidence folder appears only complete.
+package control
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/user"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/queries"
+	"github.com/reconcile-dev/reconcile/report"
+	"github.com/reconcile-dev/reconcile/sources"
+)
+
+// Options tune a run beyond the spec.
+type Options struct {
+	// Queries replaces the embedded check files (nil: queries.FS).
+	Queries fs.FS
+	// Force replaces an existing evidence folder (at commit time only).
+	Force bool
+	// Formats are the report formats to write besides summary.json
+	// (nil: every registered format).
+	Formats []string
+	// Log receives progress lines (nil: discarded).
+	Log io.Writer
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+}
+
+// Run performs the control described by s and returns its result. The
+// evidence folder s.Out is published when the checks ran, whatever their
+// verdict; on any error nothing is published.
+//
+// Errors wrap the sentinel of their cause, which decides the exit code:
+// spec.ErrInvalid, checks.ErrLoad, sources.ErrUnknownKind,
+// sources.ErrInvalidLocation, checks.ErrColumn and report.ErrExists are
+// usage errors; anything else (an input that cannot be read, a bad value,
+// a failed query, cancellation) is a runtime error. A result whose Status
+// is Fail is not an error.
+func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error) {
+	now := opt.Now
+	if now == nil {
+		now = time.Now
+	}
+	logw := opt.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+	started := now().UTC()
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	fsys := opt.Queries
+	if fsys == nil {
+		fsys = queries.FS
+	}
+	all, err := checks.Load(fsys)
+	if err != nil {
+		return nil, err
+	}
+	writers, err := pickWriters(opt.Formats)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", spec.ErrInvalid, err)
+	}
+	dir := s.Dir
+	if dir == "" {
+		if dir, err = os.Getwd(); err != nil {
+			return nil, err
+		}
+	}
+	src, err := sources.Open(sources.Location{Role: "source", URI: s.Source.URI, Options: s.Source.Options, BaseDir: dir})
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	sink, err := sources.Open(sources.Location{Role: "sink", URI: s.Sink.URI, Options: s.Sink.Options, BaseDir: dir})
+	if err != nil {
+		return nil, err
+	}
+	defer sink.Close()
+
+	folder, err := report.NewFolder(s.Out, opt.Force)
+	if err != nil {
+		return nil, err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			folder.Abort()
+		}
+	}()
+
+	tmp, err := os.MkdirTemp("", "reconcile-duckdb-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	db, err := duck.Open(ctx, tmp)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+
+	var inputs []*sources.Input
+	for _, in := range []struct {
+		table string
+		src   sources.Source
+		role  string
+	}{{checks.SourceTable, src, "source"}, {checks.SinkTable, sink, "sink"}} {
+		t0 := time.Now()
+		info, err := in.src.Load(ctx, db, in.table)
+		if err != nil {
+			return nil, fmt.Errorf("load %s: %w", in.role, err)
+		}
+		info.Role = in.role
+		info.Location = sources.Redact(info.Location)
+		inputs = append(inputs, info)
+		fmt.Fprintf(logw, "loaded %s: %d rows in %s\n", in.role, info.Rows, time.Since(t0).Round(time.Millisecond))
+	}
+
+	params, notes, err := checks.Prepare(ctx, db, checks.Columns{ID: s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey})
+	if err != nil {
+		return nil, err
+	}
+	outcomes, err := checks.Run(ctx, db, all, params, folder.Dir())
+	if err != nil {
+		return nil, err
+	}
+	totals, err := checks.ComputeTotals(ctx, db, params)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeQueries(folder, outcomes); err != nil {
+		return nil, err
+	}
+	dv, err := db.Version(ctx)
+	if err != nil {
+		return nil, err
+	}
+
+	res := &report.Result{
+		SchemaVersion: report.SchemaVersion,
+		Status:        report.Pass,
+		Control:       report.Control{Name: s.Name, Description: s.Description},
+		Parameters:    redactSpec(s),
+		Inputs:        inputs,
+		Checks:        outcomes,
+		Totals:        totals,
+		Notes:         notes,
+	}
+	if res.Control.Name == "" {
+		res.Control.Name = filepath.Base(s.Out)
+	}
+	for _, o := range outcomes {
+		if o.Status == checks.Fail {
+			res.Status = report.Fail
+		}
+	}
+	res.Run = runInfo(started, now().UTC(), dv, s)
+	for _, w := range writers {
+		if err := writeReport(ctx, folder, w, res); err != nil {
+			return nil, err
+		}
+	}
+	if err := folder.Commit(); err != nil {
+		return nil, err
+	}
+	committed = true
+	return res, nil
+}
+
+func pickWriters(formats []string) ([]report.Writer, error) {
+	if len(formats) == 0 {
+		formats = report.Formats()
+	}
+	seen := map[string]bool{"json": true}
+	ws := []report.Writer{}
+	j, err := report.Lookup("json")
+	if err != nil {
+		return nil, err
+	}
+	ws = append(ws, j)
+	for _, f := range formats {
+		if f == "all" {
+			return pickWriters(nil)
+		}
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		w, err := report.Lookup(f)
+		if err != nil {
+			return nil, err
+		}
+		ws = append(ws, w)
+	}
+	return ws, nil
+}
+
+func writeReport(ctx context.Context, folder *report.Folder, w report.Writer, res *report.Result) error {
+	f, err := os.Create(folder.Path(w.File()))
+	if err != nil {
+		return err
+	}
+	if err := w.Write(ctx, f, res); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", w.File(), err)
+	}
+	return f.Close()
+}
+
+// writeQueries saves the exact SQL of every check that ran, for
+// re-performance.
+func writeQueries(folder *report.Folder, outs []*checks.Outcome) error {
+	if err := os.MkdirAll(folder.Path("queries"), 0o755); err != nil {
+		return err
+	}
+	for _, o := range outs {
+		if o.SQL == "" {
+			continue
+		}
+		body := fmt.Sprintf("-- check: %s\n-- assertion: %s\n-- Run over tables source and sink as loaded by reconcile.\n%s\n", o.ID, o.Assertion, strings.TrimSpace(o.SQL))
+		if err := os.WriteFile(folder.Path("queries", o.ID+".sql"), []byte(body), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// redactSpec copies s with passwords removed from input URIs and options.
+func redactSpec(s *spec.Spec) *spec.Spec {
+	c := *s
+	for _, in := range []*spec.Input{&c.Source, &c.Sink} {
+		in.URI = sources.Redact(in.URI)
+		if in.Options != nil {
+			m := make(map[string]any, len(in.Options))
+			for k, v := range in.Options {
+				if strings.Contains(strings.ToLower(k), "password") {
+					v = "xxxxx"
+				} else if sv, ok := v.(string); ok {
+					v = sources.Redact(sv)
+				}
+				m[k] = v
+			}
+			in.Options = m
+		}
+	}
+	return &c
+}
+
+// Version is the module version and VCS revision of this build, as Go's
+// build info records them ("(devel)" for a plain go build).
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" {
+			v += " " + s.Value
+		}
+	}
+	return v
+}
+
+func runInfo(started, finished time.Time, duckdbVersion string, s *spec.Spec) report.RunInfo {
+	ri := report.RunInfo{
+		ID:            started.Format("20060102T150405Z") + "-" + shortHash(started.String()+s.Out),
+		StartedAt:     started.Format(time.RFC3339),
+		FinishedAt:    finished.Format(time.RFC3339),
+		ToolVersion:   Version(),
+		DuckDBVersion: duckdbVersion,
+	}
+	if u, err := user.Current(); err == nil {
+		ri.User = u.Username
+	}
+	if h, err := os.Hostname(); err == nil {
+		ri.Host = h
+	}
+	if s.File != "" {
+		ri.Spec = s.File
+		if data, err := os.ReadFile(s.File); err == nil {
+			sum := sha256.Sum256(data)
+			ri.SpecSHA256 = hex.EncodeToString(sum[:])
+		}
+	}
+	return ri
+}
+
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:4])
+}
+
+// IsUsage reports whether err is a usage or spec error (exit code 2).
+func IsUsage(err error) bool {
+	for _, target := range []error{spec.ErrInvalid, checks.ErrLoad, sources.ErrUnknownKind, sources.ErrInvalidLocation, checks.ErrColumn, report.ErrExists} {
+		if errors.Is(err, target) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,240 @@
+//go:build duckdb_arrow
+
+// Package duck holds the one embedded DuckDB session a reconciliation runs
+// in: a single pinned connection (Arrow views belong to one connection),
+// set to UTC, into which sources are loaded as tables and on which every
+// check query runs.
+//
+// The package exists so that sources/ and checks/ share one session without
+// either owning it. It is built only with the duckdb_arrow build tag, which
+// compiles duckdb-go's Arrow interface (github.com/duckdb/duckdb-go/v2,
+// arrow.go).
+package duck
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/duckdb/duckdb-go/v2"
+)
+
+// DB is an embedded, in-memory DuckDB database with one pinned connection.
+// It is not safe for concurrent use: load and query one statement at a time.
+type DB struct {
+	db    *sql.DB
+	conn  *sql.Conn
+	arrow *duckdb.Arrow
+}
+
+// Open starts an in-memory DuckDB database. tempDir is where DuckDB may
+// spill when a query exceeds memory ("" keeps DuckDB's default). The
+// session time zone is UTC so that no result depends on the host's TZ
+// (DuckDB otherwise takes it from the environment).
+func Open(ctx context.Context, tempDir string) (*DB, error) {
+	connector, err := duckdb.NewConnector("", nil)
+	if err != nil {
+		return nil, fmt.Errorf("duckdb: open: %w", err)
+	}
+	sqlDB := sql.OpenDB(connector)
+	sqlDB.SetMaxOpenConns(1)
+	conn, err := sqlDB.Conn(ctx)
+	if err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("duckdb: connect: %w", err)
+	}
+	d := &DB{db: sqlDB, conn: conn}
+	if err := conn.Raw(func(dc any) error {
+		a, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
+		d.arrow = a
+		return err
+	}); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("duckdb: arrow interface: %w", err)
+	}
+	setup := []string{"SET TimeZone = 'UTC'", "SET preserve_insertion_order = true"}
+	if tempDir != "" {
+		setup = append(setup, "SET temp_directory = "+Literal(tempDir))
+	}
+	for _, s := range setup {
+		if err := d.Exec(ctx, s); err != nil {
+			d.Close()
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// Close releases the connection and the database.
+func (d *DB) Close() error {
+	var errs []error
+	if d.conn != nil {
+		errs = append(errs, d.conn.Close())
+	}
+	errs = append(errs, d.db.Close())
+	return errors.Join(errs...)
+}
+
+// Conn is the pinned connection, for queries that return rows.
+func (d *DB) Conn() *sql.Conn { return d.conn }
+
+// Exec runs one statement and returns its error wrapped with the statement's
+// first line.
+func (d *DB) Exec(ctx context.Context, query string, args ...any) error {
+	_, err := d.ExecCount(ctx, query, args...)
+	return err
+}
+
+// ExecCount runs one statement and returns the rows it affected (for COPY, the
+// rows written).
+func (d *DB) ExecCount(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := d.conn.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, fmt.Errorf("duckdb: %s: %w", firstLine(query), err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("duckdb: %s: rows affected: %w", firstLine(query), err)
+	}
+	return n, nil
+}
+
+// LoadArrow materialises every batch of r as a new table named table and
+// returns the number of rows stored. The view DuckDB scans r through is
+// dropped and released before LoadArrow returns: an Arrow view can be scanned
+// only once, and a query after release crashes the process (see
+// ENGINEERING-NOTES "DuckDB + Arrow gotchas" 1 and 2). An error returned by
+// r surfaces here, wrapped, and leaves no table behind.
+func (d *DB) LoadArrow(ctx context.Context, table string, r array.RecordReader) (int64, error) {
+	view := table + "__arrow_view"
+	release, err := d.arrow.RegisterView(r, view)
+	if err != nil {
+		return 0, fmt.Errorf("duckdb: register arrow view for %s: %w", table, err)
+	}
+	defer release()
+	defer d.conn.ExecContext(context.WithoutCancel(ctx), "DROP VIEW IF EXISTS "+Ident(view))
+	if err := d.Exec(ctx, fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM %s", Ident(table), Ident(view))); err != nil {
+		if rerr := r.Err(); rerr != nil {
+			return 0, rerr
+		}
+		return 0, err
+	}
+	if err := r.Err(); err != nil {
+		d.Exec(ctx, "DROP TABLE IF EXISTS "+Ident(table))
+		return 0, err
+	}
+	return d.Count(ctx, "SELECT count(*) FROM "+Ident(table))
+}
+
+// Count runs a query that returns one BIGINT.
+func (d *DB) Count(ctx context.Context, query string, args ...any) (int64, error) {
+	var n int64
+	if err := d.conn.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("duckdb: %s: %w", firstLine(query), err)
+	}
+	return n, nil
+}
+
+// Strings runs query and returns every row with each value rendered as text
+// by DuckDB (NULL as nil), with the column names. Use it only for small
+// results: it holds them in memory.
+func (d *DB) Strings(ctx context.Context, query string, args ...any) ([]string, [][]*string, error) {
+	rows, err := d.conn.QueryContext(ctx, "SELECT COLUMNS(*)::VARCHAR FROM ("+query+")", args...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("duckdb: %s: %w", firstLine(query), err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, nil, err
+	}
+	var out [][]*string
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, nil, fmt.Errorf("duckdb: scan: %w", err)
+		}
+		row := make([]*string, len(cols))
+		for i, v := range vals {
+			if v.Valid {
+				s := v.String
+				row[i] = &s
+			}
+		}
+		out = append(out, row)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("duckdb: %s: %w", firstLine(query), err)
+	}
+	return cols, out, nil
+}
+
+// Column is one column of a table: its name and DuckDB type.
+type Column struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// Columns lists the columns of table in order.
+func (d *DB) Columns(ctx context.Context, table string) ([]Column, error) {
+	rows, err := d.conn.QueryContext(ctx,
+		"SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position", table)
+	if err != nil {
+		return nil, fmt.Errorf("duckdb: columns of %s: %w", table, err)
+	}
+	defer rows.Close()
+	var cols []Column
+	for rows.Next() {
+		var c Column
+		if err := rows.Scan(&c.Name, &c.Type); err != nil {
+			return nil, err
+		}
+		cols = append(cols, c)
+	}
+	return cols, rows.Err()
+}
+
+// Version is the embedded DuckDB library version, such as "v1.5.6".
+func (d *DB) Version(ctx context.Context) (string, error) {
+	var v string
+	err := d.conn.QueryRowContext(ctx, "SELECT version()").Scan(&v)
+	return v, err
+}
+
+// Ident quotes name as a DuckDB identifier ("a""b").
+func Ident(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// Literal quotes s as a DuckDB string literal ('it”s').
+func Literal(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+// List renders ss as a DuckDB list of string literals (['a', 'b']).
+func List(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = Literal(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+func firstLine(q string) string {
+	q = strings.TrimSpace(q)
+	if i := strings.IndexByte(q, '\n'); i >= 0 {
+		q = q[:i] + " …"
+	}
+	if len(q) > 120 {
+		q = q[:120] + " …"
+	}
+	return q
+}

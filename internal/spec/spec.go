@@ -1,0 +1,217 @@
+// Package spec reads the definition of one reconciliation control: which
+// inputs, which columns identify a record, which measures must balance.
+//
+// A spec comes from a YAML file (--config), from flags of `reconcile run`,
+// or both; flags override the file field by field. The YAML keys are the
+// flag names in snake case:
+//
+//	name: ledger-daily            # control name for the evidence (optional)
+//	description: …                # what the control asserts (optional)
+//	source: samples/ledger/source.csv        # or {uri: …, kind-specific options}
+//	sink:   {uri: "exports/*.csv", delimiter: ";"}
+//	id: [entry_id]                # record id; several columns = composite id
+//	measures: [amount]            # exact-decimal columns that must balance
+//	group_by: [account]           # balance count and sums per group too
+//	checkpoint: checkpoint_id     # sink column: checkpoint/epoch that wrote the row
+//	logical_key: [entry_id]       # sink's deterministic output key
+//	out: evidence/ledger          # evidence folder
+//
+// An unknown key is an error. Relative paths (file inputs, out) in a file
+// are relative to the file's folder.
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ErrInvalid wraps every problem with a spec: unreadable YAML, an unknown
+// key, a missing required field. It is a usage error (exit code 2).
+var ErrInvalid = errors.New("spec: invalid")
+
+// Spec is one reconciliation control.
+type Spec struct {
+	Name        string   `yaml:"name,omitempty" json:"name,omitempty"`
+	Description string   `yaml:"description,omitempty" json:"description,omitempty"`
+	Source      Input    `yaml:"source" json:"source"`
+	Sink        Input    `yaml:"sink" json:"sink"`
+	ID          []string `yaml:"id" json:"id"`
+	Measures    []string `yaml:"measures,omitempty" json:"measures,omitempty"`
+	GroupBy     []string `yaml:"group_by,omitempty" json:"group_by,omitempty"`
+	Checkpoint  string   `yaml:"checkpoint,omitempty" json:"checkpoint,omitempty"`
+	LogicalKey  []string `yaml:"logical_key,omitempty" json:"logical_key,omitempty"`
+	Out         string   `yaml:"out,omitempty" json:"out,omitempty"`
+
+	// Dir is the folder relative paths resolve against: the spec file's
+	// folder, or the working directory for flags. Not a YAML key.
+	Dir string `yaml:"-" json:"-"`
+	// File is the spec file read, if any. Not a YAML key.
+	File string `yaml:"-" json:"-"`
+}
+
+// Input is the `source:` or `sink:` field: a URI string, or a mapping with a
+// `uri:` key and kind-specific options.
+type Input struct {
+	URI     string         `json:"uri"`
+	Options map[string]any `json:"options,omitempty"`
+}
+
+// UnmarshalYAML accepts a scalar URI or a mapping with uri plus options.
+func (in *Input) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		in.URI = n.Value
+		return nil
+	case yaml.MappingNode:
+		var m map[string]any
+		if err := n.Decode(&m); err != nil {
+			return err
+		}
+		u, ok := m["uri"].(string)
+		if !ok || u == "" {
+			return fmt.Errorf("line %d: a mapping input needs uri: (a path, glob or connection URI)", n.Line)
+		}
+		delete(m, "uri")
+		in.URI = u
+		if len(m) > 0 {
+			in.Options = m
+		}
+		return nil
+	}
+	return fmt.Errorf("line %d: want a URI or a mapping with uri:", n.Line)
+}
+
+// MarshalYAML writes the short form when there are no options.
+func (in Input) MarshalYAML() (any, error) {
+	if len(in.Options) == 0 {
+		return in.URI, nil
+	}
+	m := map[string]any{"uri": in.URI}
+	for k, v := range in.Options {
+		m[k] = v
+	}
+	return m, nil
+}
+
+// columns is a YAML list of column names that also accepts one name.
+type columns []string
+
+func (c *columns) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		*c = []string{n.Value}
+		return nil
+	}
+	var s []string
+	if err := n.Decode(&s); err != nil {
+		return err
+	}
+	*c = s
+	return nil
+}
+
+// Load reads a spec file. Errors wrap ErrInvalid and name the file and line.
+func Load(path string) (*Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	s, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	s.File = path
+	s.Dir = filepath.Dir(abs)
+	if s.Out != "" && !filepath.IsAbs(s.Out) {
+		s.Out = filepath.Join(s.Dir, s.Out)
+	}
+	return s, nil
+}
+
+// Parse decodes YAML. Unknown keys are errors.
+func Parse(data []byte) (*Spec, error) {
+	var raw struct {
+		Name        string  `yaml:"name"`
+		Description string  `yaml:"description"`
+		Source      Input   `yaml:"source"`
+		Sink        Input   `yaml:"sink"`
+		ID          columns `yaml:"id"`
+		Measures    columns `yaml:"measures"`
+		GroupBy     columns `yaml:"group_by"`
+		Checkpoint  string  `yaml:"checkpoint"`
+		LogicalKey  columns `yaml:"logical_key"`
+		Out         string  `yaml:"out"`
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	return &Spec{
+		Name: raw.Name, Description: raw.Description, Source: raw.Source, Sink: raw.Sink,
+		ID: raw.ID, Measures: raw.Measures, GroupBy: raw.GroupBy, Checkpoint: raw.Checkpoint,
+		LogicalKey: raw.LogicalKey, Out: raw.Out,
+	}, nil
+}
+
+// SplitColumns turns a comma-separated flag value into column names,
+// trimming spaces around each name. An empty value gives nil.
+func SplitColumns(v string) []string {
+	if strings.TrimSpace(v) == "" {
+		return nil
+	}
+	parts := strings.Split(v, ",")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
+}
+
+// Validate reports every missing or contradictory field at once, wrapped in
+// ErrInvalid.
+func (s *Spec) Validate() error {
+	var errs []string
+	if s.Source.URI == "" {
+		errs = append(errs, "source is required (--source or source:)")
+	}
+	if s.Sink.URI == "" {
+		errs = append(errs, "sink is required (--sink or sink:)")
+	}
+	if len(s.ID) == 0 {
+		errs = append(errs, "id is required (--id or id:): the column(s) that identify a record in both inputs")
+	}
+	if s.Out == "" {
+		errs = append(errs, "out is required (--out or out:): the evidence folder to create")
+	}
+	for field, cols := range map[string][]string{"id": s.ID, "measures": s.Measures, "group_by": s.GroupBy, "logical_key": s.LogicalKey} {
+		seen := map[string]bool{}
+		for _, c := range cols {
+			if c == "" {
+				errs = append(errs, field+": empty column name")
+			} else if seen[c] {
+				errs = append(errs, field+": column "+c+" named twice")
+			}
+			seen[c] = true
+		}
+	}
+	for _, m := range s.Measures {
+		for _, id := range s.ID {
+			if m == id {
+				errs = append(errs, "column "+m+" is both an id and a measure")
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%w: %s", ErrInvalid, strings.Join(errs, "; "))
+	}
+	return nil
+}

@@ -1,0 +1,17 @@
+-- check: unexpected_ids
+-- assertion: accuracy
+-- description: Sink rows whose id is not in the source: postings with no source record behind them.
+-- requires: id
+SELECT {{cols "k" .ID}},
+       count(*) AS sink_rows,
+{{- range .Measures}}
+       CAST(sum(k.{{q .}}) AS {{$.Dec .}}) AS {{name "sink_" .}},
+{{- end}}
+{{- if .Checkpoint}}
+       {{sortedlist (printf "k.%s" (q .Checkpoint))}} AS checkpoint_ids,
+{{- end}}
+       arg_min({{loc "k"}}, k.__row) AS sink_location
+FROM sink AS k
+WHERE NOT {{nullid "k" .ID}}
+  AND NOT EXISTS (SELECT 1 FROM source AS s WHERE {{match "s" "k" .ID}})
+GROUP BY {{cols "k" .ID}}

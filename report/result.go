@@ -1,0 +1,76 @@
+// Package report writes the evidence of a reconciliation: the machine-readable
+// summary.json, the readable report.md and, through the Writer interface,
+// any further format. Writers never open files themselves; Folder creates the
+// evidence folder so that it appears only when complete.
+package report
+
+import (
+	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/sources"
+)
+
+// SchemaVersion is the version of the summary.json layout. It changes when a
+// field is removed or changes meaning; adding a field does not change it.
+const SchemaVersion = 1
+
+// Status is the overall verdict: pass when every check that ran passed.
+type Status string
+
+// The verdicts.
+const (
+	Pass Status = "pass"
+	Fail Status = "fail"
+)
+
+// Result is everything a reconciliation established: what summary.json
+// holds and every report is rendered from.
+type Result struct {
+	SchemaVersion int    `json:"schema_version"`
+	Status        Status `json:"status"`
+	// Control names and describes the control (from the spec).
+	Control Control `json:"control"`
+	// Run says when, where and with what the control ran.
+	Run RunInfo `json:"run"`
+	// Parameters is the effective spec, secrets removed.
+	Parameters *spec.Spec `json:"parameters"`
+	// Inputs are the source and sink as read, with row counts and
+	// fingerprints.
+	Inputs []*sources.Input `json:"inputs"`
+	// Checks are the outcomes, in check-id order.
+	Checks []*checks.Outcome `json:"checks"`
+	// Totals are the population figures.
+	Totals *checks.Totals `json:"totals"`
+	// Notes are facts about how values were compared (types, NULL-safe ids).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Control is the control's identity.
+type Control struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// RunInfo is the metadata of one run. Times are UTC, RFC 3339.
+type RunInfo struct {
+	ID            string `json:"id"`
+	StartedAt     string `json:"started_at"`
+	FinishedAt    string `json:"finished_at"`
+	User          string `json:"user,omitempty"`
+	Host          string `json:"host,omitempty"`
+	ToolVersion   string `json:"tool_version"`
+	DuckDBVersion string `json:"duckdb_version"`
+	Spec          string `json:"spec_file,omitempty"`
+	SpecSHA256    string `json:"spec_sha256,omitempty"`
+}
+
+// Failed returns the checks that found exceptions.
+func (r *Result) Failed() []*checks.Outcome {
+	var out []*checks.Outcome
+	for _, c := range r.Checks {
+		if c.Status == checks.Fail {
+			out = append(out, c)
+		}
+	}
+	return out
+}
