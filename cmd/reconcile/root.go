@@ -41,6 +41,11 @@ type factory struct {
 	stdout, stderr io.Writer
 }
 
+// subcommands are the constructors of commands beyond run; each command file
+// adds its own in an init function, so commands are added without editing
+// this file.
+var subcommands []func(f *factory) *cobra.Command
+
 // errSilent marks an error already reported to the user.
 var errSilent = errors.New("silent")
 
@@ -65,6 +70,9 @@ and re-perform.
 		return &usageError{err}
 	})
 	root.AddCommand(newCmdRun(f, nil))
+	for _, newCmd := range subcommands {
+		root.AddCommand(newCmd(f))
+	}
 	root.AddCommand(&cobra.Command{
 		Use:   "exit-codes",
 		Short: "What each exit code of reconcile means",
