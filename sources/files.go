@@ -1,8 +1,10 @@
 package sources
 
 import (
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
+	"encoding/csv"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -291,8 +293,8 @@ type fileSource struct {
 	kind    string
 	loc     Location
 	types   map[string]string
-	readSQL func(files []string) string // a DuckDB table expression with a __file column
-	first   int                         // line number of a file's first record
+	readSQL func(files []string) (string, error) // a DuckDB table expression with a __file column
+	first   int                                  // line number of a file's first record
 	// load, when set, replaces readSQL with a custom loader that creates
 	// table itself (with provenance columns).
 	load func(ctx context.Context, db *duck.DB, table string, files []string) error
@@ -343,10 +345,13 @@ func (s *fileSource) Load(ctx context.Context, db *duck.DB, table string) (*Inpu
 		err = s.load(ctx, db, table, files)
 	} else {
 		raw := table + "__raw"
-		if err = db.Exec(ctx, fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM %s", duck.Ident(raw), s.readSQL(files))); err != nil {
-			err = fmt.Errorf("read %s: %w", s.loc.URI, err)
-		} else {
-			err = finishFileTable(ctx, db, raw, table, s.first, s.baseDir())
+		var from string
+		if from, err = s.readSQL(files); err == nil {
+			if err = db.Exec(ctx, fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM %s", duck.Ident(raw), from)); err != nil {
+				err = fmt.Errorf("read %s: %w", s.loc.URI, shortReaderError(err))
+			} else {
+				err = finishFileTable(ctx, db, raw, table, s.first, s.baseDir())
+			}
 		}
 	}
 	if err == nil {
@@ -372,36 +377,144 @@ func init() {
 	Register("parquet", openParquet, "pq")
 }
 
-// openCSV reads CSV files with DuckDB's read_csv, every column as VARCHAR.
-// Options: delimiter (default sniffed; "\t" for .tsv), quote, header
-// (default true), types.
+// openCSV reads CSV files with DuckDB's read_csv. Nothing is sniffed: the
+// header is read here (a UTF-8 byte-order mark is dropped; every file must
+// have the same header), every column is VARCHAR, and a row with too many or
+// too few fields is an error naming file and line. Options: delimiter
+// (default ","; tab for .tsv), quote (default '"'), header (default true;
+// without one, columns are named column0, column1, …), types.
 func openCSV(loc Location) (Source, error) {
 	o := newOptions("csv", loc.Options)
-	delim := o.String("delimiter", "")
-	if delim == "" && strings.HasSuffix(strings.ToLower(strings.TrimSuffix(loc.URI, ".gz")), ".tsv") {
-		delim = "\t"
+	def := ","
+	if strings.HasSuffix(strings.ToLower(strings.TrimSuffix(loc.URI, ".gz")), ".tsv") {
+		def = "\t"
 	}
-	quote := o.String("quote", "")
+	delim := o.String("delimiter", def)
+	quote := o.String("quote", `"`)
 	header := o.Bool("header", true)
 	types := o.Types()
 	if err := o.Err(); err != nil {
 		return nil, err
 	}
+	if len([]rune(delim)) != 1 || len([]rune(quote)) != 1 {
+		return nil, fmt.Errorf("%w: delimiter and quote must be one character each", ErrInvalidLocation)
+	}
 	first := 2
 	if !header {
 		first = 1
 	}
-	return &fileSource{kind: "csv", loc: loc, types: types, first: first, readSQL: func(files []string) string {
-		args := []string{duck.List(files), "all_varchar = true", "filename = '" + FileColumn + "'", fmt.Sprintf("header = %t", header)}
-		if delim != "" {
-			args = append(args, "delim = "+duck.Literal(delim))
+	return &fileSource{kind: "csv", loc: loc, types: types, first: first, readSQL: func(files []string) (string, error) {
+		var cols []string
+		for i, f := range files {
+			c, err := csvHeader(f, []rune(delim)[0], header)
+			if err != nil {
+				return "", err
+			}
+			if i == 0 {
+				cols = c
+			} else if strings.Join(c, "\x00") != strings.Join(cols, "\x00") {
+				return "", fmt.Errorf("%s: header %q differs from %s's %q; every file of one input must have the same columns", f, c, files[0], cols)
+			}
 		}
-		if quote != "" {
-			args = append(args, "quote = "+duck.Literal(quote))
+		spec := make([]string, len(cols))
+		for i, c := range cols {
+			spec[i] = duck.Literal(c) + ": 'VARCHAR'"
 		}
-		return "read_csv(" + strings.Join(args, ", ") + ")"
+		args := []string{duck.List(files), "auto_detect = false", fmt.Sprintf("header = %t", header),
+			"delim = " + duck.Literal(delim), "quote = " + duck.Literal(quote), "escape = " + duck.Literal(quote),
+			"columns = {" + strings.Join(spec, ", ") + "}", "filename = '" + FileColumn + "'"}
+		return "read_csv(" + strings.Join(args, ", ") + ")", nil
 	}}, nil
 }
+
+// csvHeader returns the column names of a CSV file: its first record, or
+// column0… when the file has no header. Names must be non-empty and unique.
+func csvHeader(path string, delim rune, header bool) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		gz, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		defer gz.Close()
+		r = gz
+	}
+	cr := csv.NewReader(r)
+	cr.Comma = delim
+	cr.FieldsPerRecord = -1
+	cr.LazyQuotes = true
+	rec, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: the file is empty (not even a header line)", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: header: %w", path, err)
+	}
+	if len(rec) > 0 {
+		rec[0] = strings.TrimPrefix(rec[0], "\uFEFF")
+	}
+	if !header {
+		for i := range rec {
+			rec[i] = fmt.Sprintf("column%d", i)
+		}
+		return rec, nil
+	}
+	seen := map[string]bool{}
+	for i, c := range rec {
+		switch {
+		case c == "":
+			return nil, fmt.Errorf("%s:1: header column %d has no name", path, i+1)
+		case seen[c]:
+			return nil, fmt.Errorf("%s:1: header names column %q twice", path, c)
+		case c == FileColumn || c == LineColumn || c == RowColumn:
+			return nil, fmt.Errorf("%s:1: column name %q is reserved for provenance", path, c)
+		}
+		seen[c] = true
+	}
+	return rec, nil
+}
+
+// shortReaderError turns a DuckDB reader error into one line: the file,
+// the line and what was found, without the statement text and the list of
+// reader settings DuckDB appends.
+func shortReaderError(err error) error {
+	inner := err
+	if u := errors.Unwrap(err); u != nil {
+		inner = u
+	}
+	var keep []string
+	file := ""
+	for _, l := range strings.Split(inner.Error(), "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "file = "):
+			file = strings.TrimPrefix(l, "file = ")
+		case l == "" || strings.HasPrefix(l, "Possible fixes") || strings.HasPrefix(l, "* ") || strings.Contains(l, " = "):
+		default:
+			keep = append(keep, l)
+		}
+	}
+	msg := strings.Join(keep, "; ")
+	if file != "" {
+		msg = file + ": " + msg
+	}
+	return &readerError{msg: msg, err: err}
+}
+
+// readerError is a DuckDB reader error shown by its first lines; the full
+// error stays reachable through Unwrap.
+type readerError struct {
+	msg string
+	err error
+}
+
+func (e *readerError) Error() string { return e.msg }
+func (e *readerError) Unwrap() error { return e.err }
 
 // openParquet reads Parquet files with DuckDB's read_parquet; columns keep
 // the types the files declare. Option: types.
@@ -411,7 +524,7 @@ func openParquet(loc Location) (Source, error) {
 	if err := o.Err(); err != nil {
 		return nil, err
 	}
-	return &fileSource{kind: "parquet", loc: loc, types: types, first: 1, readSQL: func(files []string) string {
-		return "read_parquet(" + duck.List(files) + ", filename = '" + FileColumn + "')"
+	return &fileSource{kind: "parquet", loc: loc, types: types, first: 1, readSQL: func(files []string) (string, error) {
+		return "read_parquet(" + duck.List(files) + ", filename = '" + FileColumn + "')", nil
 	}}, nil
 }

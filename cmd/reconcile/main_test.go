@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI drives the real entry point in-process.
+func runCLI(t *testing.T, args ...string) (code exitCode, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func writeFile(t *testing.T, path, content string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The README's main job: the ledger sample's two sinks give exit 1 with the
+// replay findings, and exit 0.
+func TestLedgerSample(t *testing.T) {
+	tests := []struct {
+		spec     string
+		want     exitCode
+		findings map[string]int
+	}{
+		{"at-least-once.yaml", exitFailed, map[string]int{
+			"duplicate_ids": 130, "key_checkpoint_conflicts": 130, "missing_ids": 0, "unexpected_ids": 0,
+			"value_mismatches": 0, "null_ids": 0, "row_count_balance": 12, "sum_balance": 12,
+		}},
+		{"exactly-once.yaml", exitOK, map[string]int{
+			"duplicate_ids": 0, "key_checkpoint_conflicts": 0, "missing_ids": 0, "unexpected_ids": 0,
+			"value_mismatches": 0, "null_ids": 0, "row_count_balance": 0, "sum_balance": 0,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "ev")
+			code, stdout, stderr := runCLI(t, "run", "--config", filepath.Join("..", "..", "samples", "ledger", tt.spec), "--out", out, "--format", "json,md")
+			if code != tt.want {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.want, stdout, stderr)
+			}
+			var sum struct {
+				SchemaVersion int    `json:"schema_version"`
+				Status        string `json:"status"`
+				Checks        []struct {
+					ID         string `json:"id"`
+					Assertion  string `json:"assertion"`
+					Status     string `json:"status"`
+					Exceptions int    `json:"exceptions"`
+				} `json:"checks"`
+				Inputs []struct {
+					Rows  int `json:"rows"`
+					Files []struct {
+						SHA256 string `json:"sha256"`
+					} `json:"files"`
+				} `json:"inputs"`
+				Totals struct {
+					Measures []struct {
+						Difference string `json:"difference"`
+					} `json:"measures"`
+				} `json:"totals"`
+			}
+			data, err := os.ReadFile(filepath.Join(out, "summary.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(data, &sum); err != nil {
+				t.Fatal(err)
+			}
+			if sum.SchemaVersion != 1 || len(sum.Inputs) != 2 || sum.Inputs[0].Rows != 3000 || len(sum.Inputs[1].Files[0].SHA256) != 64 {
+				t.Errorf("summary header %+v", sum)
+			}
+			got := map[string]int{}
+			for _, c := range sum.Checks {
+				got[c.ID] = c.Exceptions
+				if c.Assertion == "" || c.Status == "" {
+					t.Errorf("check %s lacks assertion or status", c.ID)
+				}
+			}
+			for id, n := range tt.findings {
+				if got[id] != n {
+					t.Errorf("%s: %d exceptions, want %d", id, got[id], n)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(out, "report.md")); err != nil {
+				t.Error(err)
+			}
+			if !strings.Contains(stdout, "evidence: "+out) {
+				t.Errorf("stdout lacks the evidence path:\n%s", stdout)
+			}
+		})
+	}
+}
+
+// Exit codes: 2 for usage and spec errors, 3 for inputs that cannot be
+// read; never 0 for a run without a verdict; no evidence folder left behind.
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	src := writeFile(t, filepath.Join(dir, "s.csv"), "id,amount\n1,1.00\n2,2.00\n")
+	sink := writeFile(t, filepath.Join(dir, "k.csv"), "id,amount\n1,1.00\n2,2.00\n")
+	bad := writeFile(t, filepath.Join(dir, "bad.csv"), "id,amount\n1,1.00\n2,1e3\n")
+	ragged := writeFile(t, filepath.Join(dir, "ragged.csv"), "id,amount\n1,1.00\n2,2.00,extra,fields\n")
+	unknownKey := writeFile(t, filepath.Join(dir, "unknown.yaml"), "source: s.csv\nsink: k.csv\nid: [id]\nmeasure: [amount]\nout: ev\n")
+	existing := filepath.Join(dir, "existing")
+	os.Mkdir(existing, 0o755)
+
+	tests := []struct {
+		name    string
+		args    []string
+		want    exitCode
+		wantErr string
+	}{
+		{"pass", []string{"--source", src, "--sink", sink, "--id", "id", "--measure", "amount"}, exitOK, ""},
+		{"unknown flag", []string{"--source", src, "--sink", sink, "--id", "id", "--bogus"}, exitUsage, "unknown flag"},
+		{"missing id", []string{"--source", src, "--sink", sink}, exitUsage, "id is required"},
+		{"unknown spec key", []string{"--config", unknownKey}, exitUsage, "field measure not found"},
+		{"bad column", []string{"--source", src, "--sink", sink, "--id", "ID"}, exitUsage, `did you mean "id"`},
+		{"unknown kind", []string{"--source", src + ".xlsx", "--sink", sink, "--id", "id"}, exitUsage, "unknown kind"},
+		{"missing file", []string{"--source", filepath.Join(dir, "nope.csv"), "--sink", sink, "--id", "id"}, exitRuntime, "nope.csv"},
+		{"not a decimal", []string{"--source", src, "--sink", bad, "--id", "id", "--measure", "amount"}, exitRuntime, `bad.csv:3: column amount: value "1e3"`},
+		{"ragged csv", []string{"--source", src, "--sink", ragged, "--id", "id"}, exitRuntime, "ragged.csv"},
+		{"glob matches nothing", []string{"--source", filepath.Join(dir, "*.parquet"), "--sink", sink, "--id", "id"}, exitRuntime, "no files match"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "ev")
+			args := append([]string{"run", "--out", out}, tt.args...)
+			code, _, stderr := runCLI(t, args...)
+			if code != tt.want {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, tt.want, stderr)
+			}
+			if !strings.Contains(stderr, tt.wantErr) {
+				t.Errorf("stderr %q lacks %q", stderr, tt.wantErr)
+			}
+			entries, _ := os.ReadDir(filepath.Dir(out))
+			if tt.want != exitOK {
+				if len(entries) != 0 {
+					t.Errorf("a failed run left %v behind", entries)
+				}
+			} else if len(entries) != 1 || entries[0].Name() != "ev" {
+				t.Errorf("a passing run left %v, want only ev", entries)
+			}
+		})
+	}
+
+	t.Run("existing evidence folder", func(t *testing.T) {
+		code, _, stderr := runCLI(t, "run", "--source", src, "--sink", sink, "--id", "id", "--out", existing)
+		if code != exitUsage || !strings.Contains(stderr, "--force") {
+			t.Fatalf("exit %d, stderr %q; want 2 and a hint at --force", code, stderr)
+		}
+		code, _, stderr = runCLI(t, "run", "--source", src, "--sink", sink, "--id", "id", "--out", existing, "--force")
+		if code != exitOK {
+			t.Fatalf("--force: exit %d: %s", code, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(existing, "summary.json")); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+// Flags override the spec file field by field; relative paths in the spec
+// are relative to its folder.
+func TestFlagsOverrideSpec(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "in", "s.csv"), "id,amount\n1,1.00\n")
+	writeFile(t, filepath.Join(dir, "in", "k.csv"), "id,amount\n1,1.00\n1,1.00\n")
+	writeFile(t, filepath.Join(dir, "in", "k2.csv"), "id,amount\n1,1.00\n")
+	cfg := writeFile(t, filepath.Join(dir, "in", "spec.yaml"), "source: s.csv\nsink: {uri: k.csv, delimiter: \",\"}\nid: id\nmeasures: [amount]\nout: ../ev\n")
+	code, _, stderr := runCLI(t, "run", "--config", cfg)
+	if code != exitFailed {
+		t.Fatalf("spec alone: exit %d, want 1: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ev", "summary.json")); err != nil {
+		t.Fatalf("out relative to the spec: %v", err)
+	}
+	code, _, stderr = runCLI(t, "run", "--config", cfg, "--sink", filepath.Join(dir, "in", "k2.csv"), "--out", filepath.Join(dir, "ev2"))
+	if code != exitOK {
+		t.Fatalf("--sink override: exit %d, want 0: %s", code, stderr)
+	}
+}
+
+func TestHelpExitCodes(t *testing.T) {
+	code, stdout, _ := runCLI(t, "help", "exit-codes")
+	if code != exitOK || !strings.Contains(stdout, "3  an input could not be read") {
+		t.Errorf("exit %d, output %q", code, stdout)
+	}
+}

@@ -1,0 +1,236 @@
+package sources_test
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/sourcetest"
+)
+
+func writeCSV(t *testing.T, dir string) sources.Location {
+	t.Helper()
+	path := filepath.Join(dir, "fixture.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := csv.NewWriter(f)
+	w.Write(sourcetest.Fixture.Columns)
+	for _, r := range sourcetest.Fixture.Rows {
+		rec := make([]string, len(r))
+		for i, v := range r {
+			if v != nil {
+				rec[i] = *v
+			}
+		}
+		w.Write(rec)
+	}
+	w.Flush()
+	f.Close()
+	return sources.Location{Role: "source", URI: path}
+}
+
+func writeNDJSON(t *testing.T, dir string) sources.Location {
+	t.Helper()
+	var b strings.Builder
+	for _, r := range sourcetest.Fixture.Rows {
+		parts := make([]string, len(r))
+		for i, v := range r {
+			val := "null"
+			if v != nil {
+				q, _ := json.Marshal(*v)
+				val = string(q)
+				if i == 2 { // amounts as JSON numbers: must stay exact
+					val = *v
+				}
+			}
+			parts[i] = fmt.Sprintf("%q: %s", sourcetest.Fixture.Columns[i], val)
+		}
+		b.WriteString("{" + strings.Join(parts, ", ") + "}\n")
+	}
+	path := filepath.Join(dir, "fixture.ndjson")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return sources.Location{Role: "source", URI: path}
+}
+
+func writeParquet(t *testing.T, dir string) sources.Location {
+	t.Helper()
+	csvLoc := writeCSV(t, dir)
+	path := filepath.Join(dir, "fixture.parquet")
+	db, err := duck.Open(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	q := fmt.Sprintf("COPY (SELECT * FROM read_csv(%s, all_varchar = true)) TO %s (FORMAT parquet)", duck.Literal(csvLoc.URI), duck.Literal(path))
+	if err := db.Exec(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	return sources.Location{Role: "source", URI: path}
+}
+
+func TestCSVConformance(t *testing.T)     { sourcetest.Run(t, writeCSV) }
+func TestNDJSONConformance(t *testing.T)  { sourcetest.Run(t, writeNDJSON) }
+func TestParquetConformance(t *testing.T) { sourcetest.Run(t, writeParquet) }
+
+func load(t *testing.T, loc sources.Location) (*duck.DB, *sources.Input, error) {
+	t.Helper()
+	db, err := duck.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	src, err := sources.Open(loc)
+	if err != nil {
+		return db, nil, err
+	}
+	in, err := src.Load(context.Background(), db, "t")
+	return db, in, err
+}
+
+// A glob skips a stream sink's hidden and "_"-prefixed part files, reads the
+// rest in name order and reports what it skipped.
+func TestGlobSkipsInProgressParts(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"part-0.csv": "id\n1\n", "part-1.csv": "id\n2\n",
+		".part-2.csv.inprogress.csv": "id\n3\n", "_part-3_tmp.csv": "id\n4\n",
+	} {
+		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
+	}
+	db, in, err := load(t, sources.Location{Role: "sink", URI: "*.csv", BaseDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Rows != 2 || len(in.Files) != 2 || len(in.Ignored) != 2 {
+		t.Fatalf("rows %d files %v ignored %v; want 2 rows from 2 files, 2 ignored", in.Rows, in.Files, in.Ignored)
+	}
+	if in.Files[0].Path != "part-0.csv" || len(in.Files[0].SHA256) != 64 {
+		t.Errorf("file %+v: want a path relative to the base folder and a SHA-256", in.Files[0])
+	}
+	_, rows, _ := db.Strings(context.Background(), "SELECT __file, __line FROM t ORDER BY __row")
+	if *rows[1][0] != "part-1.csv" || *rows[1][1] != "2" {
+		t.Errorf("provenance of the second row = %s:%s, want part-1.csv:2", *rows[1][0], *rows[1][1])
+	}
+}
+
+// Files of one input must share a header; a different one is named.
+func TestCSVHeadersMustAgree(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("id,amount\n1,2\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.csv"), []byte("amount,id\n2,1\n"), 0o644)
+	_, _, err := load(t, sources.Location{Role: "sink", URI: "*.csv", BaseDir: dir})
+	if err == nil || !strings.Contains(err.Error(), "b.csv") || !strings.Contains(err.Error(), "same columns") {
+		t.Fatalf("err = %v, want one naming b.csv and its header", err)
+	}
+}
+
+// NDJSON numbers keep their literal text: DuckDB's read_json would turn
+// 12345678901234567.89 into a DOUBLE and 2.50 into 2.5.
+func TestNDJSONNumbersStayExact(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.ndjson"), []byte(`{"id": 1, "amount": 12345678901234567.89}
+{"id": "007", "amount": 2.50, "extra": {"k": [1, 2]}}
+
+{"id": 3, "amount": null, "flag": true}
+`), 0o644)
+	db, in, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.ndjson")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Rows != 3 {
+		t.Fatalf("rows %d, want 3", in.Rows)
+	}
+	_, rows, err := db.Strings(context.Background(), `SELECT id, amount, extra, flag, __line FROM t ORDER BY __row`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(deref(rows[0]), deref(rows[1]), deref(rows[2]))
+	want := "[1 12345678901234567.89 NULL NULL 1] [007 2.50 {\"k\": [1, 2]} NULL 2] [3 NULL NULL true 4]"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+func TestNDJSONErrorsNameTheLine(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.ndjson"), []byte("{\"id\": 1}\n{\"id\": 2\n"), 0o644)
+	_, _, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.ndjson")})
+	if err == nil || !strings.Contains(err.Error(), "a.ndjson:2") {
+		t.Fatalf("err = %v, want one naming a.ndjson:2", err)
+	}
+}
+
+// A declared type is applied with a checked cast; a value that does not
+// convert, or that a declared DECIMAL would round, names file and line.
+func TestDeclaredTypes(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("id,amount\n1,1.25\n2,2.5\n"), 0o644)
+	db, _, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: map[string]any{"types": map[string]any{"id": "BIGINT", "amount": "DECIMAL(10,2)"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, _ := db.Columns(context.Background(), "t")
+	if cols[0].Type != "BIGINT" || cols[1].Type != "DECIMAL(10,2)" {
+		t.Errorf("types %v", cols)
+	}
+	_, _, err = load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: map[string]any{"types": map[string]any{"amount": "DECIMAL(10,1)"}}})
+	if err == nil || !strings.Contains(err.Error(), "a.csv:2: column amount: value \"1.25\"") {
+		t.Errorf("err = %v, want the rounding value 1.25 at line 2 named", err)
+	}
+	_, _, err = load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: map[string]any{"delimiter": ",", "colour": "red"}})
+	if err == nil || !strings.Contains(err.Error(), "unknown option(s) colour") {
+		t.Errorf("err = %v, want unknown option colour", err)
+	}
+}
+
+func TestKindOf(t *testing.T) {
+	tests := []struct{ uri, kind string }{
+		{"a/b.csv", "csv"}, {"a/b.CSV.gz", "csv"}, {"x.parquet", "parquet"}, {"x.jsonl", "jsonl"},
+		{"csv:exports/part-*", "csv"}, {"postgres://u@h/db?table=t", "postgres"},
+	}
+	for _, tt := range tests {
+		if k, _ := sources.KindOf(sources.Location{URI: tt.uri}); k != tt.kind {
+			t.Errorf("KindOf(%q) = %q, want %q", tt.uri, k, tt.kind)
+		}
+	}
+	_, err := sources.Open(sources.Location{Role: "sink", URI: "x.xlsx"})
+	if err == nil || !strings.Contains(err.Error(), "csv, ndjson, parquet") {
+		t.Errorf("err = %v, want the known kinds listed", err)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"postgres://u:s3cret@h:5432/db?table=t", "postgres://u:xxxxx@h:5432/db?table=t"},
+		{"host=h password=s3cret user=u", "host=h password=xxxxx user=u"},
+		{"postgres://h/db?password=s3cret&table=t", "postgres://h/db?password=xxxxx&table=t"},
+		{"samples/a.csv", "samples/a.csv"},
+	}
+	for _, tt := range tests {
+		if got := sources.Redact(tt.in); got != tt.want || strings.Contains(got, "s3cret") {
+			t.Errorf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func deref(r []*string) []string {
+	out := make([]string, len(r))
+	for i, v := range r {
+		out[i] = "NULL"
+		if v != nil {
+			out[i] = *v
+		}
+	}
+	return out
+}
