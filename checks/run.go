@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
 )
@@ -70,7 +72,12 @@ const FirstRowsLimit = 20
 // even when there are none. A check whose requirements p does not meet is
 // Skipped. A check whose SQL fails is reported as a *RunError, the other
 // checks still run, and the errors are returned joined.
-func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, dir string) ([]*Outcome, error) {
+//
+// log receives one progress line per check (nil: none).
+func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, dir string, log io.Writer) ([]*Outcome, error) {
+	if log == nil {
+		log = io.Discard
+	}
 	excDir := filepath.Join(dir, "exceptions")
 	if err := os.MkdirAll(excDir, 0o755); err != nil {
 		return nil, err
@@ -92,9 +99,12 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, dir string) 
 			o.SkipReason = "not configured: needs " + strings.Join(ms, ", ")
 			continue
 		}
+		t0 := time.Now()
 		if err := runOne(ctx, db, c, p, o, excDir); err != nil {
 			errs = append(errs, &RunError{Check: c.ID, Err: err})
+			continue
 		}
+		fmt.Fprintf(log, "check %s: %d exceptions in %s\n", c.ID, o.Exceptions, time.Since(t0).Round(time.Millisecond))
 	}
 	if len(errs) > 0 {
 		return outs, errors.Join(errs...)

@@ -3,16 +3,30 @@
 -- description: Ids on more than one row of the sink (double-posted) or of the source (a source that is not clean),
 -- description: with the row count, whether the copies conflict in value, and the checkpoint ids that wrote them.
 -- requires: id
-WITH keyed AS (
+WITH repeated AS (
+    -- Only ids seen more than once are looked at again: the value keys and
+    -- locations below are built for those rows alone.
+    SELECT {{cols "" .ID}}, 'source' AS side
+    FROM source AS s
+    WHERE NOT {{nullid "s" .ID}}
+    GROUP BY {{cols "" .ID}}
+    HAVING count(*) > 1
+    UNION ALL
+    SELECT {{cols "" .ID}}, 'sink'
+    FROM sink AS k
+    WHERE NOT {{nullid "k" .ID}}
+    GROUP BY {{cols "" .ID}}
+    HAVING count(*) > 1
+), keyed AS (
     SELECT {{cols "s" .ID}}, 'source' AS side, {{valuekey "s" .SourceValueCols}} AS value_key,
            CAST(NULL AS VARCHAR) AS checkpoint_id, {{loc "s"}} AS location, s.__row AS input_row
     FROM source AS s
-    WHERE NOT {{nullid "s" .ID}}
+    WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE r.side = 'source' AND {{match "s" "r" .ID}})
     UNION ALL
     SELECT {{cols "k" .ID}}, 'sink', {{valuekey "k" .SinkValueCols}},
            {{if .Checkpoint}}CAST(k.{{q .Checkpoint}} AS VARCHAR){{else}}CAST(NULL AS VARCHAR){{end}}, {{loc "k"}}, k.__row
     FROM sink AS k
-    WHERE NOT {{nullid "k" .ID}}
+    WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE r.side = 'sink' AND {{match "k" "r" .ID}})
 )
 SELECT {{cols "" .ID}},
        side,
@@ -22,4 +36,3 @@ SELECT {{cols "" .ID}},
        string_agg(location, ';' ORDER BY input_row) AS locations
 FROM keyed
 GROUP BY {{cols "" .ID}}, side
-HAVING count(*) > 1

@@ -133,11 +133,13 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 		fmt.Fprintf(logw, "loaded %s: %d rows in %s\n", in.role, info.Rows, time.Since(t0).Round(time.Millisecond))
 	}
 
+	t0 := time.Now()
 	params, notes, err := checks.Prepare(ctx, db, checks.Columns{ID: s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey})
 	if err != nil {
 		return nil, err
 	}
-	outcomes, err := checks.Run(ctx, db, all, params, folder.Dir())
+	fmt.Fprintf(logw, "prepared exact types in %s\n", time.Since(t0).Round(time.Millisecond))
+	outcomes, err := checks.Run(ctx, db, all, params, folder.Dir(), logw)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +219,11 @@ func writeReport(ctx context.Context, folder *report.Folder, w report.Writer, re
 	if err != nil {
 		return err
 	}
-	if err := w.Write(ctx, f, res); err != nil {
+	write := func() error { return w.Write(ctx, f, res) }
+	if fw, ok := w.(report.FolderWriter); ok {
+		write = func() error { return fw.WriteFolder(ctx, f, res, os.DirFS(folder.Dir())) }
+	}
+	if err := write(); err != nil {
 		f.Close()
 		return fmt.Errorf("write %s: %w", w.File(), err)
 	}
