@@ -41,23 +41,23 @@ type Writer func(t *testing.T, dir string) sources.Location
 // typed kinds are compared after a cast to VARCHAR.
 func Run(t *testing.T, write Writer) {
 	ctx := context.Background()
-	open := func(t *testing.T) *duck.DB {
+	// open starts a DuckDB session and opens the kind on a fresh fixture.
+	open := func(t *testing.T) (*duck.DB, sources.Source) {
 		db, err := duck.Open(ctx, t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		return db
-	}
-
-	t.Run("loads columns and values exactly", func(t *testing.T) {
-		db := open(t)
-		loc := write(t, t.TempDir())
-		src, err := sources.Open(loc)
+		src, err := sources.Open(write(t, t.TempDir()))
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer src.Close()
+		t.Cleanup(func() { src.Close() })
+		return db, src
+	}
+
+	t.Run("loads columns and values exactly", func(t *testing.T) {
+		db, src := open(t)
 		in, err := src.Load(ctx, db, "t")
 		if err != nil {
 			t.Fatal(err)
@@ -107,13 +107,7 @@ func Run(t *testing.T, write Writer) {
 	})
 
 	t.Run("cancelled context stops the load and leaves no table", func(t *testing.T) {
-		db := open(t)
-		loc := write(t, t.TempDir())
-		src, err := sources.Open(loc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer src.Close()
+		db, src := open(t)
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
 		if _, err := src.Load(cctx, db, "t"); err == nil {
