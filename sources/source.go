@@ -26,12 +26,62 @@
 // type with the `types:` option. Typed formats (Parquet, PostgreSQL) keep
 // their declared types. Turning measures into exact decimals is the checks
 // package's job, done identically for every kind.
+//
+// # PostgreSQL
+//
+// Kind postgres (alias postgresql) reads a table or the result of a query:
+//
+//	postgres://user@host:5432/db?table=schema.name
+//	postgres://user@host/db?query=SELECT+…      (form-encoded)
+//	{uri: "postgres://user@host/db", table: ledger.postings}
+//	{uri: "host=h dbname=db", kind: postgres, query: "SELECT …"}
+//
+// What the URI leaves out comes from the standard PG* environment variables
+// and ~/.pgpass, as libpq does. An unquoted table name is folded to lower
+// case; "Quoted"."Names" are kept; the name is always quoted as an
+// identifier in the SQL, never spliced. The rows are read in one REPEATABLE
+// READ, READ ONLY transaction in PostgreSQL's binary format and streamed
+// through Arrow record batches of at most 65,536 rows (or 32 MiB of values),
+// so memory does not grow with the table. Input.Details records
+// server_version, database, user, snapshot (pg_current_snapshot()),
+// wal_lsn (pg_current_wal_lsn(), or the replay position on a standby; when
+// it cannot be read, wal_lsn_unavailable says why), transaction_started_at,
+// the exact sql run and each column's PostgreSQL and Arrow types. __file is
+// the table (schema.name) or "query"; __line is the 1-based row in read
+// order.
+//
+// Every value keeps its exact value. The type mapping:
+//
+//	PostgreSQL                         Arrow                 DuckDB
+//	smallint, integer, bigint          int16, int32, int64   SMALLINT, INTEGER, BIGINT
+//	numeric(p,s), p ≤ 38               decimal128(p,s)       DECIMAL(p,s)
+//	numeric(p,s), p > 38               decimal128(38,s)      DECIMAL(38,s)
+//	numeric (unconstrained)            decimal128(38,s)      DECIMAL(38,s), s = largest
+//	                                                         scale in the data (pre-scan)
+//	real, double precision             float32, float64      FLOAT, DOUBLE
+//	text, varchar(n), char(n), name    utf8                  VARCHAR (char(n) keeps its
+//	                                                         padding as the server sends it)
+//	boolean                            bool                  BOOLEAN
+//	date                               date32                DATE
+//	timestamp (without time zone)      timestamp[us]         TIMESTAMP (zone-less)
+//	timestamptz                        timestamp[us, UTC]    TIMESTAMP WITH TIME ZONE
+//	uuid                               utf8 (canonical)      VARCHAR
+//	json, jsonb                        utf8 (the JSON text)  VARCHAR
+//	bytea                              binary                BLOB
+//
+// A numeric NaN or ±Infinity, a value with more than 38 digits, and a date
+// or timestamp ±infinity stop the load with an error naming the row, the
+// column and the value. Any other type (interval, time, arrays, enums,
+// domains, …) is an error naming each such column before a row is read;
+// cast it in a query. Floating-point columns load as they are but are
+// refused as measures by package checks.
 package sources
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -69,6 +119,9 @@ type Location struct {
 	// BaseDir is the folder relative file paths are resolved against (the
 	// spec file's folder, or the working directory for flags).
 	BaseDir string
+	// Progress, when set, receives the progress of a long load: a live
+	// line of rows and rows/s when it is a terminal, else one summary line.
+	Progress io.Writer
 }
 
 // Source is one input of a reconciliation.

@@ -83,12 +83,12 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 			return nil, err
 		}
 	}
-	src, err := sources.Open(sources.Location{Role: "source", URI: s.Source.URI, Options: s.Source.Options, BaseDir: dir})
+	src, err := sources.Open(sources.Location{Role: "source", URI: s.Source.URI, Options: s.Source.Options, BaseDir: dir, Progress: logw})
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
-	sink, err := sources.Open(sources.Location{Role: "sink", URI: s.Sink.URI, Options: s.Sink.Options, BaseDir: dir})
+	sink, err := sources.Open(sources.Location{Role: "sink", URI: s.Sink.URI, Options: s.Sink.Options, BaseDir: dir, Progress: logw})
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +138,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 	if err != nil {
 		return nil, err
 	}
+	notes = append(notes, sources.ZoneNotes(inputs[0], inputs[1])...)
 	fmt.Fprintf(logw, "prepared exact types in %s\n", time.Since(t0).Round(time.Millisecond))
 	outcomes, err := checks.Run(ctx, db, all, params, folder.Dir(), logw)
 	if err != nil {
