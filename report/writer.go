@@ -3,8 +3,10 @@ package report
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"sort"
 )
 
@@ -19,6 +21,22 @@ type Writer interface {
 	// Write renders r to w.
 	Write(ctx context.Context, w io.Writer, r *Result) error
 }
+
+// FolderWriter is a Writer whose output draws on files already in the
+// evidence folder — the exceptions CSVs (Outcome.File), which hold every
+// exception row while Result carries only the first ones. The caller uses
+// WriteFolder instead of Write when it has the folder.
+type FolderWriter interface {
+	Writer
+	// WriteFolder renders r to w, reading the files r names from evidence,
+	// the evidence folder as written so far (paths relative to it, with
+	// forward slashes, as fs.FS wants them).
+	WriteFolder(ctx context.Context, w io.Writer, r *Result, evidence fs.FS) error
+}
+
+// ErrNeedsFolder is returned by the Write method of a FolderWriter that
+// cannot render without the evidence folder's files.
+var ErrNeedsFolder = errors.New("report: format needs the evidence folder")
 
 var writers = map[string]Writer{}
 
