@@ -29,6 +29,7 @@ type runOptions struct {
 	queries    string
 	formats    []string
 	force      bool
+	signKey    string
 	set        func(name string) bool // whether a flag was given
 }
 
@@ -73,6 +74,7 @@ A check whose columns were not given is skipped, not passed.
 	fl.StringVar(&o.queries, "queries", "", "folder of check .sql files to use instead of the built-in ones")
 	fl.StringSliceVar(&o.formats, "format", nil, "report formats besides summary.json: "+strings.Join(report.Formats(), ", ")+" or all (default all)")
 	fl.BoolVar(&o.force, "force", false, "replace an existing evidence folder (only once the new one is complete)")
+	fl.StringVar(&o.signKey, "sign-key", "", "Ed25519 private key (PEM, PKCS #8) to sign manifest.json with; check with verify --public-key")
 	return cmd
 }
 
@@ -121,6 +123,11 @@ func runRun(cmd *cobra.Command, o *runOptions) error {
 		return err
 	}
 	opt := control.Options{Force: o.force, Formats: o.formats, Log: o.f.stderr}
+	if o.signKey != "" {
+		if opt.SignKey, err = report.LoadPrivateKey(o.signKey); err != nil {
+			return &usageError{err}
+		}
+	}
 	if o.queries != "" {
 		opt.Queries = os.DirFS(o.queries)
 	}

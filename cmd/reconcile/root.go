@@ -27,6 +27,8 @@ const exitCodesHelp = `Exit codes of reconcile:
 
   0  every check passed (skipped checks do not count either way)
   1  at least one check found exceptions; the evidence folder was written
+     (reconcile verify: a file of the evidence folder was changed, removed
+     or added, or its signature does not verify)
   2  usage or spec error: a bad flag, an unknown spec key, a column the
      inputs do not have, an evidence folder that already exists
   3  an input could not be read, a value is not what its column needs,
@@ -106,7 +108,7 @@ func codeOf(err error) exitCode {
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.Is(err, checks.ErrFailed):
+	case errors.Is(err, checks.ErrFailed), errors.Is(err, errVerifyFailed):
 		return exitFailed
 	case errors.As(err, &ue), control.IsUsage(err):
 		return exitUsage

@@ -6,6 +6,7 @@ package control
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -40,6 +41,8 @@ type Options struct {
 	Log io.Writer
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
+	// SignKey, if set, signs manifest.json (written as manifest.sig).
+	SignKey ed25519.PrivateKey
 }
 
 // Run performs the control described by s and returns its result. The
@@ -179,6 +182,10 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 		if err := writeReport(ctx, folder, w, res); err != nil {
 			return nil, err
 		}
+	}
+	// The manifest fingerprints every other file, so it comes last.
+	if _, err := report.WriteManifest(ctx, folder.Dir(), res, opt.SignKey); err != nil {
+		return nil, err
 	}
 	if err := folder.Commit(); err != nil {
 		return nil, err
