@@ -12,8 +12,11 @@
 //	-- assertion: completeness         completeness, accuracy, or both, comma-separated
 //	-- description: …                  one sentence for the report
 //	-- requires: id                    spec fields the check needs (id, measures,
-//	--                                  group_by, checkpoint, logical_key);
+//	--                                  group_by, checkpoint, logical_key,
+//	--                                  reperform, watermark, emission, records);
 //	--                                  without them it is skipped, not passed
+//	-- severity: info                  optional: exceptions are reported for
+//	--                                  information and do not fail the control
 //
 // An unknown header key, a missing check or assertion, or a template that
 // does not parse is a load error: every file is parsed before any input is
@@ -50,9 +53,19 @@ const (
 	NeedGroupBy    Requirement = "group_by"
 	NeedCheckpoint Requirement = "checkpoint"
 	NeedLogicalKey Requirement = "logical_key"
+	// NeedReperform: the spec re-performs a windowed sink (reperform:).
+	NeedReperform Requirement = "reperform"
+	// NeedWatermark: reperform plus a sink watermark column.
+	NeedWatermark Requirement = "watermark"
+	// NeedEmission: reperform with emission {last_by: col}.
+	NeedEmission Requirement = "emission"
+	// NeedRecords: the sink holds records, not windows (no reperform:);
+	// record counts are then comparable.
+	NeedRecords Requirement = "records"
 )
 
-var knownRequirements = map[Requirement]bool{NeedID: true, NeedMeasures: true, NeedGroupBy: true, NeedCheckpoint: true, NeedLogicalKey: true}
+var knownRequirements = map[Requirement]bool{NeedID: true, NeedMeasures: true, NeedGroupBy: true, NeedCheckpoint: true, NeedLogicalKey: true,
+	NeedReperform: true, NeedWatermark: true, NeedEmission: true, NeedRecords: true}
 
 // Check is one parsed check file.
 type Check struct {
@@ -60,8 +73,11 @@ type Check struct {
 	Assertion   []string
 	Description string
 	Requires    []Requirement
-	File        string
-	tmpl        *template.Template
+	// Info is true for "-- severity: info": exceptions are shown but do
+	// not fail the control (status info instead of fail).
+	Info bool
+	File string
+	tmpl *template.Template
 }
 
 // Load parses every *.sql file at the root of fsys. A file is named
@@ -140,12 +156,20 @@ func parse(name, text string) (*Check, error) {
 			for _, r := range strings.Split(val, ",") {
 				r := Requirement(strings.TrimSpace(r))
 				if !knownRequirements[r] {
-					return nil, fmt.Errorf("%s:%d: requires %q: want id, measures, group_by, checkpoint or logical_key", name, line, r)
+					return nil, fmt.Errorf("%s:%d: requires %q: want id, measures, group_by, checkpoint, logical_key, reperform, watermark, emission or records", name, line, r)
 				}
 				c.Requires = append(c.Requires, r)
 			}
+		case "severity":
+			switch val {
+			case "info":
+				c.Info = true
+			case "error":
+			default:
+				return nil, fmt.Errorf("%s:%d: severity %q: want error or info", name, line, val)
+			}
 		default:
-			return nil, fmt.Errorf("%s:%d: unknown header key %q (want check, assertion, description, requires)", name, line, key)
+			return nil, fmt.Errorf("%s:%d: unknown header key %q (want check, assertion, description, requires, severity)", name, line, key)
 		}
 	}
 	if want := orderPrefix.ReplaceAllString(strings.TrimSuffix(path.Base(name), ".sql"), ""); c.ID != want {
@@ -187,6 +211,14 @@ func (c *Check) Missing(p *Params) []Requirement {
 			ok = p.Checkpoint != ""
 		case NeedLogicalKey:
 			ok = len(p.LogicalKey) > 0
+		case NeedReperform:
+			ok = p.Replay != nil
+		case NeedWatermark:
+			ok = p.Replay != nil && p.Replay.Watermark != ""
+		case NeedEmission:
+			ok = p.Replay != nil && p.Replay.LastBy != ""
+		case NeedRecords:
+			ok = p.Replay == nil
 		}
 		if !ok {
 			miss = append(miss, r)

@@ -30,6 +30,9 @@ type Params struct {
 	// MeasureTypes maps each measure to its DuckDB type, DECIMAL(38,s),
 	// with s the largest scale either input needs.
 	MeasureTypes map[string]string
+	// Replay describes a windowed sink re-performed from the source (nil
+	// unless the spec has reperform:); see PrepareReplay for its tables.
+	Replay *Replay
 }
 
 // funcs are the template helpers available to check files. Each returns a

@@ -21,6 +21,9 @@ const (
 	Pass    Status = "pass"
 	Fail    Status = "fail"
 	Skipped Status = "skipped"
+	// Info: a check of severity info found rows; they are reported for
+	// information and do not fail the control.
+	Info Status = "info"
 )
 
 // ErrFailed is returned (wrapped) by callers when at least one check found
@@ -137,6 +140,9 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome, e
 	o.Status = Pass
 	if n > 0 {
 		o.Status = Fail
+		if c.Info {
+			o.Status = Info
+		}
 	}
 	o.Columns, o.FirstRows, err = db.Strings(ctx, fmt.Sprintf("SELECT * FROM %s ORDER BY ALL LIMIT %d", t, FirstRowsLimit))
 	if err != nil {
@@ -223,6 +229,9 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params) (*Totals, error)
 		var err error
 		if *side.rows, err = db.Count(ctx, "SELECT count(*) FROM "+duck.Ident(side.table)); err != nil {
 			return nil, err
+		}
+		if len(ids) == 0 {
+			continue // a windowed sink (reperform): no record id
 		}
 		q := fmt.Sprintf("SELECT count(*) FROM (SELECT DISTINCT %s FROM %s WHERE NOT %s)", strings.Join(ids, ", "), duck.Ident(side.table), nullid)
 		if *side.distinc, err = db.Count(ctx, q); err != nil {

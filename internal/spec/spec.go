@@ -16,6 +16,20 @@
 //	logical_key: [entry_id]       # sink's deterministic output key
 //	out: evidence/ledger          # evidence folder
 //
+// A windowed (aggregate) sink is described by reperform: instead of id (see
+// Reperform); watermark, emission, restarts and time_zone go with it:
+//
+//	reperform:
+//	  event_time: event_time      # source column, a timestamp
+//	  window: {size: 1h}          # tumbling; {size: 10m, slide: 5m} sliding; offset: as Flink's assigners
+//	  window_end: window_end      # sink column (or window_start:)
+//	  group_by: [account]         # columns present in both inputs
+//	  aggregates: {revenue: sum(amount), events: count(*)}
+//	watermark: watermark          # sink column: the watermark when the row was written
+//	emission: all                 # or {last_by: emit_seq}
+//	restarts: flink/              # Flink REST JSON (checkpoints, exceptions) or CSV
+//	time_zone: Europe/Berlin      # zone of timestamps written without one (default UTC)
+//
 // An unknown key is an error. Relative paths (file inputs, out) in a file
 // are relative to the file's folder.
 package spec
@@ -47,6 +61,25 @@ type Spec struct {
 	Checkpoint  string   `yaml:"checkpoint,omitempty" json:"checkpoint,omitempty"`
 	LogicalKey  []string `yaml:"logical_key,omitempty" json:"logical_key,omitempty"`
 	Out         string   `yaml:"out,omitempty" json:"out,omitempty"`
+
+	// Reperform describes how a windowed sink was computed from the source
+	// events; with it, id is not required (an aggregate row has no record id).
+	Reperform *Reperform `yaml:"reperform,omitempty" json:"reperform,omitempty"`
+	// Watermark is the sink column holding the watermark when the row was
+	// written (optional; enables early_writes).
+	Watermark string `yaml:"watermark,omitempty" json:"watermark,omitempty"`
+	// Emission says which sink rows of one window and group are compared:
+	// all of them (nil or {}), or only the last by a column (late firings).
+	Emission *Emission `yaml:"emission,omitempty" json:"emission,omitempty"`
+	// Restarts is the path of the job's restart history: a Flink REST JSON
+	// response (/jobs/<id>/checkpoints or /jobs/<id>/exceptions), a CSV
+	// restart_time,restored_checkpoint_id, or a folder of such files.
+	// Relative to the spec's folder.
+	Restarts string `yaml:"restarts,omitempty" json:"restarts,omitempty"`
+	// TimeZone is the IANA zone in which timestamps written without a zone
+	// or offset are read ("" = UTC). Windows are always assigned on UTC
+	// instants.
+	TimeZone string `yaml:"time_zone,omitempty" json:"time_zone,omitempty"`
 
 	// Dir is the folder relative paths resolve against: the spec file's
 	// folder, or the working directory for flags. Not a YAML key.
@@ -134,22 +167,30 @@ func Load(path string) (*Spec, error) {
 	if s.Out != "" && !filepath.IsAbs(s.Out) {
 		s.Out = filepath.Join(s.Dir, s.Out)
 	}
+	if s.Restarts != "" && !filepath.IsAbs(s.Restarts) {
+		s.Restarts = filepath.Join(s.Dir, s.Restarts)
+	}
 	return s, nil
 }
 
 // Parse decodes YAML. Unknown keys are errors.
 func Parse(data []byte) (*Spec, error) {
 	var raw struct {
-		Name        string  `yaml:"name"`
-		Description string  `yaml:"description"`
-		Source      Input   `yaml:"source"`
-		Sink        Input   `yaml:"sink"`
-		ID          columns `yaml:"id"`
-		Measures    columns `yaml:"measures"`
-		GroupBy     columns `yaml:"group_by"`
-		Checkpoint  string  `yaml:"checkpoint"`
-		LogicalKey  columns `yaml:"logical_key"`
-		Out         string  `yaml:"out"`
+		Name        string     `yaml:"name"`
+		Description string     `yaml:"description"`
+		Source      Input      `yaml:"source"`
+		Sink        Input      `yaml:"sink"`
+		ID          columns    `yaml:"id"`
+		Measures    columns    `yaml:"measures"`
+		GroupBy     columns    `yaml:"group_by"`
+		Checkpoint  string     `yaml:"checkpoint"`
+		LogicalKey  columns    `yaml:"logical_key"`
+		Out         string     `yaml:"out"`
+		Reperform   *Reperform `yaml:"reperform"`
+		Watermark   string     `yaml:"watermark"`
+		Emission    *Emission  `yaml:"emission"`
+		Restarts    string     `yaml:"restarts"`
+		TimeZone    string     `yaml:"time_zone"`
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -160,6 +201,7 @@ func Parse(data []byte) (*Spec, error) {
 		Name: raw.Name, Description: raw.Description, Source: raw.Source, Sink: raw.Sink,
 		ID: raw.ID, Measures: raw.Measures, GroupBy: raw.GroupBy, Checkpoint: raw.Checkpoint,
 		LogicalKey: raw.LogicalKey, Out: raw.Out,
+		Reperform: raw.Reperform, Watermark: raw.Watermark, Emission: raw.Emission, Restarts: raw.Restarts, TimeZone: raw.TimeZone,
 	}, nil
 }
 
@@ -186,7 +228,7 @@ func (s *Spec) Validate() error {
 	if s.Sink.URI == "" {
 		errs = append(errs, "sink is required (--sink or sink:)")
 	}
-	if len(s.ID) == 0 {
+	if len(s.ID) == 0 && s.Reperform == nil {
 		errs = append(errs, "id is required (--id or id:): the column(s) that identify a record in both inputs")
 	}
 	if s.Out == "" {
@@ -210,6 +252,7 @@ func (s *Spec) Validate() error {
 			}
 		}
 	}
+	errs = append(errs, s.validateReplay()...)
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: %s", ErrInvalid, strings.Join(errs, "; "))
 	}
