@@ -31,8 +31,16 @@ type DB struct {
 	arrow *duckdb.Arrow
 }
 
+// MemoryLimit caps the memory DuckDB holds when Open is given a tempDir;
+// beyond it, tables and query state spill to tempDir. DuckDB's in-memory
+// tables are uncompressed (10 million ledger rows take about 800 MB), and
+// its default limit is 80% of the host's RAM, so without a cap a large
+// input grows the process without bound.
+const MemoryLimit = "512MB"
+
 // Open starts an in-memory DuckDB database. tempDir is where DuckDB may
-// spill when a query exceeds memory ("" keeps DuckDB's default). The
+// spill when a query exceeds memory ("" keeps DuckDB's defaults: no spill
+// folder and no MemoryLimit). The
 // session time zone is UTC so that no result depends on the host's TZ
 // (DuckDB otherwise takes it from the environment).
 func Open(ctx context.Context, tempDir string) (*DB, error) {
@@ -58,7 +66,7 @@ func Open(ctx context.Context, tempDir string) (*DB, error) {
 	}
 	setup := []string{"SET TimeZone = 'UTC'", "SET preserve_insertion_order = true"}
 	if tempDir != "" {
-		setup = append(setup, "SET temp_directory = "+Literal(tempDir))
+		setup = append(setup, "SET temp_directory = "+Literal(tempDir), "SET memory_limit = "+Literal(MemoryLimit))
 	}
 	for _, s := range setup {
 		if err := d.Exec(ctx, s); err != nil {
