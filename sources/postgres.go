@@ -1,0 +1,545 @@
+package sources
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/reconcile-dev/reconcile/internal/duck"
+)
+
+func init() {
+	Register("postgres", openPostgres, "postgresql")
+}
+
+// pgQueryFile is the __file value of rows read with a query (a table's rows
+// carry the table name).
+const pgQueryFile = "query"
+
+// pgSource reads one PostgreSQL table or query (see the package doc, section
+// PostgreSQL).
+type pgSource struct {
+	loc      Location
+	connStr  string   // the URI or key=value string for pgx, without table/query
+	table    []string // schema and name, unquoted; nil for a query
+	query    string
+	tableArg string // the table as the user wrote it, for messages
+}
+
+// openPostgres parses a postgres:// or postgresql:// URI (or, with the
+// kind: postgres option, a key=value connection string) and the table: or
+// query: option or URI parameter. Exactly one of table and query is
+// required. It does no I/O: the connection string is parsed by pgx, which
+// also reads the PG* environment variables and ~/.pgpass, only in Load.
+func openPostgres(loc Location) (Source, error) {
+	o := newOptions("postgres", loc.Options)
+	table := o.String("table", "")
+	query := o.String("query", "")
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	connStr, uTable, uQuery, err := splitPGURI(loc.URI)
+	if err != nil {
+		return nil, err
+	}
+	if uTable != "" {
+		if table != "" {
+			return nil, fmt.Errorf("%w: the table is given twice (URI parameter and table: option)", ErrInvalidLocation)
+		}
+		table = uTable
+	}
+	if uQuery != "" {
+		if query != "" {
+			return nil, fmt.Errorf("%w: the query is given twice (URI parameter and query: option)", ErrInvalidLocation)
+		}
+		query = uQuery
+	}
+	table, query = strings.TrimSpace(table), strings.TrimSpace(query)
+	switch {
+	case table == "" && query == "":
+		return nil, fmt.Errorf("%w: %s names no table: add ?table=schema.name (or ?query=SELECT …) to the URI, or table:/query: to the spec", ErrInvalidLocation, Redact(loc.URI))
+	case table != "" && query != "":
+		return nil, fmt.Errorf("%w: give a table or a query, not both", ErrInvalidLocation)
+	}
+	s := &pgSource{loc: loc, connStr: connStr, tableArg: table}
+	if table != "" {
+		if s.table, err = ParseTableName(table); err != nil {
+			return nil, err
+		}
+	} else {
+		s.query = strings.TrimRight(query, "; \t\r\n")
+	}
+	return s, nil
+}
+
+// splitPGURI removes the table and query parameters from a postgres URI and
+// returns them decoded (form encoding: %XX and + for a space). Other
+// parameters (sslmode, …) are kept as written. A key=value connection string
+// is returned unchanged.
+func splitPGURI(uri string) (conn, table, query string, err error) {
+	lower := strings.ToLower(uri)
+	if !strings.HasPrefix(lower, "postgres://") && !strings.HasPrefix(lower, "postgresql://") {
+		return uri, "", "", nil
+	}
+	base, raw, found := strings.Cut(uri, "?")
+	if !found {
+		return uri, "", "", nil
+	}
+	var keep []string
+	for _, part := range strings.Split(raw, "&") {
+		k, v, _ := strings.Cut(part, "=")
+		key, kerr := url.QueryUnescape(k)
+		if kerr != nil {
+			return "", "", "", fmt.Errorf("%w: URI parameter %q: %w", ErrInvalidLocation, Redact(k), kerr)
+		}
+		switch key {
+		case "table", "query":
+			val, verr := url.QueryUnescape(v)
+			if verr != nil {
+				return "", "", "", fmt.Errorf("%w: URI parameter %s: %w (encode %% as %%25, & as %%26 and + as %%2B, or use the spec's long form)", ErrInvalidLocation, key, verr)
+			}
+			if key == "table" {
+				table = val
+			} else {
+				query = val
+			}
+		default:
+			if part != "" {
+				keep = append(keep, part)
+			}
+		}
+	}
+	conn = base
+	if len(keep) > 0 {
+		conn += "?" + strings.Join(keep, "&")
+	}
+	return conn, table, query, nil
+}
+
+// ParseTableName splits a table name as PostgreSQL reads it: "name" or
+// "schema.name", each part either unquoted (folded to lower case) or
+// double-quoted (kept exactly, "" standing for a quote). It returns the
+// unquoted parts; errors wrap ErrInvalidLocation. The result is only ever
+// put into SQL through pgx.Identifier.Sanitize, so no name injects SQL.
+func ParseTableName(s string) ([]string, error) {
+	var parts []string
+	rest := strings.TrimSpace(s)
+	for {
+		var part string
+		if strings.HasPrefix(rest, `"`) {
+			var b strings.Builder
+			i := 1
+			for ; i < len(rest); i++ {
+				if rest[i] == '"' {
+					if i+1 < len(rest) && rest[i+1] == '"' {
+						b.WriteByte('"')
+						i++
+						continue
+					}
+					break
+				}
+				b.WriteByte(rest[i])
+			}
+			if i >= len(rest) {
+				return nil, fmt.Errorf("%w: table %q: unterminated quoted name", ErrInvalidLocation, s)
+			}
+			part, rest = b.String(), rest[i+1:]
+		} else {
+			end := strings.IndexAny(rest, `."`)
+			if end < 0 {
+				end = len(rest)
+			}
+			part, rest = strings.ToLower(strings.TrimSpace(rest[:end])), rest[end:]
+		}
+		if part == "" {
+			return nil, fmt.Errorf("%w: table %q: empty name part (want schema.name or name)", ErrInvalidLocation, s)
+		}
+		parts = append(parts, part)
+		if rest == "" {
+			break
+		}
+		if rest[0] != '.' {
+			return nil, fmt.Errorf("%w: table %q: unexpected %q after %q (want schema.name; quote names with dots or capitals as \"Name\")", ErrInvalidLocation, s, rest, part)
+		}
+		rest = rest[1:]
+	}
+	if len(parts) > 2 {
+		return nil, fmt.Errorf("%w: table %q: want schema.name or name (the database belongs in the URI)", ErrInvalidLocation, s)
+	}
+	return parts, nil
+}
+
+func (s *pgSource) Close() error { return nil }
+
+// label names the input in progress lines and messages: "sink
+// public.ledger" or "source query".
+func (s *pgSource) label() string {
+	if s.table != nil {
+		return s.loc.Role + " " + s.file()
+	}
+	return s.loc.Role + " " + pgQueryFile
+}
+
+// file is the __file value: the table as schema.name (quoted where
+// PostgreSQL would need quotes), or "query".
+func (s *pgSource) file() string {
+	if s.table == nil {
+		return pgQueryFile
+	}
+	parts := make([]string, len(s.table))
+	for i, p := range s.table {
+		parts[i] = p
+		if !plainIdent(p) {
+			parts[i] = pgx.Identifier{p}.Sanitize()
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+// plainIdent reports whether PostgreSQL reads p unquoted as itself.
+func plainIdent(p string) bool {
+	for i, r := range p {
+		if !(r == '_' || r >= 'a' && r <= 'z' || i > 0 && (r >= '0' && r <= '9' || r == '$')) {
+			return false
+		}
+	}
+	return p != ""
+}
+
+// sql is the statement run to read the input.
+func (s *pgSource) sql() string {
+	if s.table != nil {
+		return "SELECT * FROM " + pgx.Identifier(s.table).Sanitize()
+	}
+	return s.query
+}
+
+// Load connects, opens a REPEATABLE READ READ ONLY transaction, records the
+// server version, snapshot and WAL position, checks that every column has
+// a mapped type (before any row is read), and streams the rows in binary
+// format into table through Arrow record batches. Errors: ErrInvalidLocation
+// for a connection string pgx cannot parse; a server error (missing table:
+// SQLSTATE 42P01, permission) or a value with no exact representation
+// otherwise. No error or Input carries the password.
+func (s *pgSource) Load(ctx context.Context, db *duck.DB, table string) (in *Input, err error) {
+	defer func() {
+		if err != nil {
+			err = s.scrub(err)
+		}
+	}()
+	cfg, err := pgx.ParseConfig(s.connStr)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
+	}
+	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
+		cfg.RuntimeParams["application_name"] = "reconcile"
+	}
+	// A larger read buffer in front of pgx's 8 KiB chunk reader saves
+	// system calls on long results.
+	cfg.BuildFrontend = func(r io.Reader, w io.Writer) *pgproto3.Frontend {
+		return pgproto3.NewFrontend(bufio.NewReaderSize(r, 256<<10), w)
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+
+	tx, err := conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+
+	details, err := pgEvidence(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	details["host"] = cfg.Host
+	details["port"] = cfg.Port
+	details["isolation"] = "REPEATABLE READ, READ ONLY"
+	query := s.sql()
+	details["sql"] = query
+
+	sd, err := conn.PgConn().Prepare(ctx, "", query, nil)
+	if err != nil {
+		return nil, s.queryError(details, err)
+	}
+	cols, err := pgColumns(ctx, tx, sd.Fields)
+	if err != nil {
+		return nil, err
+	}
+	if scan := prescanSQL(query, cols); scan != "" {
+		details["prescan_sql"] = scan
+		if err := prescan(ctx, tx, scan, cols); err != nil {
+			return nil, err
+		}
+	}
+	details["columns"] = columnEvidence(cols)
+
+	prog := newProgress(s.loc.Progress, "reading "+s.label())
+	formats := make([]int16, len(cols))
+	for i := range formats {
+		formats[i] = pgx.BinaryFormatCode
+	}
+	qctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	rr := conn.PgConn().ExecParams(qctx, query, nil, nil, nil, formats)
+	if err := sameColumns(rr.FieldDescriptions(), cols); err != nil {
+		rr.Close()
+		return nil, err
+	}
+	r := newPGReader(qctx, cancel, rr, cols, s.file(), prog)
+	_, err = db.LoadArrow(ctx, table, r)
+	r.Release()
+	if err != nil {
+		return nil, s.queryError(details, fmt.Errorf("read %s: %w", s.label(), err))
+	}
+	prog.Done()
+	rows, err := db.Count(ctx, "SELECT count(*) FROM "+duck.Ident(table))
+	if err != nil {
+		return nil, err
+	}
+	ucols, err := userColumns(ctx, db, table)
+	if err != nil {
+		return nil, err
+	}
+	return &Input{Role: s.loc.Role, Kind: "postgres", Location: Redact(s.loc.URI), Rows: rows, Columns: ucols, Details: details}, nil
+}
+
+// pgEvidence runs the transaction's first statement, which fixes its
+// snapshot, and returns what an auditor needs to say "as of what" the rows
+// were read: server_version, database, user, snapshot
+// (pg_current_snapshot()), transaction_started_at (UTC, RFC 3339) and
+// wal_lsn (pg_current_wal_lsn(), or pg_last_wal_replay_lsn() on a standby).
+// When the WAL position cannot be read (permission, or no WAL on a
+// standby), wal_lsn is omitted and wal_lsn_unavailable says why.
+func pgEvidence(ctx context.Context, tx pgx.Tx) (map[string]any, error) {
+	var version, db, user, snapshot string
+	var started time.Time
+	var recovery bool
+	err := tx.QueryRow(ctx, `SELECT current_setting('server_version'), current_database(), current_user,
+  pg_current_snapshot()::text, now(), pg_is_in_recovery()`).Scan(&version, &db, &user, &snapshot, &started, &recovery)
+	if err != nil {
+		return nil, fmt.Errorf("read snapshot: %w", err)
+	}
+	d := map[string]any{
+		"server_version":         version,
+		"database":               db,
+		"user":                   user,
+		"snapshot":               snapshot,
+		"transaction_started_at": started.UTC().Format(time.RFC3339Nano),
+		"in_recovery":            recovery,
+	}
+	fn := "pg_current_wal_lsn()"
+	if recovery {
+		fn = "pg_last_wal_replay_lsn()"
+	}
+	d["wal_lsn_function"] = fn
+	if _, err := tx.Exec(ctx, "SAVEPOINT reconcile_wal"); err != nil {
+		return nil, fmt.Errorf("savepoint: %w", err)
+	}
+	var lsn *string
+	if err := tx.QueryRow(ctx, "SELECT "+fn+"::text").Scan(&lsn); err != nil {
+		d["wal_lsn_unavailable"] = err.Error()
+		if _, rerr := tx.Exec(ctx, "ROLLBACK TO SAVEPOINT reconcile_wal"); rerr != nil {
+			return nil, fmt.Errorf("after %s failed (%v): %w", fn, err, rerr)
+		}
+	} else if lsn == nil {
+		d["wal_lsn_unavailable"] = fn + " returned NULL"
+	} else {
+		d["wal_lsn"] = *lsn
+	}
+	if _, err := tx.Exec(ctx, "RELEASE SAVEPOINT reconcile_wal"); err != nil {
+		return nil, fmt.Errorf("release savepoint: %w", err)
+	}
+	return d, nil
+}
+
+// pgColumns maps the result columns of a prepared statement. A column whose
+// type is not mapped, a duplicate name or a provenance name is an error
+// naming the column; nothing has been read yet.
+func pgColumns(ctx context.Context, tx pgx.Tx, fields []pgconn.FieldDescription) ([]pgColumn, error) {
+	if len(fields) == 0 {
+		return nil, errors.New("the statement returns no columns")
+	}
+	oids := make([]uint32, len(fields))
+	mods := make([]int32, len(fields))
+	for i, f := range fields {
+		oids[i], mods[i] = f.DataTypeOID, f.TypeModifier
+	}
+	names := make([]string, 0, len(fields))
+	rows, err := tx.Query(ctx, "SELECT format_type(o, m) FROM unnest($1::oid[], $2::int4[]) WITH ORDINALITY AS u(o, m, i) ORDER BY i", oids, mods)
+	if err != nil {
+		return nil, fmt.Errorf("column types: %w", err)
+	}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("column types: %w", err)
+		}
+		names = append(names, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(names) != len(fields) {
+		return nil, fmt.Errorf("column types: %d names for %d columns: %v", len(names), len(fields), err)
+	}
+	cols := make([]pgColumn, len(fields))
+	seen := map[string]bool{}
+	var bad []string
+	for i, f := range fields {
+		c := pgColumn{Name: string(f.Name), OID: f.DataTypeOID, TypMod: f.TypeModifier, PGType: names[i]}
+		switch {
+		case seen[c.Name]:
+			return nil, fmt.Errorf("%w: the result has two columns named %q; give them distinct names (SELECT a.x AS a_x, …)", ErrInvalidLocation, c.Name)
+		case c.Name == FileColumn || c.Name == LineColumn || c.Name == RowColumn:
+			return nil, fmt.Errorf("%w: column name %q is reserved for provenance; rename it in a query", ErrInvalidLocation, c.Name)
+		}
+		seen[c.Name] = true
+		t, ok := mapPGType(c.OID, c.TypMod)
+		if !ok {
+			bad = append(bad, fmt.Sprintf("column %s has type %s", c.Name, c.PGType))
+			continue
+		}
+		c.Arrow = t
+		c.numeric = c.OID == oidNumeric && c.TypMod < 4
+		cols[i] = c
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("%w: %s, which reconcile cannot load exactly; read it through a query that casts it (query: SELECT …, col::text AS col FROM …)", ErrUnmappedType, strings.Join(bad, "; "))
+	}
+	return cols, nil
+}
+
+// ErrUnmappedType is returned by Load when a PostgreSQL column has a type
+// with no exact mapping (see the package doc). The message names every such
+// column and its type; nothing has been read.
+var ErrUnmappedType = errors.New("sources: unmapped PostgreSQL type")
+
+// prescanSQL is the statement that finds the scale of every unconstrained
+// numeric column of query ("" when there is none), run in the same snapshot
+// before the rows are read.
+func prescanSQL(query string, cols []pgColumn) string {
+	var exprs []string
+	for _, c := range cols {
+		if c.numeric {
+			id := pgx.Identifier{c.Name}.Sanitize()
+			exprs = append(exprs, fmt.Sprintf("max(scale(%s))", id))
+		}
+	}
+	if len(exprs) == 0 {
+		return ""
+	}
+	return "SELECT " + strings.Join(exprs, ", ") + " FROM (" + query + ") AS reconcile_prescan"
+}
+
+// prescan sets the decimal128 type of every unconstrained numeric column to
+// (38, s), s being the largest scale any of its values has. A column needing
+// more than 38 fraction digits is an error; a value with more than 38-s
+// integer digits is reported, with its row, when it is read.
+func prescan(ctx context.Context, tx pgx.Tx, scan string, cols []pgColumn) error {
+	var idx []int
+	for i, c := range cols {
+		if c.numeric {
+			idx = append(idx, i)
+		}
+	}
+	scales := make([]*int32, len(idx))
+	dest := make([]any, len(idx))
+	for i := range scales {
+		dest[i] = &scales[i]
+	}
+	if err := tx.QueryRow(ctx, scan).Scan(dest...); err != nil {
+		return fmt.Errorf("find the scale of unconstrained numeric columns: %w", err)
+	}
+	for j, i := range idx {
+		s := int32(0)
+		if scales[j] != nil {
+			s = *scales[j]
+		}
+		if s > maxDecimalDigits {
+			return fmt.Errorf("%w: column %s (numeric) has values with %d fraction digits; an exact decimal holds at most %d digits", errPGValue, cols[i].Name, s, maxDecimalDigits)
+		}
+		cols[i].Arrow = numericType(maxDecimalDigits, s)
+	}
+	return nil
+}
+
+// sameColumns checks that the executed statement returns the columns that
+// were described and mapped.
+func sameColumns(fields []pgconn.FieldDescription, cols []pgColumn) error {
+	if len(fields) != len(cols) {
+		return fmt.Errorf("the statement returned %d columns, %d when described", len(fields), len(cols))
+	}
+	for i, f := range fields {
+		if f.DataTypeOID != cols[i].OID || string(f.Name) != cols[i].Name {
+			return fmt.Errorf("column %d changed between describe and execute (%s %d, then %s %d)", i+1, cols[i].Name, cols[i].OID, f.Name, f.DataTypeOID)
+		}
+	}
+	return nil
+}
+
+// columnEvidence lists each column's PostgreSQL type and the Arrow type it
+// was read as.
+func columnEvidence(cols []pgColumn) []map[string]string {
+	out := make([]map[string]string, len(cols))
+	for i, c := range cols {
+		out[i] = map[string]string{"name": c.Name, "pg_type": c.PGType, "arrow_type": c.Arrow.String()}
+	}
+	return out
+}
+
+// queryError adds who was asking, and where, to a server error, so "relation
+// does not exist" says which database and user looked.
+func (s *pgSource) queryError(details map[string]any, err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "42P01" && s.table != nil {
+		return fmt.Errorf("table %s not found in database %v (as user %v, search_path applies to a name without schema): %w", s.tableArg, details["database"], details["user"], err)
+	}
+	return fmt.Errorf("%s (database %v, user %v): %w", s.label(), details["database"], details["user"], err)
+}
+
+// scrub removes the password of the connection string from an error
+// message, in case a driver echoes it.
+func (s *pgSource) scrub(err error) error {
+	pw := pgPassword(s.connStr)
+	if pw == "" || !strings.Contains(err.Error(), pw) {
+		return err
+	}
+	return &scrubbedError{msg: strings.ReplaceAll(err.Error(), pw, "xxxxx"), err: err}
+}
+
+// pgPassword is the password written in a connection string, if any.
+func pgPassword(conn string) string {
+	if u, err := url.Parse(conn); err == nil && u.User != nil {
+		if pw, ok := u.User.Password(); ok {
+			return pw
+		}
+	}
+	for _, f := range strings.Fields(conn) {
+		if k, v, ok := strings.Cut(f, "="); ok && strings.EqualFold(k, "password") {
+			return strings.Trim(v, "'")
+		}
+	}
+	return ""
+}
+
+// scrubbedError shows a message with the password removed; errors.Is and
+// errors.As still reach the cause.
+type scrubbedError struct {
+	msg string
+	err error
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+func (e *scrubbedError) Unwrap() error { return e.err }
