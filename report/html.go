@@ -471,8 +471,8 @@ func replayChart(r *Result, evidence fs.FS) (*svgChart, error) {
 			y := top + float64(i)*rowH
 			w := float64(counts[s]) / max * barW
 			c.Texts = append(c.Texts, svgText{X: labelW - 6, Y: y + 14, Anchor: "end", Class: "lbl", Text: "checkpoints " + cutRunes(strings.ReplaceAll(s, ";", " → "), 30)})
-			c.Rects = append(c.Rects, svgRect{X: labelW, Y: y + 3, W: math.Max(w, 0.5), H: 14, Class: "dup", Tip: fmt.Sprintf("%d keys under checkpoints %s", counts[s], s)})
-			c.Texts = append(c.Texts, svgText{X: labelW + w + 6, Y: y + 14, Class: "diff", Text: fmt.Sprintf("%d keys", counts[s])})
+			c.Rects = append(c.Rects, svgRect{X: labelW, Y: y + 3, W: math.Max(w, 0.5), H: 14, Class: "dup", Tip: plural(counts[s], "key") + " under checkpoints " + s})
+			c.Texts = append(c.Texts, svgText{X: labelW + w + 6, Y: y + 14, Class: "diff", Text: plural(counts[s], "key")})
 		}
 		return c, nil
 	}
@@ -590,10 +590,24 @@ func windowTimeline(r *Result, evidence fs.FS) (*svgChart, error) {
 	sort.Slice(ts, func(i, j int) bool { return ts[i].Before(ts[j]) })
 	for _, t := range ts {
 		c.Lines = append(c.Lines, svgLine{X1: x(t), Y1: top - 6, X2: x(t), Y2: bottom, Class: "restart"})
-		c.Texts = append(c.Texts, svgText{X: x(t), Y: top - 9, Anchor: "middle", Class: "restart", Text: "restart " + t.Format("15:04")})
+		anchor := "middle"
+		switch {
+		case x(t) > labelW+plotW-40:
+			anchor = "end"
+		case x(t) < labelW+40:
+			anchor = "start"
+		}
+		c.Texts = append(c.Texts, svgText{X: x(t), Y: top - 9, Anchor: anchor, Class: "restart", Text: "restart " + t.Format("15:04:05")})
 	}
 	c.Texts = append(c.Texts,
 		svgText{X: labelW, Y: bottom + 16, Class: "lbl", Text: lo.Format("2006-01-02 15:04")},
 		svgText{X: labelW + plotW, Y: bottom + 16, Anchor: "end", Class: "lbl", Text: hi.Format("2006-01-02 15:04")})
 	return c, nil
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
