@@ -294,6 +294,13 @@ func (s *pgSource) Load(ctx context.Context, db *duck.DB, table string) (in *Inp
 	qctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	rr := conn.PgConn().ExecParams(qctx, query, nil, nil, nil, formats)
+	if len(rr.FieldDescriptions()) == 0 {
+		// The statement failed before its first row (a cast that overflows,
+		// a division by zero): the error is in the result.
+		if _, err := rr.Close(); err != nil {
+			return nil, s.queryError(details, err)
+		}
+	}
 	if err := sameColumns(rr.FieldDescriptions(), cols); err != nil {
 		rr.Close()
 		return nil, err
@@ -302,7 +309,7 @@ func (s *pgSource) Load(ctx context.Context, db *duck.DB, table string) (in *Inp
 	_, err = db.LoadArrow(ctx, table, r)
 	r.Release()
 	if err != nil {
-		return nil, s.queryError(details, fmt.Errorf("read %s: %w", s.label(), err))
+		return nil, s.queryError(details, err)
 	}
 	prog.Done()
 	rows, err := db.Count(ctx, "SELECT count(*) FROM "+duck.Ident(table))
@@ -423,8 +430,10 @@ func pgColumns(ctx context.Context, tx pgx.Tx, fields []pgconn.FieldDescription)
 
 // ErrUnmappedType is returned by Load when a PostgreSQL column has a type
 // with no exact mapping (see the package doc). The message names every such
-// column and its type; nothing has been read.
-var ErrUnmappedType = errors.New("sources: unmapped PostgreSQL type")
+// column and its type; nothing has been read. It wraps ErrInvalidLocation:
+// the location must change (a query that casts the column), so it is a
+// usage error.
+var ErrUnmappedType = fmt.Errorf("%w: unmapped PostgreSQL type", ErrInvalidLocation)
 
 // prescanSQL is the statement that finds the scale of every unconstrained
 // numeric column of query ("" when there is none), run in the same snapshot
@@ -506,7 +515,7 @@ func (s *pgSource) queryError(details map[string]any, err error) error {
 	if errors.As(err, &pe) && pe.Code == "42P01" && s.table != nil {
 		return fmt.Errorf("table %s not found in database %v (as user %v, search_path applies to a name without schema): %w", s.tableArg, details["database"], details["user"], err)
 	}
-	return fmt.Errorf("%s (database %v, user %v): %w", s.label(), details["database"], details["user"], err)
+	return fmt.Errorf("postgres %s in database %v as user %v: %w", s.file(), details["database"], details["user"], err)
 }
 
 // scrub removes the password of the connection string from an error

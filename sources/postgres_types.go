@@ -97,8 +97,10 @@ func mapPGType(oid uint32, typmod int32) (arrow.DataType, bool) {
 		if typmod < 4 {
 			return &arrow.Decimal128Type{Precision: maxDecimalDigits, Scale: 0}, true
 		}
-		p := int32((typmod-4)>>16) & 0xffff
-		s := int32(int16((typmod - 4) & 0xffff)) // negative since PostgreSQL 15
+		// PostgreSQL 15's make_numeric_typmod: precision in the high 16
+		// bits, scale in the low 11 bits, signed (numeric(5,-2)).
+		p := ((typmod - 4) >> 16) & 0xffff
+		s := (((typmod - 4) & 0x7ff) ^ 1024) - 1024
 		return numericType(p, s), true
 	}
 	return nil, false

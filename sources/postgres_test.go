@@ -1,0 +1,484 @@
+package sources_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/pgtest"
+	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/sourcetest"
+)
+
+// pgLoad opens loc and loads it as table t of a fresh DuckDB session.
+func pgLoad(t *testing.T, loc sources.Location) (*duck.DB, *sources.Input, error) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := duck.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if loc.Role == "" {
+		loc.Role = "sink"
+	}
+	src, err := sources.Open(loc)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer src.Close()
+	in, err := src.Load(ctx, db, "t")
+	return db, in, err
+}
+
+// pgTypesTable creates testdata/postgres/types.sql in a schema of the test's
+// own and returns the schema.
+func pgTypesTable(t *testing.T) string {
+	t.Helper()
+	schema, conn := pgtest.Schema(t)
+	sql, err := os.ReadFile(filepath.Join("testdata", "postgres", "types.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgtest.Exec(t, conn, "SET search_path TO "+pgx.Identifier{schema}.Sanitize())
+	pgtest.Exec(t, conn, string(sql))
+	return schema
+}
+
+func TestPostgresConformance(t *testing.T) {
+	sourcetest.Run(t, func(t *testing.T, dir string) sources.Location {
+		schema, conn := pgtest.Schema(t)
+		pgtest.Exec(t, conn, fmt.Sprintf(`CREATE TABLE %s.fixture (entry_id text, account text, amount numeric(20,2))`, schema))
+		for _, r := range sourcetest.Fixture.Rows {
+			if _, err := conn.Exec(context.Background(), fmt.Sprintf("INSERT INTO %s.fixture VALUES ($1, $2, $3)", schema), r[0], r[1], r[2]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return sources.Location{Role: "sink", URI: pgtest.TableURL(schema, "fixture")}
+	})
+}
+
+// Every mapped type's edge values, loaded from PostgreSQL, equal the same
+// values written as text in types.csv and cast by DuckDB; and each column
+// has the DuckDB type of the package doc's mapping.
+func TestPostgresTypesRoundTrip(t *testing.T) {
+	schema := pgTypesTable(t)
+	ctx := context.Background()
+	db, in, err := pgLoad(t, sources.Location{URI: pgtest.TableURL(schema, "types")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	csvSrc, err := sources.Open(sources.Location{Role: "source", URI: filepath.Join("testdata", "postgres", "types.csv")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := csvSrc.Load(ctx, db, "c"); err != nil {
+		t.Fatal(err)
+	}
+	// column → DuckDB type of the PostgreSQL load, and the expression that
+	// turns the CSV's text ({}) into that type.
+	want := []struct{ col, typ, fromText string }{
+		{"id", "INTEGER", "CAST({} AS INTEGER)"},
+		{"i2", "SMALLINT", "CAST({} AS SMALLINT)"},
+		{"i4", "INTEGER", "CAST({} AS INTEGER)"},
+		{"i8", "BIGINT", "CAST({} AS BIGINT)"},
+		{"n182", "DECIMAL(18,2)", "CAST({} AS DECIMAL(18,2))"},
+		{"n3810", "DECIMAL(38,10)", "CAST({} AS DECIMAL(38,10))"},
+		{"nu", "DECIMAL(38,10)", "CAST({} AS DECIMAL(38,10))"},
+		{"nneg", "DECIMAL(7,0)", "CAST({} AS DECIMAL(7,0))"},
+		{"nsmall", "DECIMAL(5,5)", "CAST({} AS DECIMAL(5,5))"},
+		{"f4", "FLOAT", "CAST({} AS FLOAT)"},
+		{"f8", "DOUBLE", "CAST({} AS DOUBLE)"},
+		{"t", "VARCHAR", "{}"},
+		{"vc", "VARCHAR", "{}"},
+		{"c", "VARCHAR", "{}"},
+		{"b", "BOOLEAN", "CAST({} AS BOOLEAN)"},
+		{"d", "DATE", "CAST({} AS DATE)"},
+		{"ts", "TIMESTAMP", "CAST({} AS TIMESTAMP)"},
+		{"tstz", "TIMESTAMP WITH TIME ZONE", "CAST({} AS TIMESTAMPTZ)"},
+		{"u", "VARCHAR", "{}"},
+		{"j", "VARCHAR", "{}"},
+		{"jb", "VARCHAR", "{}"},
+		{"by", "BLOB", "unhex({})"},
+	}
+	if len(in.Columns) != len(want) {
+		t.Fatalf("loaded columns %v, want %d", in.Columns, len(want))
+	}
+	for i, w := range want {
+		if got := in.Columns[i]; got.Name != w.col || got.Type != w.typ {
+			t.Errorf("column %d = %s %s, want %s %s", i, got.Name, got.Type, w.col, w.typ)
+		}
+		expr := strings.ReplaceAll(w.fromText, "{}", "c."+duck.Ident(w.col))
+		q := fmt.Sprintf(`SELECT c.id, CAST(c.%[1]s AS VARCHAR), CAST(t.%[1]s AS VARCHAR) FROM c FULL JOIN t ON CAST(c.id AS INTEGER) = t.id
+WHERE %[2]s IS DISTINCT FROM t.%[1]s`, duck.Ident(w.col), expr)
+		_, rows, err := db.Strings(ctx, q)
+		if err != nil {
+			t.Fatalf("%s: %v", w.col, err)
+		}
+		for _, r := range rows {
+			t.Errorf("column %s, id %s: PostgreSQL loaded %s, CSV says %s", w.col, pgStr(r[0]), pgStr(r[2]), pgStr(r[1]))
+		}
+	}
+	if in.Rows != 4 {
+		t.Errorf("Rows = %d, want 4", in.Rows)
+	}
+	// Sums are exact (never through float64): DuckDB adds the loaded decimals.
+	_, rows, err := db.Strings(ctx, `SELECT sum(i8::HUGEINT), sum(n182), sum(n3810), sum(nu) FROM t`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range []string{"-1", "0.00", "0.0000000001", "1234567890123456789012345677.6234567889"} {
+		if got := pgStr(rows[0][i]); got != w {
+			t.Errorf("sum %d = %s, want %s", i, got, w)
+		}
+	}
+	// Provenance: __file is the table, __line the 1-based row.
+	n, err := db.Count(ctx, fmt.Sprintf(`SELECT count(*) FROM t WHERE __file = '%s.types' AND __line = __row + 1`, schema))
+	if err != nil || n != 4 {
+		t.Errorf("provenance rows = %d (%v), want 4", n, err)
+	}
+}
+
+// Empty text and empty bytea stay empty, not NULL; char(n) keeps its
+// padding; NULL stays NULL.
+func TestPostgresEmptyAndNull(t *testing.T) {
+	ctx := context.Background()
+	db, _, err := pgLoad(t, sources.Location{URI: pgtest.URL(), Options: map[string]any{
+		"query": `SELECT ''::text AS t, ''::bytea AS b, 'x'::char(3) AS c, NULL::text AS n, NULL::numeric(5,1) AS m`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rows, err := db.Strings(ctx, `SELECT t IS NULL, length(t), b IS NULL, octet_length(b), c, n IS NULL, m IS NULL FROM t`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]string, len(rows[0]))
+	for i, v := range rows[0] {
+		got[i] = pgStr(v)
+	}
+	if want := "false 0 false 0 x   true true"; strings.Join(got, " ") != want {
+		t.Errorf("got %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+// Values with no exact Arrow form stop the load with an error naming the
+// column, the row and the value, and leave no table behind.
+func TestPostgresValueErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		query string
+		want  []string
+	}{
+		{"NaN", `SELECT * FROM (VALUES (1, 1.5::numeric), (2, 'NaN'::numeric)) AS v(id, amount)`, []string{"query:2", "column amount", "NaN"}},
+		{"Infinity", `SELECT * FROM (VALUES (1, 'Infinity'::numeric)) AS v(id, amount)`, []string{"query:1", "column amount", "Infinity"}},
+		{"server error", `SELECT 'Infinity'::numeric(10,2) AS amount`, []string{"numeric field overflow"}},
+		{"minus infinity", `SELECT '-Infinity'::numeric AS amount`, []string{"column amount", "-Infinity"}},
+		{"39 digits", `SELECT 123456789012345678901234567890123456789::numeric AS big`, []string{"column big", "123456789012345678901234567890123456789", "more than 38 digits"}},
+		{"precision above 38", `SELECT 1234567890123456789012345678901234567890::numeric(40,0) AS big`, []string{"column big", "numeric(40,0)", "1234567890123456789012345678901234567890"}},
+		{"scale above 38", `SELECT 0.000000000000000000000000000000000000001::numeric AS tiny`, []string{"column tiny", "39 fraction digits"}},
+		{"date infinity", `SELECT 'infinity'::date AS d`, []string{"column d", "infinity"}},
+		{"timestamptz minus infinity", `SELECT '-infinity'::timestamptz AS ts`, []string{"column ts", "-infinity"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, _, err := pgLoad(t, sources.Location{URI: pgtest.URL(), Options: map[string]any{"query": tt.query}})
+			if err == nil {
+				t.Fatal("Load succeeded, want an error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not name %q", err, w)
+				}
+			}
+			if n, _ := db.Count(context.Background(), `SELECT count(*) FROM information_schema.tables WHERE table_name = 't'`); n != 0 {
+				t.Error("a failed load left table t behind")
+			}
+		})
+	}
+}
+
+// A type with no mapping is refused before any row is read, naming every
+// such column.
+func TestPostgresUnmappedType(t *testing.T) {
+	_, _, err := pgLoad(t, sources.Location{URI: pgtest.URL(), Options: map[string]any{
+		"query": `SELECT 1 AS id, interval '1 day' AS wait, ARRAY[1,2] AS list, 'NaN'::numeric AS never_read`}})
+	if !errors.Is(err, sources.ErrUnmappedType) {
+		t.Fatalf("err = %v, want ErrUnmappedType", err)
+	}
+	for _, w := range []string{"column wait has type interval", "column list has type integer[]"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not say %q", err, w)
+		}
+	}
+	if strings.Contains(err.Error(), "NaN") {
+		t.Errorf("error %q: a row was read before the types were checked", err)
+	}
+}
+
+func TestPostgresOpenErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		loc  sources.Location
+	}{
+		{"no table", sources.Location{URI: "postgres://h/db"}},
+		{"table and query", sources.Location{URI: "postgres://h/db?table=a&query=SELECT+1"}},
+		{"table twice", sources.Location{URI: "postgres://h/db?table=a", Options: map[string]any{"table": "b"}}},
+		{"three parts", sources.Location{URI: "postgres://h/db?table=a.b.c"}},
+		{"unterminated quote", sources.Location{URI: `postgres://h/db?table="a`}},
+		{"empty part", sources.Location{URI: "postgres://h/db?table=a."}},
+		{"unknown option", sources.Location{URI: "postgres://h/db?table=a", Options: map[string]any{"delimiter": ";"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.loc.Role = "sink"
+			_, err := sources.Open(tt.loc)
+			if !errors.Is(err, sources.ErrInvalidLocation) {
+				t.Errorf("Open(%q, %v) = %v, want ErrInvalidLocation", tt.loc.URI, tt.loc.Options, err)
+			}
+		})
+	}
+}
+
+func TestParseTableName(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"ledger", []string{"ledger"}},
+		{"Public.Ledger", []string{"public", "ledger"}},
+		{`"My Schema"."Tab.le"`, []string{"My Schema", "Tab.le"}},
+		{`s."a""b"`, []string{"s", `a"b`}},
+		{`x"; DROP TABLE y; --`, nil},
+	}
+	for _, tt := range tests {
+		got, err := sources.ParseTableName(tt.in)
+		if tt.want == nil {
+			if err == nil {
+				t.Errorf("ParseTableName(%q) = %q, want an error", tt.in, got)
+			}
+			continue
+		}
+		if err != nil || strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("ParseTableName(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+// A table name is an identifier, never SQL: a quoted name holding SQL is
+// looked up as a (missing) table and the statement in it does not run.
+func TestPostgresTableNameIsNotSQL(t *testing.T) {
+	schema, conn := pgtest.Schema(t)
+	pgtest.Exec(t, conn, fmt.Sprintf("CREATE TABLE %s.victim (id int)", schema))
+	name := fmt.Sprintf(`%s."victim; DROP TABLE %s.victim; --"`, schema, schema)
+	_, _, err := pgLoad(t, sources.Location{URI: pgtest.URL(), Options: map[string]any{"table": name}})
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "42P01" {
+		t.Fatalf("err = %v, want undefined_table (42P01)", err)
+	}
+	var n int
+	if err := conn.QueryRow(context.Background(), fmt.Sprintf("SELECT count(*) FROM %s.victim", schema)).Scan(&n); err != nil {
+		t.Fatalf("table victim is gone: %v", err)
+	}
+}
+
+// A missing table is a runtime error that says which table, database and
+// user; it is not a usage error.
+func TestPostgresMissingTable(t *testing.T) {
+	schema, _ := pgtest.Schema(t)
+	_, _, err := pgLoad(t, sources.Location{URI: pgtest.TableURL(schema, "nope")})
+	if err == nil {
+		t.Fatal("Load of a missing table succeeded")
+	}
+	if !strings.Contains(err.Error(), schema+".nope not found in database") {
+		t.Errorf("error %q does not name the table", err)
+	}
+	if errors.Is(err, sources.ErrInvalidLocation) || errors.Is(err, sources.ErrUnknownKind) {
+		t.Errorf("error %q is a usage error; a missing table is a runtime error", err)
+	}
+}
+
+// The snapshot, WAL position, server version and exact SQL are recorded.
+func TestPostgresDetails(t *testing.T) {
+	schema := pgTypesTable(t)
+	_, in, err := pgLoad(t, sources.Location{URI: pgtest.TableURL(schema, "types")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := in.Details
+	if got, want := d["sql"], fmt.Sprintf(`SELECT * FROM "%s"."types"`, schema); got != want {
+		t.Errorf("sql = %v, want %s", got, want)
+	}
+	if d["isolation"] != "REPEATABLE READ, READ ONLY" {
+		t.Errorf("isolation = %v", d["isolation"])
+	}
+	for _, k := range []string{"server_version", "snapshot", "database", "user", "transaction_started_at"} {
+		if s, _ := d[k].(string); s == "" {
+			t.Errorf("details[%s] is empty: %v", k, d)
+		}
+	}
+	if _, ok := d["wal_lsn"]; !ok {
+		if _, why := d["wal_lsn_unavailable"]; !why {
+			t.Errorf("neither wal_lsn nor wal_lsn_unavailable in %v", d)
+		}
+	}
+	if in.Kind != "postgres" || in.Rows != 4 {
+		t.Errorf("Kind %s Rows %d", in.Kind, in.Rows)
+	}
+}
+
+// A query in the URI (form-encoded) is run as written; a computed numeric
+// without typmod gets the scale its values need.
+func TestPostgresQueryParameter(t *testing.T) {
+	schema := pgTypesTable(t)
+	q := fmt.Sprintf("SELECT id, n182 * 2 AS doubled FROM %s.types WHERE id <= 2 ORDER BY id", schema)
+	uri := pgtest.URL()
+	sep := "?"
+	if strings.Contains(uri, "?") {
+		sep = "&"
+	}
+	uri += sep + "query=" + strings.NewReplacer("%", "%25", "&", "%26", "+", "%2B", " ", "+", "*", "%2A").Replace(q)
+	db, in, err := pgLoad(t, sources.Location{URI: uri})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Details["sql"] != q {
+		t.Errorf("sql = %q, want %q", in.Details["sql"], q)
+	}
+	_, rows, err := db.Strings(context.Background(), "SELECT id, doubled, typeof(doubled), __file FROM t ORDER BY __row")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(derefs(rows))
+	if want := "[[1 -19999999999999999.98 DECIMAL(38,2) query] [2 19999999999999999.98 DECIMAL(38,2) query]]"; got != want {
+		t.Errorf("rows %s, want %s", got, want)
+	}
+}
+
+// The password of the URI appears nowhere: not in Input, not in errors.
+func TestPostgresPasswordRedacted(t *testing.T) {
+	const pw = "S3cr3t-pw-42"
+	schema, conn := pgtest.Schema(t)
+	role := schema + "_role"
+	pgtest.Exec(t, conn, fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD '%s'", role, pw))
+	t.Cleanup(func() { conn.Exec(context.Background(), "DROP ROLE IF EXISTS "+role) })
+	pgtest.Exec(t, conn, fmt.Sprintf("CREATE TABLE %s.t (id int); GRANT USAGE ON SCHEMA %s TO %s; GRANT SELECT ON %s.t TO %s", schema, schema, role, schema, role))
+	cfg, err := pgx.ParseConfig(pgtest.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := fmt.Sprintf("postgres://%s:%s@%s:%d/%s", role, pw, cfg.Host, cfg.Port, cfg.Database)
+	_, in, err := pgLoad(t, sources.Location{URI: base + "?table=" + schema + ".t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := fmt.Sprintf("%+v", *in); strings.Contains(s, pw) {
+		t.Errorf("Input holds the password: %s", s)
+	}
+	// Errors: a missing table, and a server that refuses the connection.
+	for _, uri := range []string{base + "?table=" + schema + ".missing", fmt.Sprintf("postgres://%s:%s@127.0.0.1:1/db?table=t&connect_timeout=2", role, pw)} {
+		_, _, err := pgLoad(t, sources.Location{URI: uri})
+		if err == nil {
+			t.Fatalf("load of %s succeeded", sources.Redact(uri))
+		}
+		if strings.Contains(err.Error(), pw) {
+			t.Errorf("error holds the password: %v", err)
+		}
+	}
+	if r := sources.Redact(base + "?table=x&password=" + pw); strings.Contains(r, pw) {
+		t.Errorf("Redact left the password: %s", r)
+	}
+}
+
+// Progress goes to Location.Progress as one summary line when it is not a
+// terminal.
+func TestPostgresProgressLine(t *testing.T) {
+	var buf bytes.Buffer
+	_, _, err := pgLoad(t, sources.Location{URI: pgtest.URL(), Progress: &buf, Options: map[string]any{
+		"query": "SELECT i FROM generate_series(1, 100000) AS i"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, "reading sink query: 100000 rows in ") || !strings.Contains(out, "rows/s") {
+		t.Errorf("progress output %q, want one summary line", out)
+	}
+}
+
+// More rows than one batch keep their order and provenance across batches.
+func TestPostgresManyBatches(t *testing.T) {
+	ctx := context.Background()
+	db, in, err := pgLoad(t, sources.Location{URI: pgtest.URL(), Options: map[string]any{
+		"query": "SELECT i AS id, (i / 100.0)::numeric(12,2) AS amount FROM generate_series(1, 200000) AS i ORDER BY i"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Rows != 200000 {
+		t.Fatalf("Rows = %d", in.Rows)
+	}
+	n, err := db.Count(ctx, "SELECT count(*) FROM t WHERE id = __line AND __line = __row + 1")
+	if err != nil || n != 200000 {
+		t.Errorf("rows in order = %d (%v), want 200000", n, err)
+	}
+	_, rows, err := db.Strings(ctx, "SELECT sum(amount) FROM t")
+	if err != nil || pgStr(rows[0][0]) != "200001000.00" {
+		t.Errorf("sum = %v (%v), want 200001000.00", derefs(rows), err)
+	}
+}
+
+// A context cancelled in the middle of a long result stops the load
+// promptly and leaves no table.
+func TestPostgresCancelMidway(t *testing.T) {
+	pgtest.Connect(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db, err := duck.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	src, err := sources.Open(sources.Location{Role: "sink", URI: pgtest.URL(), Options: map[string]any{
+		"query": "SELECT generate_series(1, 200000000) AS i"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(500*time.Millisecond, cancel)
+	t0 := time.Now()
+	_, err = src.Load(ctx, db, "t")
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if d := time.Since(t0); d > 10*time.Second {
+		t.Errorf("cancelled load took %s to stop", d)
+	}
+	if n, _ := db.Count(context.Background(), `SELECT count(*) FROM information_schema.tables WHERE table_name = 't'`); n != 0 {
+		t.Error("a cancelled load left table t behind")
+	}
+}
+
+func pgStr(s *string) string {
+	if s == nil {
+		return "NULL"
+	}
+	return *s
+}
+
+func derefs(rows [][]*string) [][]string {
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		out[i] = make([]string, len(r))
+		for j, v := range r {
+			out[i][j] = pgStr(v)
+		}
+	}
+	return out
+}
