@@ -426,3 +426,73 @@ func contains(ss []string, s string) bool {
 	}
 	return false
 }
+
+func init() {
+	// Template helpers of the replay checks (queries/1NN_*.sql).
+
+	// lit quotes a string literal.
+	funcs["lit"] = duck.Literal
+	// replaykey selects a replay table's logical key as output columns:
+	// window_start, window_end and the group columns.
+	funcs["replaykey"] = func(alias string, groups []string) string {
+		out := []string{alias + ".__window_start AS window_start", alias + ".__window_end AS window_end"}
+		for _, g := range groups {
+			out = append(out, qual(alias, g))
+		}
+		return strings.Join(out, ", ")
+	}
+	// replaygroup lists a replay table's key columns for GROUP BY.
+	funcs["replaygroup"] = func(alias string, groups []string) string {
+		out := []string{alias + ".__window_start", alias + ".__window_end"}
+		for _, g := range groups {
+			out = append(out, qual(alias, g))
+		}
+		return strings.Join(out, ", ")
+	}
+	// replaymatch joins two replay tables on the logical key, NULL-safely.
+	funcs["replaymatch"] = func(a, b string, groups []string) string {
+		out := []string{a + ".__window_end = " + b + ".__window_end"}
+		for _, g := range groups {
+			out = append(out, qual(a, g)+" IS NOT DISTINCT FROM "+qual(b, g))
+		}
+		return "(" + strings.Join(out, " AND ") + ")"
+	}
+	// restartof names the earliest restart that rewound a write of
+	// checkpoint epoch expr (restored_checkpoint < epoch <= open_epoch);
+	// NULL when none did.
+	funcs["restartof"] = func(epoch string) string {
+		return fmt.Sprintf(`(SELECT r.restart FROM restarts AS r WHERE r.restored_checkpoint < (%[1]s) AND (%[1]s) <= r.open_epoch ORDER BY r.restart_time LIMIT 1)`, epoch)
+	}
+	// restartofkey is restartof, or else the earliest restart whose
+	// replayed interval [restored_checkpoint_time, restart_time) holds
+	// events of the key of alias (output columns window_end and the group
+	// columns; an incrementing sink counts those events twice).
+	funcs["restartofkey"] = func(epoch, alias string, groups []string) string {
+		ms := []string{"ev.__window_end = " + alias + ".window_end"}
+		for _, g := range groups {
+			ms = append(ms, qual("ev", g)+" IS NOT DISTINCT FROM "+qual(alias, g))
+		}
+		m := strings.Join(ms, " AND ")
+		return fmt.Sprintf(`(SELECT r.restart FROM restarts AS r
+	WHERE (r.restored_checkpoint < (%[1]s) AND (%[1]s) <= r.open_epoch)
+	   OR EXISTS (SELECT 1 FROM replay_events AS ev WHERE %[2]s
+	              AND ev.__event_time >= r.restored_checkpoint_time AND ev.__event_time < r.restart_time)
+	ORDER BY r.restart_time LIMIT 1)`, epoch, m)
+	}
+	// rowtext renders one replay_sink row for the evidence:
+	// "revenue=12.50 events=3 checkpoint=98 emission=2 at sink.csv:4".
+	funcs["rowtext"] = func(alias string, r *Replay) string {
+		var parts []string
+		for _, a := range r.Aggregates {
+			parts = append(parts, fmt.Sprintf("'%s=' || coalesce(CAST(%s AS VARCHAR), 'NULL')", strings.ReplaceAll(a.Column, "'", "''"), qual(alias, a.Column)))
+		}
+		if r.Checkpoint != "" {
+			parts = append(parts, fmt.Sprintf("'checkpoint=' || coalesce(%s.__checkpoint, 'NULL')", alias))
+		}
+		if r.LastBy != "" {
+			parts = append(parts, fmt.Sprintf("'emission=' || coalesce(%s.__emission, 'NULL')", alias))
+		}
+		parts = append(parts, fmt.Sprintf("'at ' || %s.__file || ':' || %s.__line", alias, alias))
+		return "(" + strings.Join(parts, " || ' ' || ") + ")"
+	}
+}

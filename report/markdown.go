@@ -39,7 +39,7 @@ func (markdownWriter) Write(_ context.Context, w io.Writer, r *Result) error {
 		}
 	}
 	p := r.Parameters
-	fmt.Fprintf(&b, "\nRecord id: %s", codeList(p.ID))
+	fmt.Fprintf(&b, "\n%s", idPhrase(p))
 	if len(p.Measures) > 0 {
 		fmt.Fprintf(&b, "; measures: %s", codeList(p.Measures))
 	}
@@ -57,13 +57,16 @@ func (markdownWriter) Write(_ context.Context, w io.Writer, r *Result) error {
 	if t := r.Totals; t != nil {
 		b.WriteString("| population | source | sink | difference (sink − source) |\n|---|---:|---:|---:|\n")
 		fmt.Fprintf(&b, "| rows | %d | %d | %d |\n", t.SourceRows, t.SinkRows, t.SinkRows-t.SourceRows)
-		fmt.Fprintf(&b, "| distinct ids | %d | %d | %d |\n", t.SourceDistinctIDs, t.SinkDistinctIDs, t.SinkDistinctIDs-t.SourceDistinctIDs)
+		if r.Replay == nil {
+			fmt.Fprintf(&b, "| distinct ids | %d | %d | %d |\n", t.SourceDistinctIDs, t.SinkDistinctIDs, t.SinkDistinctIDs-t.SourceDistinctIDs)
+		}
 		for _, m := range t.Measures {
 			fmt.Fprintf(&b, "| sum of %s | %s | %s | %s |\n", m.Name, m.SourceSum, m.SinkSum, m.Difference)
 		}
 		b.WriteString("\n")
 	}
 
+	writeReplay(&b, r.Replay)
 	b.WriteString("## Verdict per check\n\n| check | assertion | status | exceptions |\n|---|---|---|---:|\n")
 	for _, c := range r.Checks {
 		ex := fmt.Sprint(c.Exceptions)

@@ -43,6 +43,10 @@ type Result struct {
 	Totals *checks.Totals `json:"totals"`
 	// Notes are facts about how values were compared (types, NULL-safe ids).
 	Notes []string `json:"notes,omitempty"`
+	// Replay is the re-performance of a windowed sink: sink rows per
+	// logical key, restarts seen and the findings each explains (nil
+	// unless the spec has reperform:).
+	Replay *checks.ReplaySummary `json:"replay,omitempty"`
 }
 
 // Control is the control's identity.

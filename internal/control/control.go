@@ -76,6 +76,10 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 	if err != nil {
 		return nil, err
 	}
+	restarts, err := readRestarts(s)
+	if err != nil {
+		return nil, err
+	}
 	writers, err := pickWriters(opt.Formats)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", spec.ErrInvalid, err)
@@ -137,10 +141,15 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 	}
 
 	t0 := time.Now()
-	params, notes, err := checks.Prepare(ctx, db, checks.Columns{ID: s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey})
+	params, notes, err := checks.Prepare(ctx, db, columnsOf(s))
 	if err != nil {
 		return nil, err
 	}
+	replay, rnotes, err := prepareReplay(ctx, db, s, params, restarts, logw)
+	if err != nil {
+		return nil, err
+	}
+	notes = append(notes, rnotes...)
 	notes = append(notes, sources.ZoneNotes(inputs[0], inputs[1])...)
 	fmt.Fprintf(logw, "prepared exact types in %s\n", time.Since(t0).Round(time.Millisecond))
 	outcomes, err := checks.Run(ctx, db, all, params, folder.Dir(), logw)
@@ -148,6 +157,10 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 		return nil, err
 	}
 	totals, err := checks.ComputeTotals(ctx, db, params)
+	if err != nil {
+		return nil, err
+	}
+	replaySummary, err := replay.summarize(ctx, db, outcomes)
 	if err != nil {
 		return nil, err
 	}
@@ -168,6 +181,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 		Checks:        outcomes,
 		Totals:        totals,
 		Notes:         notes,
+		Replay:        replaySummary,
 	}
 	if res.Control.Name == "" {
 		res.Control.Name = filepath.Base(s.Out)
@@ -324,7 +338,7 @@ func shortHash(s string) string {
 
 // IsUsage reports whether err is a usage or spec error (exit code 2).
 func IsUsage(err error) bool {
-	for _, target := range []error{spec.ErrInvalid, checks.ErrLoad, sources.ErrUnknownKind, sources.ErrInvalidLocation, checks.ErrColumn, report.ErrExists} {
+	for _, target := range []error{spec.ErrInvalid, checks.ErrLoad, checks.ErrRestarts, sources.ErrUnknownKind, sources.ErrInvalidLocation, checks.ErrColumn, report.ErrExists} {
 		if errors.Is(err, target) {
 			return true
 		}

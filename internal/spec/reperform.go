@@ -115,7 +115,14 @@ func (d Duration) String() string {
 	if td != 0 && td%(24*time.Hour) == 0 {
 		return fmt.Sprintf("%dd", td/(24*time.Hour))
 	}
-	return td.String()
+	out := td.String()
+	if strings.HasSuffix(out, "m0s") {
+		out = strings.TrimSuffix(out, "0s")
+	}
+	if strings.HasSuffix(out, "h0m") {
+		out = strings.TrimSuffix(out, "0m")
+	}
+	return out
 }
 
 // Micros is the duration in microseconds, DuckDB's timestamp resolution.

@@ -1,0 +1,75 @@
+package control
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/spec"
+)
+
+// columnsOf is what checks.Prepare needs from the spec. For a windowed sink
+// (reperform:) without an explicit logical_key, the logical key is the
+// window column plus the group columns (plus the last_by column), so
+// key_checkpoint_conflicts runs over windows.
+func columnsOf(s *spec.Spec) checks.Columns {
+	c := checks.Columns{ID: s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey}
+	if r := s.Reperform; r != nil && len(c.LogicalKey) == 0 {
+		w := r.WindowEnd
+		if w == "" {
+			w = r.WindowStart
+		}
+		c.LogicalKey = append([]string{w}, r.GroupBy...)
+		if lb := s.LastByColumn(); lb != "" {
+			c.LogicalKey = append(c.LogicalKey, lb)
+		}
+	}
+	return c
+}
+
+// replayRun is the re-performance stage of a run: nil when the spec has no
+// reperform:.
+type replayRun struct {
+	replay   *checks.Replay
+	restarts *checks.Restarts
+}
+
+// readRestarts reads the spec's restarts: file(s), before any input is
+// loaded (nil when none is given).
+func readRestarts(s *spec.Spec) (*checks.Restarts, error) {
+	if s.Restarts == "" || s.Reperform == nil {
+		return nil, nil
+	}
+	return checks.ReadRestarts(s.Restarts, s.Zone())
+}
+
+// prepareReplay re-performs the windowed sink (tables replay_events,
+// expected, replay_sink, restarts) and sets p.Replay. It returns notes for
+// the evidence.
+func prepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec, p *checks.Params, rs *checks.Restarts, logw io.Writer) (*replayRun, []string, error) {
+	if s.Reperform == nil {
+		return nil, nil, nil
+	}
+	t0 := time.Now()
+	r, notes, err := checks.PrepareReplay(ctx, db, s)
+	if err != nil {
+		return nil, nil, fmt.Errorf("re-perform: %w", err)
+	}
+	if err := checks.LoadRestarts(ctx, db, rs); err != nil {
+		return nil, nil, fmt.Errorf("restarts: %w", err)
+	}
+	p.Replay = r
+	fmt.Fprintf(logw, "re-performed %s windows from the source in %s\n", r.Window, time.Since(t0).Round(time.Millisecond))
+	return &replayRun{replay: r, restarts: rs}, notes, nil
+}
+
+// summarize attributes the findings to restarts (nil when not a replay).
+func (rr *replayRun) summarize(ctx context.Context, db *duck.DB, outs []*checks.Outcome) (*checks.ReplaySummary, error) {
+	if rr == nil {
+		return nil, nil
+	}
+	return checks.SummarizeReplay(ctx, db, rr.replay, rr.restarts, outs)
+}

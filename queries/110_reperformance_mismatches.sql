@@ -1,0 +1,53 @@
+-- check: reperformance_mismatches
+-- assertion: accuracy
+-- description: Windows and groups whose sink value differs from the value re-performed from the source events
+-- description: (exact decimal), one row per key and aggregate: the re-performed value against each sink row and
+-- description: against the sum of the rows (what a dashboard summing them shows). finding tells
+-- description: each_row_right_repeated (every row right, but several) from one_row_inflated / one_row_short and
+-- description: rows_differ; restart names the restart that explains it.
+-- requires: reperform
+WITH k AS (
+    SELECT {{replaykey "k" .Replay.GroupBy}},
+           count(*) AS sink_rows,
+           min(k.__epoch) AS first_checkpoint,
+           {{sortedlist "k.__checkpoint"}} AS checkpoint_ids,
+           string_agg(k.__file || ':' || k.__line, ';' ORDER BY k.__row) AS sink_locations
+{{- range .Replay.Aggregates}},
+           list(k.{{q .Column}} ORDER BY k.__row) AS {{name "rows__" .Column}},
+           CAST(sum(k.{{q .Column}}) AS {{.Type}}) AS {{name "sum__" .Column}}
+{{- end}}
+    FROM replay_sink AS k
+    WHERE k.__compared
+    GROUP BY {{replaygroup "k" .Replay.GroupBy}}
+), j AS (
+    SELECT k.*, {{range $i, $a := .Replay.Aggregates}}{{if $i}}, {{end}}e.{{q $a.Column}} AS {{name "expected__" $a.Column}}{{end}}
+    FROM k JOIN expected AS e ON e.__window_end = k.window_end{{range .Replay.GroupBy}} AND e.{{q .}} IS NOT DISTINCT FROM k.{{q .}}{{end}}
+), m AS (
+{{- range $i, $a := .Replay.Aggregates}}
+{{- if $i}}
+    UNION ALL
+{{- end}}
+    SELECT window_start, window_end{{range $.Replay.GroupBy}}, {{q .}}{{end}},
+           {{lit $a.Column}} AS aggregate, {{lit $a.Expr}} AS expression,
+           CAST({{name "expected__" $a.Column}} AS VARCHAR) AS expected,
+           sink_rows,
+           array_to_string(list_transform({{name "rows__" $a.Column}}, x -> coalesce(CAST(x AS VARCHAR), 'NULL')), ';') AS sink_values,
+           CAST({{name "sum__" $a.Column}} AS VARCHAR) AS sink_sum,
+           CAST(CAST({{name "sum__" $a.Column}} - {{name "expected__" $a.Column}} AS {{$a.Type}}) AS VARCHAR) AS difference,
+           coalesce(list_bool_and(list_transform({{name "rows__" $a.Column}}, x -> x IS NOT DISTINCT FROM {{name "expected__" $a.Column}})), FALSE) AS each_row_equals_expected,
+           {{name "sum__" $a.Column}} IS NOT DISTINCT FROM {{name "expected__" $a.Column}} AS sum_equals_expected,
+           {{name "sum__" $a.Column}} > {{name "expected__" $a.Column}} AS sum_above,
+           checkpoint_ids, first_checkpoint, sink_locations
+    FROM j
+{{- end}}
+)
+SELECT window_start, window_end{{range .Replay.GroupBy}}, {{q .}}{{end}}, aggregate, expression, expected, sink_rows, sink_values, sink_sum, difference,
+       each_row_equals_expected, sum_equals_expected,
+       CASE WHEN sink_rows > 1 AND each_row_equals_expected THEN 'each_row_right_repeated'
+            WHEN sink_rows = 1 AND sum_above THEN 'one_row_inflated'
+            WHEN sink_rows = 1 THEN 'one_row_short'
+            ELSE 'rows_differ' END AS finding,
+       checkpoint_ids, sink_locations,
+       {{restartofkey "m.first_checkpoint" "m" .Replay.GroupBy}} AS restart
+FROM m
+WHERE NOT (each_row_equals_expected AND sum_equals_expected)
