@@ -598,7 +598,8 @@ func (b *workbook) timeCell(v string) any {
 
 func (b *workbook) summary(plans []*excPlan) error {
 	r := b.r
-	s, err := b.newSheet("Summary", []float64{30, 34, 16, 16, 14, 26, 34, 90}, 0, "")
+	widths := []float64{26, 22, 14, 16, 26, 32, 70}
+	s, err := b.newSheet("Summary", widths, 0, "")
 	if err != nil {
 		return err
 	}
@@ -625,12 +626,43 @@ func (b *workbook) summary(plans []*excPlan) error {
 	if skipped > 0 {
 		conclusion += fmt.Sprintf(" %d check(s) were skipped (not configured) and count neither way.", skipped)
 	}
+	// Long texts wrap across the merged columns from..G, the row tall
+	// enough for them.
+	long := func(label string, first any, from int, text string) error {
+		var chars float64
+		for _, w := range widths[from-1:] {
+			chars += w
+		}
+		lines := 1
+		for _, para := range strings.Split(text, "\n") {
+			lines += int(float64(utf8.RuneCountInString(para)) / (chars * 1.1))
+		}
+		vals := []any{b.lbl(label)}
+		if first != nil {
+			vals = append(vals, first)
+		}
+		vals = append(vals, excelize.Cell{StyleID: b.wrap, Value: cutCell(text, "summary.json")})
+		if err := s.add(vals, excelize.RowOpts{Height: min(float64(lines)*15+2, 409)}); err != nil {
+			return err
+		}
+		fromCell, _ := excelize.CoordinatesToCellName(from, s.row)
+		toCell, _ := excelize.CoordinatesToCellName(len(widths), s.row)
+		return s.sw.MergeCell(fromCell, toCell)
+	}
+	if err := long("Conclusion", b.statusCell(string(r.Status)), 3, conclusion); err != nil {
+		return err
+	}
+	s.skip()
+	if err := add(b.lbl("Control"), b.str(r.Control.Name)); err != nil {
+		return err
+	}
+	if err := long("Description", nil, 2, r.Control.Description); err != nil {
+		return err
+	}
+	if err := long("Period / snapshot", nil, 2, periodOf(r)); err != nil {
+		return err
+	}
 	rows := [][]any{
-		{b.lbl("Conclusion"), b.statusCell(string(r.Status)), b.str(conclusion)},
-		nil,
-		{b.lbl("Control"), b.str(r.Control.Name)},
-		{b.lbl("Description"), b.str(r.Control.Description)},
-		{b.lbl("Period / snapshot"), b.str(periodOf(r))},
 		nil,
 		{b.lbl("Run id"), b.str(r.Run.ID)},
 		{b.lbl("Started (UTC)"), b.timeCell(r.Run.StartedAt)},
@@ -694,8 +726,10 @@ func (b *workbook) summary(plans []*excPlan) error {
 		for _, n := range c.Notes {
 			note += " Note: " + n + "."
 		}
-		if err := add(b.str(c.ID), b.str(c.Assertion), b.statusCell(string(c.Status)), ex,
-			b.str(strings.Join(sheets[c.ID], ", ")), b.str(c.File), b.textCell(b.text, note, "summary.json")); err != nil {
+		lines := 1 + int(float64(utf8.RuneCountInString(note))/(widths[6]*1.1))
+		if err := s.add([]any{b.str(c.ID), b.str(c.Assertion), b.statusCell(string(c.Status)), ex,
+			b.str(strings.Join(sheets[c.ID], ", ")), b.str(c.File), b.textCell(b.wrap, note, "summary.json")},
+			excelize.RowOpts{Height: min(float64(lines)*15+2, 409)}); err != nil {
 			return err
 		}
 	}
