@@ -1,0 +1,309 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/reconcile-dev/reconcile/internal/pgtest"
+)
+
+// pgSummary is the part of summary.json the PostgreSQL tests compare.
+type pgSummary struct {
+	Status string `json:"status"`
+	Checks []struct {
+		ID         string `json:"id"`
+		Status     string `json:"status"`
+		Exceptions int    `json:"exceptions"`
+	} `json:"checks"`
+	Inputs []struct {
+		Kind     string         `json:"kind"`
+		Location string         `json:"location"`
+		Rows     int            `json:"rows"`
+		Details  map[string]any `json:"details"`
+	} `json:"inputs"`
+	Totals struct {
+		SourceRows int `json:"source_rows"`
+		SinkRows   int `json:"sink_rows"`
+		Measures   []struct {
+			Name       string `json:"name"`
+			SourceSum  string `json:"source_sum"`
+			SinkSum    string `json:"sink_sum"`
+			Difference string `json:"difference"`
+		} `json:"measures"`
+	} `json:"totals"`
+}
+
+func readSummary(t *testing.T, dir string) *pgSummary {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s pgSummary
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	return &s
+}
+
+// findings renders the verdict of a run: status, each check's status and
+// exceptions, row counts and measure totals.
+func (s *pgSummary) findings() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "status %s; rows %d/%d\n", s.Status, s.Totals.SourceRows, s.Totals.SinkRows)
+	for _, c := range s.Checks {
+		fmt.Fprintf(&b, "%s %s %d\n", c.ID, c.Status, c.Exceptions)
+	}
+	for _, m := range s.Totals.Measures {
+		fmt.Fprintf(&b, "sum %s %s %s %s\n", m.Name, m.SourceSum, m.SinkSum, m.Difference)
+	}
+	return b.String()
+}
+
+// The ledger sample's PostgreSQL variant: `sample load-postgres` puts each
+// sink into a table, and reconciling the CSV source against the table gives
+// the findings of the all-file run, exit code included.
+func TestPostgresLedgerSample(t *testing.T) {
+	schema, _ := pgtest.Schema(t)
+	for _, v := range []struct{ spec, csv string }{
+		{"at-least-once.yaml", "sink-at-least-once.csv"},
+		{"exactly-once.yaml", "sink-exactly-once.csv"},
+	} {
+		t.Run(v.spec, func(t *testing.T) {
+			table := schema + "." + strings.TrimSuffix(strings.ReplaceAll(v.csv, "-", "_"), ".csv")
+			csvPath := filepath.Join("..", "..", "samples", "ledger", v.csv)
+			code, stdout, stderr := runCLI(t, "sample", "load-postgres", "--url", pgtest.URL(), "--table", table, "--csv", csvPath)
+			if code != exitOK || !strings.Contains(stdout, "rows of") {
+				t.Fatalf("load-postgres: exit %d\n%s%s", code, stdout, stderr)
+			}
+			spec := filepath.Join("..", "..", "samples", "ledger", v.spec)
+			fileOut, pgOut := filepath.Join(t.TempDir(), "file"), filepath.Join(t.TempDir(), "pg")
+			fileCode, _, fileErr := runCLI(t, "run", "--config", spec, "--out", fileOut, "--format", "json")
+			pgCode, _, pgErr := runCLI(t, "run", "--config", spec, "--sink", pgtest.TableURL(schema, strings.TrimPrefix(table, schema+".")), "--out", pgOut, "--format", "json")
+			if fileCode != pgCode || (pgCode != exitOK && pgCode != exitFailed) {
+				t.Fatalf("exit codes: file %d, postgres %d\nfile stderr:\n%s\npostgres stderr:\n%s", fileCode, pgCode, fileErr, pgErr)
+			}
+			want, got := readSummary(t, fileOut), readSummary(t, pgOut)
+			if want.findings() != got.findings() {
+				t.Errorf("findings differ\nfile:\n%s\npostgres:\n%s", want.findings(), got.findings())
+			}
+			if sink := got.Inputs[1]; sink.Kind != "postgres" || sink.Details["snapshot"] == nil || sink.Details["sql"] == nil {
+				t.Errorf("sink input %+v lacks the postgres evidence", sink)
+			}
+		})
+	}
+}
+
+// Every mapped type's edge values, as a PostgreSQL table and as CSV text,
+// reconcile with no mismatch and exactly equal sums.
+func TestPostgresTypesReconcile(t *testing.T) {
+	schema, conn := pgtest.Schema(t)
+	sql, err := os.ReadFile(filepath.Join("..", "..", "sources", "testdata", "postgres", "types.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgtest.Exec(t, conn, "SET search_path TO "+pgx.Identifier{schema}.Sanitize())
+	pgtest.Exec(t, conn, string(sql))
+	out := filepath.Join(t.TempDir(), "ev")
+	code, stdout, stderr := runCLI(t, "run",
+		"--source", filepath.Join("..", "..", "sources", "testdata", "postgres", "types.csv"),
+		"--sink", pgtest.TableURL(schema, "types"),
+		"--id", "id", "--measure", "i2,i4,i8,n182,n3810,nu,nneg,nsmall", "--out", out, "--format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d, want 0\n%s%s", code, stdout, stderr)
+	}
+	s := readSummary(t, out)
+	for _, c := range s.Checks {
+		if c.Exceptions != 0 {
+			t.Errorf("check %s: %d exceptions", c.ID, c.Exceptions)
+		}
+	}
+	want := map[string]string{
+		"i2": "-1", "i4": "-1", "i8": "-1", "n182": "0.00", "n3810": "0.0000000001",
+		"nu": "1234567890123456789012345677.6234567889", "nneg": "100", "nsmall": "0.00001",
+	}
+	if len(s.Totals.Measures) != len(want) {
+		t.Fatalf("measures %+v", s.Totals.Measures)
+	}
+	for _, m := range s.Totals.Measures {
+		if m.SourceSum != want[m.Name] || m.SinkSum != want[m.Name] || strings.Trim(m.Difference, "0.") != "" {
+			t.Errorf("sum of %s: source %s, sink %s, difference %s; want %s both", m.Name, m.SourceSum, m.SinkSum, m.Difference, want[m.Name])
+		}
+	}
+}
+
+// A sink read with a query written in the spec's long form (a YAML block),
+// and a query parameter in the --sink URI.
+func TestPostgresQuerySink(t *testing.T) {
+	schema, _ := pgtest.Schema(t)
+	table := schema + ".sink"
+	if code, out, errs := runCLI(t, "sample", "load-postgres", "--url", pgtest.URL(), "--table", table,
+		"--csv", filepath.Join("..", "..", "samples", "ledger", "sink-at-least-once.csv")); code != exitOK {
+		t.Fatalf("load-postgres: exit %d\n%s%s", code, out, errs)
+	}
+	dir := t.TempDir()
+	src, err := filepath.Abs(filepath.Join("..", "..", "samples", "ledger", "source.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The replayed duplicates are filtered out by keeping each entry's first
+	// checkpoint: the query's result reconciles cleanly.
+	query := fmt.Sprintf(`SELECT DISTINCT ON (entry_id) entry_id, account, amount, checkpoint_id
+FROM %s
+ORDER BY entry_id, checkpoint_id`, table)
+	spec := writeFile(t, filepath.Join(dir, "spec.yaml"), fmt.Sprintf(`source: %s
+sink:
+  uri: %s
+  query: |
+%s
+id: [entry_id]
+measures: [amount]
+group_by: [account]
+out: ev
+`, src, pgtest.URL(), indent(query, "    ")))
+	code, stdout, stderr := runCLI(t, "run", "--config", spec)
+	if code != exitOK {
+		t.Fatalf("long-form query: exit %d, want 0\n%s%s", code, stdout, stderr)
+	}
+	s := readSummary(t, filepath.Join(dir, "ev"))
+	if got := s.Inputs[1].Details["sql"]; got != strings.TrimSpace(query) {
+		t.Errorf("sql in evidence %q, want %q", got, query)
+	}
+	// The same, with the query as a URI parameter, without the filter: the
+	// duplicates are found.
+	uri := pgtest.URL()
+	sep := "?"
+	if strings.Contains(uri, "?") {
+		sep = "&"
+	}
+	uri += sep + "query=" + strings.ReplaceAll("SELECT entry_id, account, amount, checkpoint_id FROM "+table, " ", "+")
+	out := filepath.Join(dir, "ev2")
+	code, stdout, stderr = runCLI(t, "run", "--source", src, "--sink", uri, "--id", "entry_id", "--measure", "amount", "--out", out, "--format", "json")
+	if code != exitFailed {
+		t.Fatalf("URI query: exit %d, want 1\n%s%s", code, stdout, stderr)
+	}
+	for _, c := range readSummary(t, out).Checks {
+		if c.ID == "duplicate_ids" && c.Exceptions != 130 {
+			t.Errorf("duplicate_ids: %d exceptions, want 130", c.Exceptions)
+		}
+	}
+}
+
+func indent(s, prefix string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Exit codes: a missing table cannot be read (3); a column the table lacks,
+// a type that cannot be mapped and a URI without a table are usage errors
+// (2). No evidence folder is left.
+func TestPostgresExitCodes(t *testing.T) {
+	schema, conn := pgtest.Schema(t)
+	pgtest.Exec(t, conn, fmt.Sprintf(`CREATE TABLE %[1]s.sink (entry_id text, amount numeric(18,2)); INSERT INTO %[1]s.sink VALUES ('E0000001', 915.85);
+CREATE TABLE %[1]s.odd (entry_id text, wait interval)`, schema))
+	src := filepath.Join("..", "..", "samples", "ledger", "source.csv")
+	tests := []struct {
+		name, sink, id string
+		want           exitCode
+		msg            string
+	}{
+		{"missing table", pgtest.TableURL(schema, "nope"), "entry_id", exitRuntime, schema + ".nope not found"},
+		{"bad column", pgtest.TableURL(schema, "sink"), "entry_no", exitUsage, `"entry_no"`},
+		{"unmapped type", pgtest.TableURL(schema, "odd"), "entry_id", exitUsage, "column wait has type interval"},
+		{"no table", pgtest.URL(), "entry_id", exitUsage, "names no table"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "ev")
+			code, _, stderr := runCLI(t, "run", "--source", src, "--sink", tt.sink, "--id", tt.id, "--out", out)
+			if code != tt.want {
+				t.Errorf("exit %d, want %d\n%s", code, tt.want, stderr)
+			}
+			if !strings.Contains(stderr, tt.msg) {
+				t.Errorf("stderr %q does not say %q", stderr, tt.msg)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Error("an evidence folder was left by a failed run")
+			}
+		})
+	}
+}
+
+// A password in the URI or in PGPASSWORD appears in no output: not in
+// stdout, stderr, or any file of the evidence folder, whether the run
+// succeeds or fails.
+func TestPostgresPasswordNeverLeaks(t *testing.T) {
+	const pw = "Pa55-leak-canary-9"
+	schema, conn := pgtest.Schema(t)
+	role := schema + "_r"
+	pgtest.Exec(t, conn, fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD '%s'", role, pw))
+	t.Cleanup(func() { conn.Exec(context.Background(), "DROP ROLE IF EXISTS "+role) })
+	table := schema + ".sink"
+	if code, out, errs := runCLI(t, "sample", "load-postgres", "--url", pgtest.URL(), "--table", table,
+		"--csv", filepath.Join("..", "..", "samples", "ledger", "sink-at-least-once.csv")); code != exitOK {
+		t.Fatalf("load-postgres: exit %d\n%s%s", code, out, errs)
+	}
+	pgtest.Exec(t, conn, fmt.Sprintf("GRANT USAGE ON SCHEMA %s TO %s; GRANT SELECT ON %s TO %s", schema, role, table, role))
+	cfg, err := pgx.ParseConfig(pgtest.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	withPW := fmt.Sprintf("postgres://%s:%s@%s:%d/%s", role, pw, cfg.Host, cfg.Port, cfg.Database)
+	noPW := fmt.Sprintf("postgres://%s@%s:%d/%s", role, cfg.Host, cfg.Port, cfg.Database)
+	spec := filepath.Join("..", "..", "samples", "ledger", "at-least-once.yaml")
+	check := func(t *testing.T, name string, code, want exitCode, stdout, stderr, out string) {
+		t.Helper()
+		if code != want {
+			t.Errorf("%s: exit %d, want %d\n%s", name, code, want, stderr)
+		}
+		for what, s := range map[string]string{"stdout": stdout, "stderr": stderr} {
+			if strings.Contains(s, pw) {
+				t.Errorf("%s: %s holds the password:\n%s", name, what, s)
+			}
+		}
+		filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Error(err)
+			} else if strings.Contains(string(data), pw) {
+				t.Errorf("%s: %s holds the password", name, path)
+			}
+			return nil
+		})
+	}
+	t.Run("uri", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "ev")
+		code, stdout, stderr := runCLI(t, "run", "--config", spec, "--sink", withPW+"?table="+table, "--out", out)
+		check(t, "run", code, exitFailed, stdout, stderr, out)
+		if _, err := os.Stat(filepath.Join(out, "report.md")); err != nil {
+			t.Errorf("no report.md to check: %v", err)
+		}
+		if s := readSummary(t, out); !strings.Contains(s.Inputs[1].Location, role+":xxxxx@") {
+			t.Errorf("sink location %q: want the password masked", s.Inputs[1].Location)
+		}
+		code, stdout, stderr = runCLI(t, "run", "--config", spec, "--sink", withPW+"?table="+schema+".missing", "--out", filepath.Join(t.TempDir(), "ev"))
+		check(t, "missing table", code, exitRuntime, stdout, stderr, "")
+		code, stdout, stderr = runCLI(t, "run", "--config", spec, "--sink", strings.Replace(withPW, fmt.Sprint(cfg.Port), "1", 1)+"?table="+table+"&connect_timeout=2", "--out", filepath.Join(t.TempDir(), "ev"))
+		check(t, "refused connection", code, exitRuntime, stdout, stderr, "")
+	})
+	t.Run("PGPASSWORD", func(t *testing.T) {
+		t.Setenv("PGPASSWORD", pw)
+		out := filepath.Join(t.TempDir(), "ev")
+		code, stdout, stderr := runCLI(t, "run", "--config", spec, "--sink", noPW+"?table="+table, "--out", out)
+		check(t, "run", code, exitFailed, stdout, stderr, out)
+	})
+}
