@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
@@ -52,6 +53,19 @@ func fixture(t testing.TB) *Result {
 		Totals: &checks.Totals{SourceRows: 3000, SinkRows: 3130, SourceDistinctIDs: 3000, SinkDistinctIDs: 3000,
 			Measures: []checks.MeasureTotal{{Name: "amount", Type: "DECIMAL(38,2)", SourceSum: "3375343.63", SinkSum: "3527966.40", Difference: "152622.77"}}},
 		Notes: []string{"measure amount compared as DECIMAL(38,2) (scale from the data; no value rounded)"},
+	}
+	barrier := time.Date(2026, 3, 1, 3, 12, 0, 0, time.UTC)
+	r.Replay = &checks.ReplaySummary{
+		EventTime: "event_time", Window: "tumbling 1h", WindowColumn: "window_end", TimeZone: "UTC", Emission: "all",
+		SourceEvents: 1955, ExpectedKeys: 24, SinkRows: 26, SinkDistinctKeys: 24, SinkRowsPerKey: 26.0 / 24,
+		Restarts: []checks.RestartFindings{
+			{Restart: checks.Restart{No: 1, Time: time.Date(2026, 3, 1, 3, 14, 0, 0, time.UTC), RestoredCheckpoint: 7, RestoredCheckpointTime: &barrier, OpenEpoch: 9, From: "exceptions.json"},
+				Label: "restart 1 at 2026-03-01T03:14:00Z from checkpoint 7", Findings: map[string]int64{"duplicate_keys": 1, "key_checkpoint_conflicts": 2}, Keys: 1},
+			{Restart: checks.Restart{No: 2, Time: time.Date(2026, 3, 1, 5, 40, 0, 250e6, time.UTC), RestoredCheckpoint: -1, OpenEpoch: 12, From: "restarts.csv"},
+				Label: "restart 2 at 2026-03-01T05:40:00.25Z", Findings: map[string]int64{"duplicate_keys": 1}, Keys: 1},
+		},
+		RestartFiles: []string{"flink/exceptions.json", "restarts.csv"},
+		Unexplained:  map[string]int64{"key_checkpoint_conflicts": 1}, UnexplainedKeys: 1,
 	}
 	r.Checks = []*checks.Outcome{
 		{ID: "null_ids", Assertion: "accuracy", Description: "Rows whose id is NULL or empty.", Status: checks.Skipped, SkipReason: "not configured: needs id"},

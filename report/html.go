@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -69,6 +70,67 @@ type htmlView struct {
 	Checks     []htmlCheck
 	Charts     []*svgChart
 	Params     [][2]string
+	Replay     *htmlReplay
+}
+
+// htmlReplay is the replay summary of a re-performed windowed sink, as text.
+type htmlReplay struct {
+	Window, EventTime, TimeZone, Emission string
+	Population                            [][2]string
+	RestartFiles                          []string
+	Restarts                              []htmlRestart
+	Notes                                 []string
+	Unexplained                           string
+	UnexplainedKeys                       int64
+}
+
+type htmlRestart struct {
+	No                            int
+	At, Checkpoint, Barrier, Find string
+	Keys                          int64
+}
+
+func replayView(s *checks.ReplaySummary) *htmlReplay {
+	if s == nil {
+		return nil
+	}
+	v := &htmlReplay{Window: s.Window, EventTime: s.EventTime, TimeZone: s.TimeZone, Emission: s.Emission,
+		RestartFiles: s.RestartFiles, Notes: s.RestartNotes, Unexplained: countList(s.Unexplained), UnexplainedKeys: s.UnexplainedKeys,
+		Population: [][2]string{
+			{"source events", fmt.Sprint(s.SourceEvents)},
+			{"windows × groups re-performed", fmt.Sprint(s.ExpectedKeys)},
+			{"sink rows", fmt.Sprint(s.SinkRows)},
+			{"distinct sink keys (window + group)", fmt.Sprint(s.SinkDistinctKeys)},
+			{"sink rows per key (1.0 when each window is written once)", fmt.Sprintf("%.4f", s.SinkRowsPerKey)},
+		}}
+	for _, r := range s.Restarts {
+		hr := htmlRestart{No: r.No, At: r.Time.UTC().Format("2006-01-02 15:04:05"), Checkpoint: "unknown", Barrier: "–", Keys: r.Keys, Find: countList(r.Findings)}
+		if r.RestoredCheckpoint >= 0 {
+			hr.Checkpoint = fmt.Sprint(r.RestoredCheckpoint)
+		}
+		if r.RestoredCheckpointTime != nil {
+			hr.Barrier = r.RestoredCheckpointTime.UTC().Format("2006-01-02 15:04:05")
+		}
+		v.Restarts = append(v.Restarts, hr)
+	}
+	return v
+}
+
+// countList renders {check: n} as "check n, …" in key order ("none" when
+// empty).
+func countList(m map[string]int64) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	for i, k := range ks {
+		ks[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(ks, ", ")
 }
 
 type htmlCheck struct {
@@ -84,7 +146,7 @@ type htmlCell struct {
 }
 
 func newHTMLView(r *Result, evidence fs.FS) (*htmlView, error) {
-	v := &htmlView{R: r}
+	v := &htmlView{R: r, Replay: replayView(r.Replay)}
 	failed, ran, skipped := 0, 0, 0
 	for _, c := range r.Checks {
 		switch c.Status {
@@ -248,6 +310,11 @@ func charts(r *Result, evidence fs.FS) ([]*svgChart, error) {
 	if rc != nil {
 		out = append(out, rc)
 	}
+	pc, err := reperformCharts(r, evidence)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, pc...)
 	tc, err := windowTimeline(r, evidence)
 	if err != nil {
 		return nil, err
@@ -285,6 +352,11 @@ func balanceCharts(r *Result, evidence fs.FS) ([]*svgChart, error) {
 		total: balanceRow{label: "all rows", source: float64(t.SourceRows), sink: float64(t.SinkRows),
 			sourceS: fmt.Sprint(t.SourceRows), sinkS: fmt.Sprint(t.SinkRows), diffS: fmt.Sprint(t.SinkRows - t.SourceRows), total: true},
 	}}
+	if r.Replay != nil {
+		// A re-performed windowed sink has one row per window, not per
+		// source event: its row count does not balance against the source.
+		all = nil
+	}
 	for _, m := range t.Measures {
 		all = append(all, series{
 			title: "Sum of " + m.Name, check: "sum_balance", src: "source_" + m.Name, snk: "sink_" + m.Name, diff: "difference_" + m.Name,
@@ -482,10 +554,14 @@ func replayChart(r *Result, evidence fs.FS) (*svgChart, error) {
 // windowChecks are the checks whose rows are windows of an aggregate sink.
 var windowChecks = []string{"duplicate_keys", "reperformance_mismatches", "missing_keys", "unexpected_keys", "early_writes", "key_checkpoint_conflicts"}
 
+// stampRE finds a timestamp inside a text ("restart 1 at
+// 2026-11-26T03:14:20Z from checkpoint 97").
+var stampRE = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}(?::?\d{2})?)?`)
+
 // windowTimeline draws, for each failed window check, its findings along
-// event time (one mark per window), with restarts as dashed lines when a
-// finding names one (a column with "restart" or "restore" in its name
-// holding a timestamp).
+// event time (one mark per window), with restarts as dashed lines: those of
+// the replay summary, and any a finding names (a column with "restart" or
+// "restore" in its name holding a timestamp).
 func windowTimeline(r *Result, evidence fs.FS) (*svgChart, error) {
 	type mark struct{ start, end time.Time }
 	type lane struct {
@@ -493,7 +569,12 @@ func windowTimeline(r *Result, evidence fs.FS) (*svgChart, error) {
 		marks []mark
 	}
 	var lanes []lane
-	restarts := map[time.Time]bool{}
+	restarts := map[time.Time]string{} // time -> label
+	if r.Replay != nil {
+		for _, rs := range r.Replay.Restarts {
+			restarts[rs.Time.UTC()] = fmt.Sprintf("restart %d %s", rs.No, rs.Time.UTC().Format("15:04:05"))
+		}
+	}
 	var lo, hi time.Time
 	see := func(t time.Time) {
 		if lo.IsZero() || t.Before(lo) {
@@ -547,8 +628,10 @@ func windowTimeline(r *Result, evidence fs.FS) (*svgChart, error) {
 			see(m.end)
 			ln.marks = append(ln.marks, m)
 			for _, ri := range rcols {
-				if t, ok := parseTimestamp(row[ri]); ok {
-					restarts[t] = true
+				if t, ok := parseTimestamp(stampRE.FindString(row[ri])); ok {
+					if _, known := restarts[t]; !known {
+						restarts[t] = "restart " + t.Format("15:04:05")
+					}
 				}
 			}
 		}
@@ -568,7 +651,7 @@ func windowTimeline(r *Result, evidence fs.FS) (*svgChart, error) {
 	const labelW, plotW, laneH, top = 190.0, 560.0, 28.0, 24.0
 	c := &svgChart{
 		Title:   "Findings per window along event time (UTC)",
-		Caption: fmt.Sprintf("Each mark is one window with a finding, from %s to %s. Dashed lines are the restarts the findings name.", lo.Format("2006-01-02 15:04"), hi.Format("2006-01-02 15:04")),
+		Caption: fmt.Sprintf("Each mark is one window with a finding, from %s to %s; windows without findings are not drawn. Dashed lines are restarts.", lo.Format("2006-01-02 15:04"), hi.Format("2006-01-02 15:04")),
 		W:       labelW + plotW + 20, H: top + laneH*float64(len(lanes)) + 30,
 	}
 	x := func(t time.Time) float64 { return labelW + float64(t.Sub(lo))/float64(hi.Sub(lo))*plotW }
@@ -597,7 +680,7 @@ func windowTimeline(r *Result, evidence fs.FS) (*svgChart, error) {
 		case x(t) < labelW+40:
 			anchor = "start"
 		}
-		c.Texts = append(c.Texts, svgText{X: x(t), Y: top - 9, Anchor: anchor, Class: "restart", Text: "restart " + t.Format("15:04:05")})
+		c.Texts = append(c.Texts, svgText{X: x(t), Y: top - 9, Anchor: anchor, Class: "restart", Text: restarts[t]})
 	}
 	c.Texts = append(c.Texts,
 		svgText{X: labelW, Y: bottom + 16, Class: "lbl", Text: lo.Format("2006-01-02 15:04")},
@@ -610,4 +693,75 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// reperformCharts draws, per aggregate, the value re-performed from the
+// source against the sink's (summed) value for every window and group with
+// a re-performance finding.
+func reperformCharts(r *Result, evidence fs.FS) ([]*svgChart, error) {
+	o := outcome(r, "reperformance_mismatches")
+	if o == nil || o.Status != checks.Fail {
+		return nil, nil
+	}
+	tb, err := readTable(o, evidence)
+	if err != nil {
+		return nil, err
+	}
+	ai, ei, si, di, fi := tb.col("aggregate"), tb.col("expected"), tb.col("sink_sum"), tb.col("difference"), tb.col("finding")
+	wi := tb.col("window_start")
+	if wi < 0 {
+		wi = tb.col("window_end")
+	}
+	if ai < 0 || ei < 0 || si < 0 || wi < 0 {
+		return nil, nil
+	}
+	var groups []string
+	if r.Parameters != nil && r.Parameters.Reperform != nil {
+		groups = r.Parameters.Reperform.GroupBy
+	}
+	byAgg := map[string][]balanceRow{}
+	findings := map[string]map[string]int{}
+	var aggs []string
+	for _, row := range tb.rows {
+		a := row[ai]
+		if _, ok := byAgg[a]; !ok {
+			aggs = append(aggs, a)
+			findings[a] = map[string]int{}
+		}
+		if fi >= 0 {
+			findings[a][row[fi]]++
+		}
+		if len(byAgg[a]) == maxBars {
+			continue
+		}
+		label := row[wi]
+		if t, ok := parseTimestamp(row[wi]); ok {
+			label = t.Format("01-02 15:04")
+		}
+		for _, g := range groups {
+			if gi := tb.col(g); gi >= 0 {
+				label += " " + row[gi]
+			}
+		}
+		br := balanceRow{label: label, source: num(row[ei]), sink: num(row[si]), sourceS: row[ei], sinkS: row[si]}
+		if di >= 0 {
+			br.diffS = row[di]
+		}
+		byAgg[a] = append(byAgg[a], br)
+	}
+	sort.Strings(aggs)
+	var out []*svgChart
+	for _, a := range aggs {
+		var parts []string
+		for f, n := range findings[a] {
+			parts = append(parts, fmt.Sprintf("%s %d", f, n))
+		}
+		sort.Strings(parts)
+		caption := fmt.Sprintf("From %s: \"source\" is the value re-performed from the source events, \"sink\" the sum of the sink's rows for the window. Findings: %s.", o.File, strings.Join(parts, ", "))
+		if len(byAgg[a]) == maxBars {
+			caption += fmt.Sprintf(" The first %d windows are drawn.", maxBars)
+		}
+		out = append(out, barChart("Re-performed vs sink per window: "+a, caption, byAgg[a]))
+	}
+	return out, nil
 }
