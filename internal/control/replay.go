@@ -53,6 +53,9 @@ func prepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec, p *checks.Par
 	if s.Reperform == nil {
 		return nil, nil, nil
 	}
+	if logw == nil {
+		logw = io.Discard
+	}
 	t0 := time.Now()
 	r, notes, err := checks.PrepareReplay(ctx, db, s)
 	if err != nil {
