@@ -83,12 +83,24 @@ func openPostgres(loc Location) (Source, error) {
 
 // splitPGURI removes the table and query parameters from a postgres URI and
 // returns them decoded (form encoding: %XX and + for a space). Other
-// parameters (sslmode, …) are kept as written. A key=value connection string
-// is returned unchanged.
+// parameters (sslmode, …) are kept as written. From a key=value connection
+// string ("host=h dbname=d table=s.t") only an unquoted table=… is taken; a
+// query there needs the spec's query: option.
 func splitPGURI(uri string) (conn, table, query string, err error) {
 	lower := strings.ToLower(uri)
 	if !strings.HasPrefix(lower, "postgres://") && !strings.HasPrefix(lower, "postgresql://") {
-		return uri, "", "", nil
+		var keep []string
+		for _, f := range strings.Fields(uri) {
+			if v, ok := strings.CutPrefix(f, "table="); ok {
+				table = v
+				continue
+			}
+			keep = append(keep, f)
+		}
+		if table == "" {
+			return uri, "", "", nil
+		}
+		return strings.Join(keep, " "), table, "", nil
 	}
 	base, raw, found := strings.Cut(uri, "?")
 	if !found {

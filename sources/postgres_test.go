@@ -482,3 +482,49 @@ func derefs(rows [][]*string) [][]string {
 	}
 	return out
 }
+
+// What the URI leaves out comes from the PG* environment variables, and a
+// key=value connection string works with the postgres: prefix.
+func TestPostgresEnvironmentAndKeyValue(t *testing.T) {
+	schema := pgTypesTable(t)
+	cfg, err := pgx.ParseConfig(pgtest.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("PG variables", func(t *testing.T) {
+		t.Setenv("PGHOST", cfg.Host)
+		t.Setenv("PGPORT", fmt.Sprint(cfg.Port))
+		t.Setenv("PGUSER", cfg.User)
+		t.Setenv("PGDATABASE", cfg.Database)
+		_, in, err := pgLoad(t, sources.Location{URI: "postgres://?table=" + schema + ".types"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Rows != 4 || in.Details["database"] != cfg.Database {
+			t.Errorf("rows %d, database %v", in.Rows, in.Details["database"])
+		}
+	})
+	t.Run("key=value", func(t *testing.T) {
+		dsn := fmt.Sprintf("postgres:host=%s port=%d user=%s dbname=%s table=%s.types", cfg.Host, cfg.Port, cfg.User, cfg.Database, schema)
+		_, in, err := pgLoad(t, sources.Location{URI: dsn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Rows != 4 {
+			t.Errorf("rows %d", in.Rows)
+		}
+	})
+}
+
+// A zone-less timestamp compared with a zoned one is flagged.
+func TestZoneNotes(t *testing.T) {
+	src := &sources.Input{Columns: []duck.Column{{Name: "posted_at", Type: "TIMESTAMP"}, {Name: "d", Type: "DATE"}}}
+	sink := &sources.Input{Columns: []duck.Column{{Name: "posted_at", Type: "TIMESTAMP WITH TIME ZONE"}, {Name: "d", Type: "DATE"}}}
+	notes := sources.ZoneNotes(src, sink)
+	if len(notes) != 1 || !strings.Contains(notes[0], "posted_at is a zone-less TIMESTAMP in the source") {
+		t.Errorf("notes %q", notes)
+	}
+	if n := sources.ZoneNotes(sink, sink); len(n) != 0 {
+		t.Errorf("same types flagged: %q", n)
+	}
+}
