@@ -35,7 +35,7 @@ import (
 //     Queries (the exact SQL of every check).
 //
 // Cells are typed from the exceptions CSV: a column whose every value is a
-// plain decimal becomes numbers (formatted at the column's scale), but a
+// plain decimal becomes numbers (each shown with the decimals it has), but a
 // value with more than 15 significant digits — more than Excel keeps —
 // stays text, so nothing is rounded; a column whose every value is a
 // timestamp becomes date cells in UTC; id columns (the spec's id, logical
@@ -169,6 +169,15 @@ func (b *workbook) decimalStyle(scale int) (int, error) {
 
 func ptr[T any](v T) *T { return &v }
 
+// decimals4 is the style of a ratio shown with 4 decimals.
+func (b *workbook) decimals4() int {
+	st, err := b.decimalStyle(4)
+	if err != nil {
+		return b.integer
+	}
+	return st
+}
+
 func (b *workbook) build(ctx context.Context) error {
 	b.ids = idColumns(b.r)
 	// Plan the exception sheets first: Summary names them and states
@@ -252,7 +261,7 @@ func idColumns(r *Result) map[string]bool {
 
 func (b *workbook) isID(col string) bool {
 	l := strings.ToLower(col)
-	return b.ids[col] || l == "id" || strings.HasSuffix(l, "_id") || strings.HasSuffix(l, "_ids")
+	return b.ids[col] || l == "id" || strings.HasSuffix(l, "_id") || strings.HasSuffix(l, "_ids") || l == "checkpoint" || strings.HasSuffix(l, "_checkpoint")
 }
 
 // sheetName returns a unique, valid sheet name for part n (1-based) of a
@@ -301,7 +310,6 @@ const (
 // colStats are what the first pass learns about one column.
 type colStats struct {
 	kind     colKind
-	scale    int  // most decimals seen (numbers)
 	hasTime  bool // a value with a time of day (times)
 	ms       bool // a value with fractional seconds (times)
 	width    int  // longest value, in runes, capped
@@ -350,11 +358,7 @@ func (b *workbook) scan(o *checks.Outcome) (*excPlan, error) {
 			}
 			c.nonEmpty = true
 			if num[i] {
-				if decimalRE.MatchString(v) {
-					if dot := strings.IndexByte(v, '.'); dot >= 0 && len(v)-dot-1 > c.scale {
-						c.scale = len(v) - dot - 1
-					}
-				} else {
+				if !decimalRE.MatchString(v) {
 					num[i] = false
 				}
 			}
@@ -428,7 +432,14 @@ func (b *workbook) cell(c *colStats, v, file string) (any, error) {
 		if significantDigits(v) > maxExactDigits {
 			return excelize.Cell{StyleID: b.numText, Value: v}, nil
 		}
-		st, err := b.decimalStyle(c.scale)
+		// Each value shows the decimals it was written with: a DECIMAL
+		// column keeps its scale, and a mixed column ("expected" of a
+		// count and a sum) shows each value as written.
+		scale := 0
+		if dot := strings.IndexByte(v, '.'); dot >= 0 {
+			scale = len(v) - dot - 1
+		}
+		st, err := b.decimalStyle(scale)
 		if err != nil {
 			return nil, err
 		}
@@ -582,11 +593,7 @@ func (b *workbook) amount(v string) (any, error) {
 	if !decimalRE.MatchString(v) {
 		return b.str(v), nil
 	}
-	scale := 0
-	if dot := strings.IndexByte(v, '.'); dot >= 0 {
-		scale = len(v) - dot - 1
-	}
-	return b.cell(&colStats{kind: kindNumber, scale: scale}, v, "summary.json")
+	return b.cell(&colStats{kind: kindNumber}, v, "summary.json")
 }
 
 func (b *workbook) timeCell(v string) any {
@@ -704,6 +711,37 @@ func (b *workbook) summary(plans []*excPlan) error {
 				vals = append(vals, c)
 			}
 			if err := add(vals...); err != nil {
+				return err
+			}
+		}
+		s.skip()
+	}
+	if rp := r.Replay; rp != nil {
+		if err := s.add(b.hdr("Stream-job replay", "", "", "")); err != nil {
+			return err
+		}
+		files := "no restart history given: findings not correlated with restarts"
+		if len(rp.RestartFiles) > 0 {
+			files = fmt.Sprintf("%d seen, from %s", len(rp.Restarts), strings.Join(rp.RestartFiles, ", "))
+		}
+		rows := [][]any{
+			{b.lbl("Windows"), b.str(fmt.Sprintf("%s over %s; zone-less timestamps read in %s; emission compared: %s", rp.Window, rp.EventTime, rp.TimeZone, rp.Emission))},
+			{b.lbl("Source events"), b.num(rp.SourceEvents)},
+			{b.lbl("Windows × groups re-performed"), b.num(rp.ExpectedKeys)},
+			{b.lbl("Sink rows / distinct keys"), b.num(rp.SinkRows), b.num(rp.SinkDistinctKeys)},
+			{b.lbl("Sink rows per key (1.0 = once)"), excelize.Cell{StyleID: b.decimals4(), Value: rp.SinkRowsPerKey}},
+			{b.lbl("Restarts"), b.str(files)},
+		}
+		for _, rs := range rp.Restarts {
+			ck := "an unknown checkpoint"
+			if rs.RestoredCheckpoint >= 0 {
+				ck = fmt.Sprintf("checkpoint %d", rs.RestoredCheckpoint)
+			}
+			rows = append(rows, []any{b.lbl(fmt.Sprintf("Restart %d", rs.No)), b.str(fmt.Sprintf("%s UTC from %s; explains %s (%d key(s))", rs.Time.UTC().Format("2006-01-02 15:04:05"), ck, countList(rs.Findings), rs.Keys))})
+		}
+		rows = append(rows, []any{b.lbl("Findings no restart explains"), b.str(fmt.Sprintf("%s (%d key(s))", countList(rp.Unexplained), rp.UnexplainedKeys))})
+		for _, row := range rows {
+			if err := s.add(row); err != nil {
 				return err
 			}
 		}
