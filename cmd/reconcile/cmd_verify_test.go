@@ -1,16 +1,27 @@
 package main
 
 import (
+	"archive/zip"
+	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/reconcile-dev/reconcile/internal/pgtest"
+	"github.com/reconcile-dev/reconcile/report"
 )
 
 // TestEvidencePackage: a run on the ledger sample writes the whole package
@@ -78,5 +89,104 @@ func TestEvidencePackage(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, "verify", dir); code != exitUsage {
 		t.Errorf("folder without manifest: exit %d\n%s", code, errOut)
+	}
+}
+
+// TestEvidenceDeterministic: the same inputs and spec give byte-identical
+// exception files and query files, and the same findings.
+func TestEvidenceDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	var digests [2]map[string]string
+	var findings [2]string
+	for i := range 2 {
+		ev := filepath.Join(dir, fmt.Sprint("ev", i))
+		if code, stdout, stderr := runCLI(t, "run", "--config", filepath.Join("..", "..", "samples", "ledger", "at-least-once.yaml"), "--out", ev); code != exitFailed {
+			t.Fatalf("run %d: exit %d\n%s\n%s", i, code, stdout, stderr)
+		} else {
+			findings[i] = stdout[:strings.LastIndex(stdout, "evidence:")]
+		}
+		data, err := os.ReadFile(filepath.Join(ev, "manifest.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m report.Manifest
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		digests[i] = map[string]string{}
+		for _, f := range m.Files {
+			if strings.HasPrefix(f.Path, "exceptions/") || strings.HasPrefix(f.Path, "queries/") {
+				digests[i][f.Path] = f.SHA256
+			}
+		}
+	}
+	if len(digests[0]) == 0 || !maps.Equal(digests[0], digests[1]) {
+		t.Errorf("exception and query files differ between two runs:\n%v\n%v", digests[0], digests[1])
+	}
+	if findings[0] != findings[1] {
+		t.Errorf("findings differ:\n%s\n%s", findings[0], findings[1])
+	}
+}
+
+// TestNoSecretsInPackage: a password in an input URI appears in no file of
+// the evidence folder, the workbook's XML parts included.
+func TestNoSecretsInPackage(t *testing.T) {
+	pgtest.Connect(t) // skips when no server answers
+	u, err := url.Parse(pgtest.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret, ok := u.User.Password()
+	if !ok {
+		secret = "s3cret-Pw-4711" // ignored by a trust-auth server, still in the URI
+		u.User = url.UserPassword(u.User.Username(), secret)
+	}
+	q := u.Query()
+	q.Set("query", "SELECT 'E1' AS entry_id, 1.00::numeric(10,2) AS amount")
+	u.RawQuery = q.Encode()
+	dir := t.TempDir()
+	src := writeFile(t, filepath.Join(dir, "source.csv"), "entry_id,amount\nE1,1.00\nE2,2.00\n")
+	ev := filepath.Join(dir, "ev")
+	if code, stdout, stderr := runCLI(t, "run", "--source", src, "--sink", u.String(), "--id", "entry_id", "--measure", "amount", "--out", ev); code != exitFailed {
+		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
+	} else if strings.Contains(stdout+stderr, secret) {
+		t.Errorf("the password is in the command's output")
+	}
+	err = filepath.WalkDir(ev, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		parts := map[string][]byte{p: data}
+		if strings.HasSuffix(p, ".xlsx") {
+			zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+			if err != nil {
+				return err
+			}
+			for _, zf := range zr.File {
+				rc, err := zf.Open()
+				if err != nil {
+					return err
+				}
+				b, err := io.ReadAll(rc)
+				rc.Close()
+				if err != nil {
+					return err
+				}
+				parts[p+"!"+zf.Name] = b
+			}
+		}
+		for name, b := range parts {
+			if bytes.Contains(b, []byte(secret)) {
+				t.Errorf("%s holds the password", name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
