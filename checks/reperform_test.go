@@ -1,0 +1,215 @@
+package checks_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/spec"
+)
+
+func window(size, slide, offset string) spec.Window {
+	d := func(s string) spec.Duration {
+		if s == "" {
+			return 0
+		}
+		v, err := spec.ParseDuration(s)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}
+	return spec.Window{Size: d(size), Slide: d(slide), Offset: d(offset)}
+}
+
+func aggs(t *testing.T, kv ...string) spec.Aggregates {
+	t.Helper()
+	var out spec.Aggregates
+	for i := 0; i+1 < len(kv); i += 2 {
+		a, err := spec.ParseAggregate(kv[i], kv[i+1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// Sliding windows of 10 minutes every 5: each event is in two windows. A
+// tool that assigns each event to one (tumbling) window finds half the sink's
+// windows unexpected and every value wrong; the one inflated window is the
+// only exception. Amounts written with different scales (2.5, 4, 1.250)
+// compare exactly as decimals.
+func TestReplaySlidingWindows(t *testing.T) {
+	dir := "testdata/replay/sliding/"
+	res, out := reconcile(t, dir+"source.csv", dir+"sink.csv", spec.Spec{Reperform: &spec.Reperform{
+		EventTime: "event_time", Window: window("10m", "5m", ""), WindowStart: "window_start", GroupBy: []string{"shop"},
+		Aggregates: aggs(t, "total", "sum(amount)", "n", "count(*)"),
+	}})
+	wantStatuses(t, res, map[string]string{
+		"duplicate_keys": "pass 0", "reperformance_mismatches": "fail 1", "missing_keys": "pass 0", "unexpected_keys": "pass 0",
+		"early_writes": "skipped 0", "superseded_emissions": "skipped 0", "row_count_balance": "skipped 0", "key_checkpoint_conflicts": "skipped 0",
+	})
+	got := exceptions(t, out, "reperformance_mismatches")
+	if !strings.Contains(got, "2026-11-26 00:05:00+00,2026-11-26 00:15:00+00,S1,total,sum(amount),7.000,1,7.500,7.500,0.500,false,false,one_row_inflated") {
+		t.Errorf("reperformance_mismatches:\n%s", got)
+	}
+	if r := res.Replay; r.ExpectedKeys != 6 || r.SinkRowsPerKey != 1 || r.SourceEvents != 5 {
+		t.Errorf("replay summary: %+v", r)
+	}
+}
+
+// A late event updates a window after its on-time firing: with emission
+// last_by the earlier emission is superseded (reported for information) and
+// the last one is compared, so the control passes. Comparing every emission
+// (emission: all, what a naive check does) calls the update a duplicate
+// whose rows differ.
+func TestReplayLateFiringLastBy(t *testing.T) {
+	dir := "testdata/replay/late/"
+	s := spec.Spec{Reperform: &spec.Reperform{
+		EventTime: "event_time", Window: window("1h", "", ""), WindowEnd: "window_end", GroupBy: []string{"region"},
+		Aggregates: aggs(t, "total", "sum(amount)"),
+	}, Watermark: "watermark", Emission: &spec.Emission{LastBy: "emit_seq"}}
+	res, out := reconcile(t, dir+"source.csv", dir+"sink.csv", s)
+	wantStatuses(t, res, map[string]string{
+		"duplicate_keys": "pass 0", "reperformance_mismatches": "pass 0", "missing_keys": "pass 0", "unexpected_keys": "pass 0",
+		"early_writes": "pass 0", "superseded_emissions": "info 1", "key_checkpoint_conflicts": "skipped 0",
+	})
+	if res.Status != "pass" {
+		t.Errorf("status %s, want pass: a superseded emission is information, not an exception", res.Status)
+	}
+	if got := exceptions(t, out, "superseded_emissions"); !strings.Contains(got, ",A,1,2,total=10.00 emission=1 at ") {
+		t.Errorf("superseded_emissions:\n%s", got)
+	}
+
+	s.Emission = nil
+	res, out = reconcile(t, dir+"source.csv", dir+"sink.csv", s)
+	wantStatuses(t, res, map[string]string{"duplicate_keys": "fail 1", "reperformance_mismatches": "fail 1", "superseded_emissions": "skipped 0"})
+	if got := exceptions(t, out, "reperformance_mismatches"); !strings.Contains(got, ",rows_differ,") {
+		t.Errorf("emission all: reperformance_mismatches:\n%s", got)
+	}
+}
+
+// The last emission was written before the watermark reached the window's
+// end: early_writes flags it, and it holds a partial value.
+func TestReplayEarlyWrite(t *testing.T) {
+	dir := "testdata/replay/late/"
+	res, out := reconcile(t, dir+"source.csv", dir+"sink-early.csv", spec.Spec{Reperform: &spec.Reperform{
+		EventTime: "event_time", Window: window("1h", "", ""), WindowEnd: "window_end", GroupBy: []string{"region"},
+		Aggregates: aggs(t, "total", "sum(amount)"),
+	}, Watermark: "watermark", Emission: &spec.Emission{LastBy: "emit_seq"}})
+	wantStatuses(t, res, map[string]string{"early_writes": "fail 1", "reperformance_mismatches": "fail 1", "superseded_emissions": "info 1"})
+	if got := exceptions(t, out, "early_writes"); !strings.Contains(got, ",A,2026-11-26 00:59:59+00,00:00:01,total=10.00 emission=2 at ") {
+		t.Errorf("early_writes:\n%s", got)
+	}
+	if got := exceptions(t, out, "reperformance_mismatches"); !strings.Contains(got, ",one_row_short,") {
+		t.Errorf("reperformance_mismatches:\n%s", got)
+	}
+}
+
+// Daily windows in Europe/Berlin over the spring DST change, timestamps
+// written without a zone. Flink's windows are fixed UTC spans (size 1d,
+// offset -1h: 23:00Z to 23:00Z, 01:00 to 01:00 local in summer); the
+// event at local 2026-03-30 00:30 CEST (22:30Z on the 29th) belongs to the
+// window that ends 2026-03-30 01:00 local. A tool that truncates local times
+// to calendar days moves it to the next day, and one in the session's or
+// process's zone shifts every window; reconcile matches the sink exactly,
+// whatever TZ says.
+func TestReplayWindowAcrossDST(t *testing.T) {
+	t.Setenv("TZ", "America/New_York")
+	dir := "testdata/replay/dst/"
+	res, _ := reconcile(t, dir+"source.csv", dir+"sink.csv", spec.Spec{Reperform: &spec.Reperform{
+		EventTime: "event_time", Window: window("1d", "", "-1h"), WindowEnd: "window_end",
+		Aggregates: aggs(t, "total", "sum(amount)", "n", "count(*)"),
+	}, TimeZone: "Europe/Berlin"})
+	wantStatuses(t, res, map[string]string{"reperformance_mismatches": "pass 0", "missing_keys": "pass 0", "unexpected_keys": "pass 0"})
+	notes := strings.Join(res.Notes, "\n")
+	for _, want := range []string{"source event_time: 4 value(s) written without a zone, read as wall-clock time in Europe/Berlin",
+		"sink window_end: 2 value(s) written without a zone"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+	if res.Replay.TimeZone != "Europe/Berlin" {
+		t.Errorf("summary time zone %q", res.Replay.TimeZone)
+	}
+}
+
+// Hourly windows over the autumn DST change: 02:30+02:00 and 02:30+01:00
+// are the same local hour but an hour apart. Assigning windows by local
+// clock hour merges them into one window of three events; on UTC instants
+// they are two windows, as the sink has them.
+func TestReplayWindowAcrossDSTFallBack(t *testing.T) {
+	dir := "testdata/replay/dst-fallback/"
+	res, _ := reconcile(t, dir+"source.csv", dir+"sink.csv", spec.Spec{Reperform: &spec.Reperform{
+		EventTime: "event_time", Window: window("1h", "", ""), WindowEnd: "window_end",
+		Aggregates: aggs(t, "total", "sum(amount)", "n", "count(*)"),
+	}, TimeZone: "Europe/Berlin"})
+	wantStatuses(t, res, map[string]string{"reperformance_mismatches": "pass 0", "missing_keys": "pass 0", "unexpected_keys": "pass 0", "duplicate_keys": "pass 0"})
+	if res.Replay.ExpectedKeys != 2 {
+		t.Errorf("expected keys %d, want 2 windows", res.Replay.ExpectedKeys)
+	}
+}
+
+// A checkpoint history with a FAILED and an IN_PROGRESS checkpoint after the
+// last completed one, both acknowledged by some subtasks before the failure:
+// the job restored checkpoint 11, the latest COMPLETED. Taking the latest
+// checkpoint in the history (13) or the latest acknowledged (13) is wrong.
+func TestReadRestartsFlinkJSON(t *testing.T) {
+	rs, err := checks.ReadRestarts("testdata/replay/restarts/json", "UTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs.Restarts) != 1 {
+		t.Fatalf("restarts %+v, want 1", rs.Restarts)
+	}
+	r := rs.Restarts[0]
+	if r.RestoredCheckpoint != 11 || r.OpenEpoch != 14 || !r.Time.Equal(time.Date(2026, 11, 26, 10, 3, 30, 0, time.UTC)) ||
+		r.RestoredCheckpointTime == nil || !r.RestoredCheckpointTime.Equal(time.Date(2026, 11, 26, 10, 1, 0, 0, time.UTC)) {
+		t.Errorf("restart %+v (barrier %v), want checkpoint 11 of 10:01:00 restored at the 10:03:30 failure, open epoch 14", r, r.RestoredCheckpointTime)
+	}
+	if got := r.Label(); got != "restart 1 at 2026-11-26T10:03:30Z from checkpoint 11" {
+		t.Errorf("label %q", got)
+	}
+	if len(rs.History) != 4 || strings.Join(rs.Files, ",") != "json/checkpoints.json,json/exceptions.json" {
+		t.Errorf("history %d entries, files %v", len(rs.History), rs.Files)
+	}
+}
+
+// Only the checkpoints response: latest.restored names the last restore,
+// and Flink's restore count says there were more.
+func TestReadRestartsCheckpointsOnly(t *testing.T) {
+	rs, err := checks.ReadRestarts("testdata/replay/restarts/checkpoints-only/checkpoints.json", "UTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs.Restarts) != 1 || rs.Restarts[0].RestoredCheckpoint != 11 {
+		t.Fatalf("restarts %+v", rs.Restarts)
+	}
+	if !strings.Contains(strings.Join(rs.Notes, "\n"), "Flink counted 2 restore(s) but the files show 1") {
+		t.Errorf("notes %q", rs.Notes)
+	}
+}
+
+// The CSV form: times with or without a zone (the latter in the spec's
+// zone); no history, so a write is taken as before a restart up to the
+// restored checkpoint + 1.
+func TestReadRestartsCSV(t *testing.T) {
+	rs, err := checks.ReadRestarts("testdata/replay/restarts/restarts.csv", "Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs.Restarts) != 2 {
+		t.Fatalf("restarts %+v", rs.Restarts)
+	}
+	if r := rs.Restarts[0]; !r.Time.Equal(time.Date(2026, 11, 26, 2, 14, 20, 0, time.UTC)) || r.RestoredCheckpoint != 97 || r.OpenEpoch != 98 {
+		t.Errorf("restart 1 %+v: 03:14:20 Berlin is 02:14:20Z", r)
+	}
+	if r := rs.Restarts[1]; !r.Time.Equal(time.Date(2026, 11, 26, 5, 40, 10, 0, time.UTC)) || r.No != 2 {
+		t.Errorf("restart 2 %+v", r)
+	}
+	if _, err := checks.ReadRestarts("testdata/replay/sliding/sink.csv", "UTC"); err == nil || !strings.Contains(err.Error(), "want the header restart_time,restored_checkpoint_id") {
+		t.Errorf("a CSV without the header: %v", err)
+	}
+}
