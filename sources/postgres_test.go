@@ -23,6 +23,7 @@ import (
 // pgLoad opens loc and loads it as table t of a fresh DuckDB session.
 func pgLoad(t *testing.T, loc sources.Location) (*duck.DB, *sources.Input, error) {
 	t.Helper()
+	pgtest.Connect(t) // skip (or fail under RECONCILE_REQUIRE_PG=1) without a server
 	ctx := context.Background()
 	db, err := duck.Open(ctx, t.TempDir())
 	if err != nil {

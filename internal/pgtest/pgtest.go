@@ -38,7 +38,11 @@ func Connect(tb testing.TB) *pgx.Conn {
 	defer cancel()
 	conn, err := pgx.Connect(ctx, URL())
 	if err != nil {
-		msg := fmt.Sprintf("PostgreSQL not reachable (set RECONCILE_PG_URL): %v", err)
+		reason := strings.Join(strings.Fields(err.Error()), " ")
+		if len(reason) > 160 {
+			reason = reason[:160] + "…"
+		}
+		msg := fmt.Sprintf("PostgreSQL not reachable (set RECONCILE_PG_URL; RECONCILE_REQUIRE_PG=1 makes this a failure): %s", reason)
 		if os.Getenv("RECONCILE_REQUIRE_PG") == "1" {
 			tb.Fatal(msg)
 		}
