@@ -226,6 +226,11 @@ func (e *Emission) UnmarshalYAML(n *yaml.Node) error {
 		*e = Emission{}
 		return nil
 	case yaml.MappingNode:
+		for i := 0; i < len(n.Content); i += 2 {
+			if k := n.Content[i].Value; k != "last_by" {
+				return fmt.Errorf("line %d: emission: unknown key %q (want last_by)", n.Content[i].Line, k)
+			}
+		}
 		var raw struct {
 			LastBy string `yaml:"last_by"`
 		}
@@ -270,7 +275,7 @@ func (s *Spec) validateReplay() []string {
 	var errs []string
 	r := s.Reperform
 	if r == nil {
-		for key, set := range map[string]bool{"watermark": s.Watermark != "", "emission": s.Emission != nil} {
+		for key, set := range map[string]bool{"watermark": s.Watermark != "", "emission": s.Emission != nil, "restarts": s.Restarts != ""} {
 			if set {
 				errs = append(errs, key+" is only meaningful with reperform: (a windowed sink)")
 			}
