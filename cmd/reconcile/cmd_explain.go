@@ -168,3 +168,12 @@ func dash(s string) string {
 }
 
 func errorsIsNoKey(err error) bool { return errors.Is(err, control.ErrNoKey) }
+
+// sumValues adds up per-check counts.
+func sumValues(m map[string]int64) int64 {
+	var n int64
+	for _, v := range m {
+		n += v
+	}
+	return n
+}

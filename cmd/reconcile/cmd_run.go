@@ -48,6 +48,10 @@ flags override it.
 
 Checks: missing_ids, unexpected_ids, duplicate_ids, null_ids,
 value_mismatches, row_count_balance, sum_balance, key_checkpoint_conflicts.
+A windowed sink (reperform: in the spec) is re-performed from the source
+events instead: duplicate_keys, reperformance_mismatches, missing_keys,
+unexpected_keys, early_writes, superseded_emissions (README: Stream-job
+replay forensics).
 A check whose columns were not given is skipped, not passed.
 
 ` + exitCodesHelp,
@@ -153,6 +157,9 @@ func printSummary(f *factory, res *report.Result, out string) {
 			detail = c.SkipReason
 		}
 		fmt.Fprintf(w, "  %-7s %-26s %-24s %s\n", strings.ToUpper(string(c.Status)), c.ID, c.Assertion, detail)
+	}
+	if r := res.Replay; r != nil {
+		fmt.Fprintf(w, "replay: %.4f sink rows per window key; %d restart(s); unexplained findings: %d\n", r.SinkRowsPerKey, len(r.Restarts), sumValues(r.Unexplained))
 	}
 	fmt.Fprintf(w, "evidence: %s\n", out)
 }
