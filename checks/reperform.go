@@ -59,6 +59,9 @@ type Replay struct {
 	Watermark, LastBy, Checkpoint string
 	// Zone is the zone zone-less timestamps were read in.
 	Zone string
+	// SQL are the statements that created the replay tables, in order, for
+	// the evidence (re-performance of the re-performance).
+	SQL []string
 }
 
 // ReplayAggregate is one sink column and how it is recomputed.
@@ -330,6 +333,7 @@ SELECT __row, __file, __line, __event_time,
 FROM w WHERE __ws > __ts - %[7]d`,
 		duck.Ident(EventsTable), instant(duck.Ident(r.EventTime), src[r.EventTime], r.Zone, false), extra,
 		off, slide, n, size, colsOf(r.GroupBy, args))
+	r.SQL = append(r.SQL, q)
 	return db.Exec(ctx, q)
 }
 
@@ -370,6 +374,7 @@ func createExpected(ctx context.Context, db *duck.DB, r *Replay) error {
 	q := fmt.Sprintf(`CREATE OR REPLACE TABLE %s AS
 SELECT __window_start, __window_end%s, %s, count(*) AS __events, min(__row) AS __first_row
 FROM %s GROUP BY __window_start, __window_end%s`, duck.Ident(ExpectedTable), groups, strings.Join(aggs, ", "), duck.Ident(EventsTable), groups)
+	r.SQL = append(r.SQL, q)
 	return db.Exec(ctx, q)
 }
 
@@ -415,6 +420,7 @@ func createReplaySink(ctx context.Context, db *duck.DB, r *Replay, sink map[stri
 	}
 	q := fmt.Sprintf(`CREATE OR REPLACE TABLE %s AS
 SELECT *, %s AS __compared FROM (SELECT %s FROM sink)`, duck.Ident(ReplaySinkTable), compared, strings.Join(sel, ", "))
+	r.SQL = append(r.SQL, q)
 	return db.Exec(ctx, q)
 }
 

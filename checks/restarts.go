@@ -373,7 +373,8 @@ func parseTime(s string, loc *time.Location) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("%q is not a time (want RFC 3339, 2006-01-02 15:04:05 or epoch milliseconds)", s)
 }
 
-// LoadRestarts creates table restarts from rs (nil: an empty table):
+// LoadRestarts creates table restarts from rs (nil: an empty table) and
+// returns the statements it ran:
 //
 //	restart_no INTEGER, restart VARCHAR (Restart.Label),
 //	restart_time TIMESTAMPTZ, restored_checkpoint BIGINT (NULL if unknown),
@@ -383,7 +384,7 @@ func parseTime(s string, loc *time.Location) (time.Time, error) {
 // write — restored_checkpoint < epoch <= open_epoch — or, for a value
 // mismatch, one whose replayed interval [restored_checkpoint_time,
 // restart_time) holds events of the finding's key.
-func LoadRestarts(ctx context.Context, db *duck.DB, rs *Restarts) error {
+func LoadRestarts(ctx context.Context, db *duck.DB, rs *Restarts) ([]string, error) {
 	var rows []string
 	if rs != nil {
 		for _, r := range rs.Restarts {
@@ -404,10 +405,11 @@ func LoadRestarts(ctx context.Context, db *duck.DB, rs *Restarts) error {
 	q := `CREATE OR REPLACE TABLE restarts (restart_no INTEGER, restart VARCHAR, restart_time TIMESTAMPTZ,
 	restored_checkpoint BIGINT, restored_checkpoint_time TIMESTAMPTZ, open_epoch BIGINT)`
 	if err := db.Exec(ctx, q); err != nil {
-		return err
+		return nil, err
 	}
 	if len(rows) == 0 {
-		return nil
+		return []string{q}, nil
 	}
-	return db.Exec(ctx, "INSERT INTO restarts VALUES "+strings.Join(rows, ", "))
+	ins := "INSERT INTO restarts VALUES\n  " + strings.Join(rows, ",\n  ")
+	return []string{q, ins}, db.Exec(ctx, ins)
 }

@@ -167,6 +167,9 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 	if err := writeQueries(folder, outcomes); err != nil {
 		return nil, err
 	}
+	if err := replay.writeSQL(folder); err != nil {
+		return nil, err
+	}
 	dv, err := db.Version(ctx)
 	if err != nil {
 		return nil, err

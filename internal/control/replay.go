@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/report"
 )
 
 // columnsOf is what checks.Prepare needs from the spec. For a windowed sink
@@ -61,9 +64,11 @@ func prepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec, p *checks.Par
 	if err != nil {
 		return nil, nil, fmt.Errorf("re-perform: %w", err)
 	}
-	if err := checks.LoadRestarts(ctx, db, rs); err != nil {
+	stmts, err := checks.LoadRestarts(ctx, db, rs)
+	if err != nil {
 		return nil, nil, fmt.Errorf("restarts: %w", err)
 	}
+	r.SQL = append(r.SQL, stmts...)
 	p.Replay = r
 	fmt.Fprintf(logw, "re-performed %s windows from the source in %s\n", r.Window, time.Since(t0).Round(time.Millisecond))
 	return &replayRun{replay: r, restarts: rs}, notes, nil
@@ -75,4 +80,23 @@ func (rr *replayRun) summarize(ctx context.Context, db *duck.DB, outs []*checks.
 		return nil, nil
 	}
 	return checks.SummarizeReplay(ctx, db, rr.replay, rr.restarts, outs)
+}
+
+// writeSQL saves the statements that built the replay tables as
+// queries/_replay_tables.sql, so the replay checks in queries/ can be
+// re-performed from the source and sink tables alone.
+func (rr *replayRun) writeSQL(folder *report.Folder) error {
+	if rr == nil {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("-- The re-performance of the windowed sink: run these over tables source and sink as loaded by\n" +
+		"-- reconcile (session TimeZone UTC), then the replay checks in this folder.\n")
+	for _, q := range rr.replay.SQL {
+		b.WriteString("\n" + strings.TrimSpace(q) + ";\n")
+	}
+	if err := os.MkdirAll(folder.Path("queries"), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(folder.Path("queries", "_replay_tables.sql"), []byte(b.String()), 0o644)
 }

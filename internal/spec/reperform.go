@@ -319,6 +319,9 @@ func (s *Spec) validateReplay() []string {
 			errs = append(errs, "reperform.group_by: empty column name")
 		}
 	}
+	if len(s.Measures) > 0 {
+		errs = append(errs, "measures and reperform exclude each other: reperform.aggregates say which sink columns are compared")
+	}
 	if len(s.ID) > 0 {
 		errs = append(errs, "id and reperform exclude each other: a windowed sink's rows are identified by window and group (reperform.group_by)")
 	}
