@@ -320,7 +320,9 @@ func (s *pgSource) Load(ctx context.Context, db *duck.DB, table string) (in *Inp
 	r := newPGReader(qctx, cancel, rr, cols, s.file(), prog)
 	_, err = db.LoadArrow(ctx, table, r)
 	r.Release()
+	r.stop() // DuckDB is done with r: make sure the reading goroutine has ended
 	if err != nil {
+		prog.Abort()
 		return nil, s.queryError(details, err)
 	}
 	prog.Done()

@@ -82,3 +82,13 @@ func (p *progress) Done() {
 	}
 	fmt.Fprintf(p.w, "%s: %d rows in %s (%.0f rows/s)\n", p.label, rows, d.Round(time.Millisecond), rate)
 }
+
+// Abort ends a live line without a summary, so an error message that
+// follows starts on a line of its own.
+func (p *progress) Abort() {
+	if p == nil || p.bar == nil {
+		return
+	}
+	p.bar.Exit()
+	fmt.Fprintln(p.w)
+}
