@@ -327,3 +327,11 @@ func (s *Spec) validateReplay() []string {
 	}
 	return errs
 }
+
+// MarshalJSON writes "all" or {"last_by": col}, as the spec does.
+func (e Emission) MarshalJSON() ([]byte, error) {
+	if e.LastBy == "" {
+		return json.Marshal("all")
+	}
+	return json.Marshal(map[string]string{"last_by": e.LastBy})
+}
