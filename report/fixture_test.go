@@ -74,6 +74,7 @@ func fixture(t testing.TB) *Result {
 		outcomeFrom(t, os.DirFS(fixtureDir), "sum_balance", "completeness, accuracy", "Exact sums per group; an exception is a group whose sums differ."),
 		outcomeFrom(t, os.DirFS(fixtureDir), "key_checkpoint_conflicts", "accuracy", "Sink logical keys written under more than one checkpoint id."),
 		outcomeFrom(t, os.DirFS(fixtureDir), "duplicate_keys", "accuracy", "Window keys on more than one sink row."),
+		outcomeFrom(t, os.DirFS(fixtureDir), "reperformance_mismatches", "accuracy", "Windows whose sink value differs from the value re-performed from the source."),
 	}
 	return r
 }

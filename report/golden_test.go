@@ -90,7 +90,7 @@ func TestHTMLSelfContained(t *testing.T) {
 	if !strings.Contains(page, "=HYPERLINK(&#34;http:") {
 		t.Error("formula-like exception value not shown escaped")
 	}
-	for _, want := range []string{"<svg", "restart 1 03:14:00", "checkpoints 8 → 9", "ACC-02", "Prepared by"} {
+	for _, want := range []string{"<svg", "restart 1 03:14:00", "checkpoints 8 → 9", "ACC-02", "Prepared by", "Re-performed vs sink per window: revenue", "one_row_inflated 1"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("report.html lacks %q", want)
 		}

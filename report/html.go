@@ -473,7 +473,7 @@ func barChart(title, caption string, rows []balanceRow) *svgChart {
 			if x1 < x0 {
 				x0, x1 = x1, x0
 			}
-			c.Rects = append(c.Rects, svgRect{X: x0, Y: y + 4 + float64(j)*13, W: math.Max(x1-x0, 0.5), H: 11, Class: b.side, Tip: b.side + " " + b.s})
+			c.Rects = append(c.Rects, svgRect{X: x0, Y: y + 4 + float64(j)*13, W: math.Max(x1-x0, 0.5), H: 11, Class: b.side, Tip: map[string]string{"src": "source ", "snk": "sink "}[b.side] + b.s})
 		}
 		diffCls := "diff"
 		if r.diffS != "" && num(r.diffS) != 0 {

@@ -80,7 +80,7 @@ func TestXLSXCells(t *testing.T) {
 	r.Checks = append(r.Checks, outcomeFrom(t, ev, "long_values", "accuracy", "A value longer than a cell holds."))
 	f := writeXLSX(t, xlsxWriter{}, r, ev)
 
-	wantSheets := []string{"Summary", "missing_ids", "sum_balance", "key_checkpoint_conflicts", "duplicate_keys", "long_values", "Inputs", "Parameters", "Queries"}
+	wantSheets := []string{"Summary", "missing_ids", "sum_balance", "key_checkpoint_conflicts", "duplicate_keys", "reperformance_mismatches", "long_values", "Inputs", "Parameters", "Queries"}
 	if got := f.GetSheetList(); !slices.Equal(got, wantSheets) {
 		t.Fatalf("sheets = %q, want %q", got, wantSheets)
 	}
