@@ -4,7 +4,9 @@
 -- description: (exact decimal), one row per key and aggregate: the re-performed value against each sink row and
 -- description: against the sum of the rows (what a dashboard summing them shows). finding tells
 -- description: each_row_right_repeated (every row right, but several) from one_row_inflated / one_row_short and
--- description: rows_differ; restart names the restart that explains it.
+-- description: rows_differ; restart names the restart that explains it, and events_in_replayed_interval counts the
+-- description: key's events between that restart's restored checkpoint and the failure (an incrementing sink counts
+-- description: them twice).
 -- requires: reperform
 WITH k AS (
     SELECT {{replaykey "k" .Replay.GroupBy}},
@@ -40,6 +42,10 @@ WITH k AS (
            checkpoint_ids, first_checkpoint, sink_locations
     FROM j
 {{- end}}
+), a AS (
+    SELECT m.*, {{restartofkey "m.first_checkpoint" "m" .Replay.GroupBy}} AS restart
+    FROM m
+    WHERE NOT (each_row_equals_expected AND sum_equals_expected)
 )
 SELECT window_start, window_end{{range .Replay.GroupBy}}, {{q .}}{{end}}, aggregate, expression, expected, sink_rows, sink_values, sink_sum, difference,
        each_row_equals_expected, sum_equals_expected,
@@ -47,7 +53,8 @@ SELECT window_start, window_end{{range .Replay.GroupBy}}, {{q .}}{{end}}, aggreg
             WHEN sink_rows = 1 AND sum_above THEN 'one_row_inflated'
             WHEN sink_rows = 1 THEN 'one_row_short'
             ELSE 'rows_differ' END AS finding,
-       checkpoint_ids, sink_locations,
-       {{restartofkey "m.first_checkpoint" "m" .Replay.GroupBy}} AS restart
-FROM m
-WHERE NOT (each_row_equals_expected AND sum_equals_expected)
+       checkpoint_ids, sink_locations, restart,
+       (SELECT count(*) FROM replay_events AS ev JOIN restarts AS r ON r.restart = a.restart
+        WHERE ev.__window_end = a.window_end{{range .Replay.GroupBy}} AND ev.{{q .}} IS NOT DISTINCT FROM a.{{q .}}{{end}}
+          AND ev.__event_time >= r.restored_checkpoint_time AND ev.__event_time < r.restart_time) AS events_in_replayed_interval
+FROM a

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -153,6 +154,20 @@ func TestSessionCountsSample(t *testing.T) {
 	// U097 had two sessions in the replayed interval: counted 16, not 14.
 	if !strings.Contains(mm, ",U097,sessions,count(*),14,1,16,16,2,false,false,one_row_inflated,") {
 		t.Errorf("U097:\n%s", mm)
+	}
+	// Every excess is exactly the key's events in the replayed interval.
+	recs, err := csv.NewReader(strings.NewReader(mm)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	for _, r := range recs[1:] {
+		if r[col["difference"]] != r[col["events_in_replayed_interval"]] || r[col["restart"]] == "" {
+			t.Errorf("%s: difference %s, %s events in the replayed interval, restart %q", r[col["user_id"]], r[col["difference"]], r[col["events_in_replayed_interval"]], r[col["restart"]])
+		}
 	}
 }
 
