@@ -463,7 +463,9 @@ func prescanSQL(query string, cols []pgColumn) string {
 	if len(exprs) == 0 {
 		return ""
 	}
-	return "SELECT " + strings.Join(exprs, ", ") + " FROM (" + query + ") AS reconcile_prescan"
+	// The query stands on lines of its own: a trailing -- comment must not
+	// swallow the closing parenthesis.
+	return "SELECT " + strings.Join(exprs, ", ") + " FROM (\n" + query + "\n) AS reconcile_prescan"
 }
 
 // prescan sets the decimal128 type of every unconstrained numeric column to

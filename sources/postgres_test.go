@@ -529,3 +529,20 @@ func TestZoneNotes(t *testing.T) {
 		t.Errorf("same types flagged: %q", n)
 	}
 }
+
+// A query ending in a comment or semicolon works, also when an unconstrained
+// numeric needs the pre-scan that wraps it.
+func TestPostgresQueryWithComment(t *testing.T) {
+	db, in, err := pgLoad(t, sources.Location{URI: pgtest.URL(), Options: map[string]any{
+		"query": "SELECT 1.25::numeric AS x -- the amount\n;\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := in.Details["prescan_sql"]; !ok {
+		t.Error("no prescan_sql in the evidence")
+	}
+	_, rows, err := db.Strings(context.Background(), "SELECT x, typeof(x) FROM t")
+	if err != nil || fmt.Sprint(derefs(rows)) != "[[1.25 DECIMAL(38,2)]]" {
+		t.Errorf("rows %v (%v)", derefs(rows), err)
+	}
+}
