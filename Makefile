@@ -4,8 +4,10 @@ BIN    := bin/reconcile
 
 .PHONY: build test sample bench vet
 
+# -buildvcs=auto (overriding a GOFLAGS=-buildvcs=false) stamps the VCS
+# revision that manifest.json and --version report.
 build:
-	go build $(TAGS) -o $(BIN) ./cmd/reconcile
+	go build $(TAGS) -buildvcs=auto -o $(BIN) ./cmd/reconcile
 
 vet:
 	go vet $(TAGS) ./...
