@@ -546,3 +546,31 @@ func TestPostgresQueryWithComment(t *testing.T) {
 		t.Errorf("rows %v (%v)", derefs(rows), err)
 	}
 }
+
+// Thousands of numerics of every sign, size and scale decode to exactly the
+// value PostgreSQL prints, as numeric(38,10) and as unconstrained numeric.
+func TestPostgresNumericsMatchServerText(t *testing.T) {
+	schema, conn := pgtest.Schema(t)
+	pgtest.Exec(t, conn, "SELECT setseed(0.3)")
+	pgtest.Exec(t, conn, fmt.Sprintf(`CREATE TABLE %[1]s.n AS
+SELECT i, v AS free, v::numeric(38,10) AS fixed, v::text AS txt
+FROM (SELECT i, round(((random() - 0.5) * 10 ^ (random() * 27)::int)::numeric, (random() * 10)::int) AS v
+      FROM generate_series(1, 20000) AS i) AS q;
+INSERT INTO %[1]s.n VALUES (0, 0, 0, '0'), (-1, -0.0000000001, -0.0000000001, '-0.0000000001'),
+  (-2, 99999999999999999999999999.9999999999, 99999999999999999999999999.9999999999, '99999999999999999999999999.9999999999')`, schema))
+	db, in, err := pgLoad(t, sources.Location{URI: pgtest.TableURL(schema, "n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Rows != 20003 {
+		t.Fatalf("rows %d", in.Rows)
+	}
+	_, rows, err := db.Strings(context.Background(), `SELECT i, txt, free, fixed FROM t
+WHERE CAST(txt AS DECIMAL(38,10)) IS DISTINCT FROM free OR CAST(txt AS DECIMAL(38,10)) IS DISTINCT FROM fixed LIMIT 5`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range derefs(rows) {
+		t.Errorf("row %s: server %s, loaded %s (numeric) and %s (numeric(38,10))", r[0], r[1], r[2], r[3])
+	}
+}
