@@ -544,8 +544,10 @@ func (b *workbook) newSheet(name string, widths []float64, freeze int, filter st
 	if err != nil {
 		return nil, err
 	}
-	for i, wd := range widths {
-		if err := sw.SetColWidth(i+1, i+1, wd); err != nil {
+	// Last column first: each call puts its <col> in front, and Excel wants
+	// them in ascending order.
+	for i := len(widths) - 1; i >= 0; i-- {
+		if err := sw.SetColWidth(i+1, i+1, widths[i]); err != nil {
 			return nil, err
 		}
 	}

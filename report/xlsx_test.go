@@ -1,15 +1,19 @@
 package report
 
 import (
+	"archive/zip"
 	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -384,5 +388,41 @@ func TestXLSXRowLimit(t *testing.T) {
 	row := findRow(t, f, "Summary", "big")
 	if v, _ := f.GetCellValue("Summary", fmt.Sprintf("D%d", row), excelize.Options{RawCellValue: true}); v != fmt.Sprint(rows) {
 		t.Errorf("Summary count %q, want %d", v, rows)
+	}
+}
+
+// TestXLSXColsAscending: Excel wants a sheet's <col> elements in ascending
+// order; the stream writer keeps them in call order.
+func TestXLSXColsAscending(t *testing.T) {
+	var buf bytes.Buffer
+	if err := (xlsxWriter{}).WriteFolder(context.Background(), &buf, fixture(t), os.DirFS(fixtureDir)); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	colRE := regexp.MustCompile(`<col min="(\d+)"`)
+	for _, zf := range zr.File {
+		if !strings.HasPrefix(zf.Name, "xl/worksheets/sheet") {
+			continue
+		}
+		rc, err := zf.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mins []int
+		for _, m := range colRE.FindAllSubmatch(data, -1) {
+			n, _ := strconv.Atoi(string(m[1]))
+			mins = append(mins, n)
+		}
+		if len(mins) == 0 || !slices.IsSorted(mins) {
+			t.Errorf("%s: <col> min values %v, want ascending", zf.Name, mins)
+		}
 	}
 }
