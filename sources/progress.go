@@ -40,6 +40,9 @@ func newProgress(w io.Writer, label string) *progress {
 			progressbar.OptionThrottle(200*time.Millisecond),
 			progressbar.OptionSpinnerType(14),
 			progressbar.OptionClearOnFinish(),
+			// Rendering at once starts the clock now, so the first rate shown
+			// is rows over elapsed time, not over a few microseconds.
+			progressbar.OptionSetRenderBlankState(true),
 		)
 	}
 	return p
