@@ -301,17 +301,30 @@ func createEvents(ctx context.Context, db *duck.DB, r *Replay, src map[string]st
 	for _, g := range r.GroupBy {
 		sel = append(sel, fmt.Sprintf(groupExpr[g], duck.Ident(g))+" AS "+duck.Ident(g))
 	}
+	// Each aggregated column once: as an exact decimal wide enough for
+	// every sum/min/max over it (each aggregate's type has at least the
+	// source column's scale, so the cast back is exact), else as loaded.
 	args := map[string]bool{}
+	scale := map[string]int{}
+	for _, a := range r.Aggregates {
+		if a.agg.Func != "count" {
+			var p, sc int
+			fmt.Sscanf(a.Type, "DECIMAL(%d,%d)", &p, &sc)
+			if old, ok := scale[a.agg.Arg]; !ok || sc > old {
+				scale[a.agg.Arg] = sc
+			}
+		}
+	}
 	for _, a := range r.Aggregates {
 		arg := a.agg.Arg
 		if arg == "*" || args[arg] || contains(r.GroupBy, arg) {
 			continue
 		}
 		args[arg] = true
-		if a.agg.Func == "count" {
-			sel = append(sel, duck.Ident(arg))
+		if sc, ok := scale[arg]; ok {
+			sel = append(sel, fmt.Sprintf("CAST(trim(CAST(%s AS VARCHAR)) AS DECIMAL(%d,%d)) AS %s", duck.Ident(arg), maxPrecision, sc, duck.Ident(arg)))
 		} else {
-			sel = append(sel, fmt.Sprintf("CAST(trim(CAST(%s AS VARCHAR)) AS %s) AS %s", duck.Ident(arg), a.Type, duck.Ident(arg)))
+			sel = append(sel, duck.Ident(arg))
 		}
 	}
 	extra := ""

@@ -213,3 +213,18 @@ func TestReadRestartsCSV(t *testing.T) {
 		t.Errorf("a CSV without the header: %v", err)
 	}
 }
+
+// Several aggregates over one column — counted first, then summed and
+// maximised — plus a distinct count: each compared exactly at its own
+// scale (3 = 3.000).
+func TestReplaySeveralAggregatesOneColumn(t *testing.T) {
+	dir := "testdata/replay/multi/"
+	res, out := reconcile(t, dir+"source.csv", dir+"sink.csv", spec.Spec{Reperform: &spec.Reperform{
+		EventTime: "event_time", Window: window("1h", "", ""), WindowEnd: "window_end",
+		Aggregates: aggs(t, "n", "count(amount)", "total", "sum(amount)", "top", "max(amount)", "users", "count(distinct user_id)"),
+	}})
+	wantStatuses(t, res, map[string]string{"reperformance_mismatches": "pass 0", "missing_keys": "pass 0", "unexpected_keys": "pass 0"})
+	if t.Failed() {
+		t.Log(exceptions(t, out, "reperformance_mismatches"))
+	}
+}
