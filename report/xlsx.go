@@ -524,7 +524,8 @@ type sheet struct {
 }
 
 // newSheet starts streaming name with the given column widths, the first
-// freeze rows frozen, and an autofilter over filter (a range, or "").
+// freeze rows frozen, and an autofilter over filter (a range, or ""),
+// which is also the sheet's stated dimension.
 func (b *workbook) newSheet(name string, widths []float64, freeze int, filter string) (*sheet, error) {
 	if filter != "" {
 		// Set on the still-empty sheet: the stream writer carries it into
@@ -532,6 +533,11 @@ func (b *workbook) newSheet(name string, widths []float64, freeze int, filter st
 		if err := b.f.AutoFilter(name, filter, nil); err != nil {
 			return nil, err
 		}
+	}
+	// The stream writer does not track the used range: state it where it
+	// is known (readers such as openpyxl trust it), else leave it out.
+	if err := b.f.SetSheetDimension(name, filter); err != nil {
+		return nil, err
 	}
 	// Printed, a sheet is landscape and one page wide.
 	if err := b.f.SetPageLayout(name, &excelize.PageLayoutOptions{Orientation: ptr("landscape"), FitToWidth: ptr(1), FitToHeight: ptr(0)}); err != nil {
