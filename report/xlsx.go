@@ -804,13 +804,39 @@ func periodOf(r *Result) string {
 	var parts []string
 	for _, in := range r.Inputs {
 		if len(in.Details) > 0 {
-			d, _ := json.Marshal(in.Details)
-			parts = append(parts, fmt.Sprintf("%s: %s", in.Role, d))
+			var asOf []string
+			for _, k := range asOfKeys {
+				if v, ok := in.Details[k]; ok {
+					asOf = append(asOf, k+" "+scalar(v))
+				}
+			}
+			if len(asOf) == 0 {
+				d, _ := json.Marshal(in.Details)
+				asOf = []string{string(d)}
+			}
+			parts = append(parts, fmt.Sprintf("%s: %s %s (details on Inputs)", in.Role, in.Kind, strings.Join(asOf, ", ")))
 		} else if len(in.Files) > 0 {
 			parts = append(parts, fmt.Sprintf("%s: %d file(s) as read at %s (SHA-256 on Inputs)", in.Role, len(in.Files), r.Run.StartedAt))
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// asOfKeys are the input details that say as of when a database was read.
+var asOfKeys = []string{"database", "snapshot", "transaction_started_at", "wal_lsn"}
+
+// detailLines renders an input's details as "key: value" lines in key
+// order, nested values as JSON.
+func detailLines(d map[string]any) string {
+	keys := make([]string, 0, len(d))
+	for k := range d {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for i, k := range keys {
+		keys[i] = k + ": " + scalar(d[k])
+	}
+	return strings.Join(keys, "\n")
 }
 
 func (b *workbook) exceptions(ctx context.Context, p *excPlan) error {
@@ -886,26 +912,22 @@ func (b *workbook) inputs() error {
 		return err
 	}
 	for _, in := range b.r.Inputs {
-		details := ""
-		if len(in.Details) > 0 {
-			d, err := json.Marshal(in.Details)
-			if err != nil {
-				return err
-			}
-			details = string(d)
-		}
+		details := detailLines(in.Details)
+		height := float64(strings.Count(details, "\n")+1) * 15
 		head := []any{b.str(in.Role), b.str(in.Kind), b.str(in.Location), b.num(in.Rows)}
 		if len(in.Files) == 0 {
-			if err := s.add(append(head, nil, nil, nil, b.textCell(b.text, details, "summary.json"))); err != nil {
+			if err := s.add(append(head, nil, nil, nil, b.textCell(b.wrap, details, "summary.json")), excelize.RowOpts{Height: min(height, 409)}); err != nil {
 				return err
 			}
 		}
 		for i, f := range in.Files {
 			row := append(append([]any(nil), head...), b.str(f.Path), b.num(f.Bytes), b.str(f.SHA256))
-			if i == 0 {
-				row = append(row, b.textCell(b.text, details, "summary.json"))
+			var opts []excelize.RowOpts
+			if i == 0 && details != "" {
+				row = append(row, b.textCell(b.wrap, details, "summary.json"))
+				opts = append(opts, excelize.RowOpts{Height: min(height, 409)})
 			}
-			if err := s.add(row); err != nil {
+			if err := s.add(row, opts...); err != nil {
 				return err
 			}
 		}
