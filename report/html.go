@@ -56,8 +56,9 @@ func (htmlWriter) WriteFolder(_ context.Context, w io.Writer, r *Result, evidenc
 var htmlSource string
 
 var htmlTemplate = template.Must(template.New("report.html").Funcs(template.FuncMap{
-	"upper": func(s any) string { return strings.ToUpper(fmt.Sprint(s)) },
-	"f":     func(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) },
+	"upper":  func(s any) string { return strings.ToUpper(fmt.Sprint(s)) },
+	"scalar": scalar, // a detail value: text as is, anything else as JSON
+	"f":      func(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) },
 }).Parse(htmlSource))
 
 // chartRowLimit caps the exception rows a chart reads from one file.
