@@ -1,6 +1,7 @@
 package report
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"os"
@@ -37,7 +38,7 @@ func NewFolder(target string, replace bool) (*Folder, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", parent, err)
 	}
-	staging, err := os.MkdirTemp(parent, "."+filepath.Base(target)+".incomplete-")
+	staging, err := mkdirUnique(parent, "."+filepath.Base(target)+".incomplete-")
 	if err != nil {
 		return nil, fmt.Errorf("create staging folder in %s: %w", parent, err)
 	}
@@ -87,4 +88,21 @@ func (f *Folder) Abort() error {
 		return nil
 	}
 	return os.RemoveAll(f.staging)
+}
+
+// mkdirUnique creates parent/prefix<random> with mode 0755 less the umask,
+// like any folder the user makes (os.MkdirTemp would make it 0700, and the
+// evidence is for others to read).
+func mkdirUnique(parent, prefix string) (string, error) {
+	for range 10 {
+		dir := filepath.Join(parent, prefix+rand.Text()[:10])
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("no unused name for %s* in %s", prefix, parent)
 }
