@@ -2,7 +2,7 @@
 TAGS   := -tags duckdb_arrow
 BIN    := bin/reconcile
 
-.PHONY: build test sample bench vet
+.PHONY: build test sample samples bench vet
 
 # -buildvcs=auto (overriding a GOFLAGS=-buildvcs=false) stamps the VCS
 # revision that manifest.json and --version report.
@@ -23,6 +23,11 @@ test: vet
 sample: build
 	@$(BIN) run --config samples/ledger/at-least-once.yaml --force; echo "exit code $$? (1 = exceptions found)"
 	@$(BIN) run --config samples/ledger/exactly-once.yaml --force; echo "exit code $$? (0 = every check passed)"
+
+# Every bundled sample, the replay-forensics ones included (see README).
+samples: sample
+	@$(BIN) run --config samples/hourly-report/spec.yaml --force; echo "exit code $$? (1 = exceptions found)"
+	@$(BIN) run --config samples/session-counts/spec.yaml --force; echo "exit code $$? (1 = exceptions found)"
 
 bench:
 	go test $(TAGS) -run '^$$' -bench . -benchtime 1x ./...

@@ -56,9 +56,12 @@ func (markdownWriter) Write(_ context.Context, w io.Writer, r *Result) error {
 
 	if t := r.Totals; t != nil {
 		b.WriteString("| population | source | sink | difference (sink − source) |\n|---|---:|---:|---:|\n")
-		fmt.Fprintf(&b, "| rows | %d | %d | %d |\n", t.SourceRows, t.SinkRows, t.SinkRows-t.SourceRows)
 		if r.Replay == nil {
+			fmt.Fprintf(&b, "| rows | %d | %d | %d |\n", t.SourceRows, t.SinkRows, t.SinkRows-t.SourceRows)
 			fmt.Fprintf(&b, "| distinct ids | %d | %d | %d |\n", t.SourceDistinctIDs, t.SinkDistinctIDs, t.SinkDistinctIDs-t.SourceDistinctIDs)
+		} else {
+			// Events and window rows are different units: no difference.
+			fmt.Fprintf(&b, "| rows (source events, sink window rows) | %d | %d | – |\n", t.SourceRows, t.SinkRows)
 		}
 		for _, m := range t.Measures {
 			fmt.Fprintf(&b, "| sum of %s | %s | %s | %s |\n", m.Name, m.SourceSum, m.SinkSum, m.Difference)
