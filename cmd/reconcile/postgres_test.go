@@ -307,3 +307,32 @@ func TestPostgresPasswordNeverLeaks(t *testing.T) {
 		check(t, "run", code, exitFailed, stdout, stderr, out)
 	})
 }
+
+// A zone-less timestamp column compared with a zoned one is flagged in the
+// evidence.
+func TestPostgresZoneLessTimestampFlagged(t *testing.T) {
+	schema, conn := pgtest.Schema(t)
+	pgtest.Exec(t, conn, fmt.Sprintf(`CREATE TABLE %[1]s.src (entry_id text, amount numeric(10,2), posted_at timestamp);
+CREATE TABLE %[1]s.snk (entry_id text, amount numeric(10,2), posted_at timestamptz);
+INSERT INTO %[1]s.src VALUES ('E1', 1.00, '2026-11-27 00:00:31');
+INSERT INTO %[1]s.snk VALUES ('E1', 1.00, '2026-11-27 00:00:31+00')`, schema))
+	out := filepath.Join(t.TempDir(), "ev")
+	code, stdout, stderr := runCLI(t, "run", "--source", pgtest.TableURL(schema, "src"), "--sink", pgtest.TableURL(schema, "snk"),
+		"--id", "entry_id", "--measure", "amount", "--out", out, "--format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Notes []string `json:"notes"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(s.Notes, "\n"), "posted_at is a zone-less TIMESTAMP in the source") {
+		t.Errorf("notes %q do not flag posted_at", s.Notes)
+	}
+}
