@@ -238,10 +238,13 @@ func (s *pgSource) sql() string {
 // Load connects, opens a REPEATABLE READ READ ONLY transaction, records the
 // server version, snapshot and WAL position, checks that every column has
 // a mapped type (before any row is read), and streams the rows in binary
-// format into table through Arrow record batches. Errors: ErrInvalidLocation
-// for a connection string pgx cannot parse; a server error (missing table:
-// SQLSTATE 42P01, permission) or a value with no exact representation
-// otherwise. No error or Input carries the password.
+// format into table through Arrow record batches. Errors:
+// ErrInvalidLocation for a connection string pgx cannot parse, and
+// ErrUnmappedType (which wraps it) for a column type with no exact mapping;
+// otherwise a *pgconn.PgError from the server (a missing table is SQLSTATE
+// 42P01; the message names table, database and user), a value with no exact
+// representation (the message names row, column and value), or ctx's error.
+// On error no table is left in db. No error or Input carries the password.
 func (s *pgSource) Load(ctx context.Context, db *duck.DB, table string) (in *Input, err error) {
 	defer func() {
 		if err != nil {
