@@ -37,6 +37,7 @@ func (markdownWriter) Write(_ context.Context, w io.Writer, r *Result) error {
 		for _, f := range in.Ignored {
 			fmt.Fprintf(&b, "  - not read (hidden or temporary file): `%s`\n", f)
 		}
+		writeAsOf(&b, in.Details)
 	}
 	p := r.Parameters
 	fmt.Fprintf(&b, "\n%s", idPhrase(p))
@@ -160,4 +161,24 @@ func mdCell(s string) string {
 		s = "`" + s + "`"
 	}
 	return s
+}
+
+// asOfFacts are the input details that say "as of what" a database input was
+// read, in the order the report lists them.
+var asOfFacts = []struct{ key, label string }{
+	{"server_version", "server version"}, {"database", "database"}, {"user", "user"},
+	{"isolation", "isolation"}, {"snapshot", "snapshot"}, {"wal_lsn", "WAL position"},
+	{"wal_lsn_unavailable", "WAL position unavailable"}, {"transaction_started_at", "transaction started"},
+	{"sql", "SQL run"},
+}
+
+// writeAsOf lists the as-of facts of a database input, if any.
+func writeAsOf(b *strings.Builder, details map[string]any) {
+	for _, k := range asOfFacts {
+		v, ok := details[k.key]
+		if !ok || v == nil || fmt.Sprint(v) == "" {
+			continue
+		}
+		fmt.Fprintf(b, "  - %s: `%s`\n", k.label, strings.ReplaceAll(fmt.Sprint(v), "\n", " "))
+	}
 }

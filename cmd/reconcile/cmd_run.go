@@ -9,6 +9,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/control"
+	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/report"
 )
@@ -29,6 +30,7 @@ type runOptions struct {
 	queries    string
 	formats    []string
 	force      bool
+	memory     string
 	signKey    string
 	set        func(name string) bool // whether a flag was given
 }
@@ -77,6 +79,7 @@ A check whose columns were not given is skipped, not passed.
 	fl.StringVar(&o.name, "name", "", "control name for the evidence (default: the evidence folder's name)")
 	fl.StringVar(&o.queries, "queries", "", "folder of check .sql files to use instead of the built-in ones")
 	fl.StringSliceVar(&o.formats, "format", nil, "report formats besides summary.json: "+strings.Join(report.Formats(), ", ")+" or all (default all)")
+	fl.StringVar(&o.memory, "memory-limit", "", "DuckDB memory cap before it spills to disk, e.g. 4GB (default "+duck.MemoryLimit+")")
 	fl.BoolVar(&o.force, "force", false, "replace an existing evidence folder (only once the new one is complete)")
 	fl.StringVar(&o.signKey, "sign-key", "", "Ed25519 private key (PEM, PKCS #8) to sign manifest.json with; check with verify --public-key")
 	return cmd
@@ -126,7 +129,7 @@ func runRun(cmd *cobra.Command, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	opt := control.Options{Force: o.force, Formats: o.formats, Log: o.f.stderr}
+	opt := control.Options{Force: o.force, Formats: o.formats, Log: o.f.stderr, MemoryLimit: o.memory}
 	if o.signKey != "" {
 		if opt.SignKey, err = report.LoadPrivateKey(o.signKey); err != nil {
 			return &usageError{err}

@@ -129,6 +129,7 @@ func TestExitCodes(t *testing.T) {
 		{"missing id", []string{"--source", src, "--sink", sink}, exitUsage, "id is required"},
 		{"unknown spec key", []string{"--config", unknownKey}, exitUsage, "field measure not found"},
 		{"bad column", []string{"--source", src, "--sink", sink, "--id", "ID"}, exitUsage, `did you mean "id"`},
+		{"bad memory limit", []string{"--source", src, "--sink", sink, "--id", "id", "--memory-limit", "lots"}, exitUsage, "memory limit"},
 		{"unknown kind", []string{"--source", src + ".xlsx", "--sink", sink, "--id", "id"}, exitUsage, "unknown kind"},
 		{"missing file", []string{"--source", filepath.Join(dir, "nope.csv"), "--sink", sink, "--id", "id"}, exitRuntime, "nope.csv"},
 		{"not a decimal", []string{"--source", src, "--sink", bad, "--id", "id", "--measure", "amount"}, exitRuntime, `bad.csv:3: column amount: value "1e3"`},

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -43,7 +44,14 @@ type Options struct {
 	Now func() time.Time
 	// SignKey, if set, signs manifest.json (written as manifest.sig).
 	SignKey ed25519.PrivateKey
+	// MemoryLimit overrides DuckDB's memory cap (duck.MemoryLimit), in
+	// DuckDB's notation such as "4GB"; beyond it DuckDB spills to a
+	// temporary folder. "" keeps the default.
+	MemoryLimit string
 }
+
+// memoryLimit is DuckDB's size notation: a number and a unit.
+var memoryLimit = regexp.MustCompile(`^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$`)
 
 // Run performs the control described by s and returns its result. The
 // evidence folder s.Out is published when the checks ran, whatever their
@@ -67,6 +75,9 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 	started := now().UTC()
 	if err := s.Validate(); err != nil {
 		return nil, err
+	}
+	if opt.MemoryLimit != "" && !memoryLimit.MatchString(opt.MemoryLimit) {
+		return nil, fmt.Errorf("%w: memory limit %q: want a size such as 512MB or 4GB", spec.ErrInvalid, opt.MemoryLimit)
 	}
 	fsys := opt.Queries
 	if fsys == nil {
@@ -120,6 +131,12 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 	db, err := duck.Open(ctx, tmp)
 	if err != nil {
 		return nil, err
+	}
+	if opt.MemoryLimit != "" {
+		if err := db.Exec(ctx, "SET memory_limit = "+duck.Literal(opt.MemoryLimit)); err != nil {
+			db.Close()
+			return nil, err
+		}
 	}
 	defer db.Close()
 
