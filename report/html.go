@@ -148,17 +148,7 @@ type htmlCell struct {
 
 func newHTMLView(r *Result, evidence fs.FS) (*htmlView, error) {
 	v := &htmlView{R: r, Replay: replayView(r.Replay)}
-	failed, ran, skipped := 0, 0, 0
 	for _, c := range r.Checks {
-		switch c.Status {
-		case checks.Fail:
-			failed++
-			ran++
-		case checks.Pass:
-			ran++
-		default:
-			skipped++
-		}
 		hc := htmlCheck{Outcome: c, Anchor: "check-" + c.ID, Shown: len(c.FirstRows)}
 		for _, row := range c.FirstRows {
 			cells := make([]htmlCell, len(row))
@@ -173,13 +163,7 @@ func newHTMLView(r *Result, evidence fs.FS) (*htmlView, error) {
 		}
 		v.Checks = append(v.Checks, hc)
 	}
-	v.Conclusion = fmt.Sprintf("Every check that ran (%d) found no exceptions: the sink reconciles to the source.", ran)
-	if r.Status == Fail {
-		v.Conclusion = fmt.Sprintf("%d of %d checks that ran found exceptions: the sink does not reconcile to the source.", failed, ran)
-	}
-	if skipped > 0 {
-		v.Conclusion += fmt.Sprintf(" %d check(s) were skipped (not configured) and count neither way.", skipped)
-	}
+	v.Conclusion = r.Conclusion("")
 	if t := r.Totals; t != nil {
 		v.Population = append(v.Population,
 			[4]string{"rows", fmt.Sprint(t.SourceRows), fmt.Sprint(t.SinkRows), fmt.Sprint(t.SinkRows - t.SourceRows)},

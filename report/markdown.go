@@ -22,6 +22,7 @@ func (markdownWriter) Write(_ context.Context, w io.Writer, r *Result) error {
 	if r.Control.Description != "" {
 		fmt.Fprintf(&b, "%s\n\n", r.Control.Description)
 	}
+	fmt.Fprintf(&b, "**%s**\n\n", r.Conclusion("Every exception is listed in `exceptions/`."))
 	fmt.Fprintf(&b, "Run `%s`, %s to %s (UTC), reconcile %s, DuckDB %s.\n\n", r.Run.ID, r.Run.StartedAt, r.Run.FinishedAt, r.Run.ToolVersion, r.Run.DuckDBVersion)
 
 	b.WriteString("## What was compared\n\n")

@@ -5,6 +5,8 @@
 package report
 
 import (
+	"fmt"
+
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
@@ -77,4 +79,34 @@ func (r *Result) Failed() []*checks.Outcome {
 		}
 	}
 	return out
+}
+
+// Conclusion is the control's verdict in words, for the reports: how many
+// checks ran, how many found exceptions, how many were skipped. onFail is
+// added after the verdict when the control failed (say where the
+// exceptions are).
+func (r *Result) Conclusion(onFail string) string {
+	failed, ran, skipped := 0, 0, 0
+	for _, c := range r.Checks {
+		switch c.Status {
+		case checks.Fail:
+			failed++
+			ran++
+		case checks.Pass:
+			ran++
+		default:
+			skipped++
+		}
+	}
+	text := fmt.Sprintf("Every check that ran (%d) found no exceptions: the sink reconciles to the source.", ran)
+	if r.Status == Fail {
+		text = fmt.Sprintf("%d of %d checks that ran found exceptions: the sink does not reconcile to the source.", failed, ran)
+		if onFail != "" {
+			text += " " + onFail
+		}
+	}
+	if skipped > 0 {
+		text += fmt.Sprintf(" %d check(s) were skipped (not configured) and count neither way.", skipped)
+	}
+	return text
 }

@@ -622,25 +622,7 @@ func (b *workbook) summary(plans []*excPlan) error {
 	if err := add(excelize.Cell{StyleID: b.title, Value: "Reconciliation: " + r.Control.Name}); err != nil {
 		return err
 	}
-	failed, ran, skipped := 0, 0, 0
-	for _, c := range r.Checks {
-		switch c.Status {
-		case checks.Fail:
-			failed++
-			ran++
-		case checks.Pass:
-			ran++
-		default:
-			skipped++
-		}
-	}
-	conclusion := fmt.Sprintf("Every check that ran (%d) found no exceptions: the sink reconciles to the source.", ran)
-	if r.Status == Fail {
-		conclusion = fmt.Sprintf("%d of %d checks that ran found exceptions: the sink does not reconcile to the source. The exceptions are on the sheets named in the table below.", failed, ran)
-	}
-	if skipped > 0 {
-		conclusion += fmt.Sprintf(" %d check(s) were skipped (not configured) and count neither way.", skipped)
-	}
+	conclusion := r.Conclusion("The exceptions are on the sheets named in the table below.")
 	// Long texts wrap across the merged columns from..G, the row tall
 	// enough for them.
 	long := func(label string, first any, from int, text string) error {

@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"github.com/reconcile-dev/reconcile/checks"
-	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/report"
@@ -95,22 +94,11 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", spec.ErrInvalid, err)
 	}
-	dir := s.Dir
-	if dir == "" {
-		if dir, err = os.Getwd(); err != nil {
-			return nil, err
-		}
-	}
-	src, err := sources.Open(sources.Location{Role: "source", URI: s.Source.URI, Options: s.Source.Options, BaseDir: dir, Progress: logw})
+	ins, err := openInputs(s, logw)
 	if err != nil {
 		return nil, err
 	}
-	defer src.Close()
-	sink, err := sources.Open(sources.Location{Role: "sink", URI: s.Sink.URI, Options: s.Sink.Options, BaseDir: dir, Progress: logw})
-	if err != nil {
-		return nil, err
-	}
-	defer sink.Close()
+	defer ins.Close()
 
 	folder, err := report.NewFolder(s.Out, opt.Force)
 	if err != nil {
@@ -123,39 +111,12 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 		}
 	}()
 
-	tmp, err := os.MkdirTemp("", "reconcile-duckdb-")
+	ss, err := ins.load(ctx, opt.MemoryLimit, logw)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	db, err := duck.Open(ctx, tmp)
-	if err != nil {
-		return nil, err
-	}
-	if opt.MemoryLimit != "" {
-		if err := db.Exec(ctx, "SET memory_limit = "+duck.Literal(opt.MemoryLimit)); err != nil {
-			db.Close()
-			return nil, err
-		}
-	}
-	defer db.Close()
-
-	var inputs []*sources.Input
-	for _, in := range []struct {
-		table string
-		src   sources.Source
-		role  string
-	}{{checks.SourceTable, src, "source"}, {checks.SinkTable, sink, "sink"}} {
-		t0 := time.Now()
-		info, err := in.src.Load(ctx, db, in.table)
-		if err != nil {
-			return nil, fmt.Errorf("load %s: %w", in.role, err)
-		}
-		info.Role = in.role
-		info.Location = sources.Redact(info.Location)
-		inputs = append(inputs, info)
-		fmt.Fprintf(logw, "loaded %s: %d rows in %s\n", in.role, info.Rows, time.Since(t0).Round(time.Millisecond))
-	}
+	defer ss.Close()
+	db, inputs := ss.db, ss.inputs
 
 	t0 := time.Now()
 	params, notes, err := checks.Prepare(ctx, db, columnsOf(s))

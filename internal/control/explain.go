@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,7 +13,6 @@ import (
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/spec"
-	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // ErrNoKey is returned by Explain when no source or sink row has the key
@@ -119,37 +118,17 @@ func Explain(ctx context.Context, s *spec.Spec, values []string) (*Explanation, 
 	if len(values) != want {
 		return nil, fmt.Errorf("%w: --key has %d value(s); this spec's key needs %d: %s", spec.ErrInvalid, len(values), want, what)
 	}
-	dir := s.Dir
-	if dir == "" {
-		var err error
-		if dir, err = os.Getwd(); err != nil {
-			return nil, err
-		}
-	}
-	tmp, err := os.MkdirTemp("", "reconcile-duckdb-")
+	ins, err := openInputs(s, nil)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	db, err := duck.Open(ctx, tmp)
+	defer ins.Close()
+	ss, err := ins.load(ctx, "", io.Discard)
 	if err != nil {
 		return nil, err
 	}
-	defer db.Close()
-	for _, in := range []struct {
-		table, role string
-		input       spec.Input
-	}{{checks.SourceTable, "source", s.Source}, {checks.SinkTable, "sink", s.Sink}} {
-		src, err := sources.Open(sources.Location{Role: in.role, URI: in.input.URI, Options: in.input.Options, BaseDir: dir})
-		if err != nil {
-			return nil, err
-		}
-		_, err = src.Load(ctx, db, in.table)
-		src.Close()
-		if err != nil {
-			return nil, fmt.Errorf("load %s: %w", in.role, err)
-		}
-	}
+	defer ss.Close()
+	db := ss.db
 	params, _, err := checks.Prepare(ctx, db, columnsOf(s))
 	if err != nil {
 		return nil, err
