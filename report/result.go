@@ -86,7 +86,7 @@ func (r *Result) Failed() []*checks.Outcome {
 // added after the verdict when the control failed (say where the
 // exceptions are).
 func (r *Result) Conclusion(onFail string) string {
-	failed, ran, skipped := 0, 0, 0
+	failed, ran, info, skipped := 0, 0, 0, 0
 	for _, c := range r.Checks {
 		switch c.Status {
 		case checks.Fail:
@@ -94,6 +94,8 @@ func (r *Result) Conclusion(onFail string) string {
 			ran++
 		case checks.Pass:
 			ran++
+		case checks.Info:
+			info++
 		default:
 			skipped++
 		}
@@ -104,6 +106,9 @@ func (r *Result) Conclusion(onFail string) string {
 		if onFail != "" {
 			text += " " + onFail
 		}
+	}
+	if info > 0 {
+		text += fmt.Sprintf(" %d informational check(s) reported rows that do not count against the control.", info)
 	}
 	if skipped > 0 {
 		text += fmt.Sprintf(" %d check(s) were skipped (not configured) and count neither way.", skipped)
