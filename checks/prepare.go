@@ -56,37 +56,21 @@ var decimalDigits = regexp.MustCompile(`^\s*[+-]?(\d*)(?:\.(\d*))?\s*$`)
 // value is not a decimal number; the message names file:line, column and
 // value), or a DuckDB error.
 func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, error) {
-	srcCols, err := db.Columns(ctx, SourceTable)
+	tc, err := readColumns(ctx, db)
 	if err != nil {
 		return nil, nil, err
 	}
-	sinkCols, err := db.Columns(ctx, SinkTable)
-	if err != nil {
+	for _, side := range []string{"source", "sink"} {
+		tc.need(side, "id", c.ID...)
+		tc.need(side, "measures", c.Measures...)
+		tc.need(side, "group_by", c.GroupBy...)
+	}
+	tc.need("sink", "checkpoint", c.Checkpoint)
+	tc.need("sink", "logical_key", c.LogicalKey...)
+	if err := tc.err(); err != nil {
 		return nil, nil, err
 	}
-	src, sink := typeMap(srcCols), typeMap(sinkCols)
-	var errs []string
-	need := func(table string, types map[string]string, all []duck.Column, field string, cols ...string) {
-		for _, col := range cols {
-			if _, ok := types[col]; !ok {
-				errs = append(errs, fmt.Sprintf("%s column %q (from %s) not found in the %s; its columns are: %s%s",
-					strings.TrimSuffix(field, "s"), col, field, table, names(all), suggest(col, all)))
-			}
-		}
-	}
-	need("source", src, srcCols, "id", c.ID...)
-	need("sink", sink, sinkCols, "id", c.ID...)
-	need("source", src, srcCols, "measures", c.Measures...)
-	need("sink", sink, sinkCols, "measures", c.Measures...)
-	need("source", src, srcCols, "group_by", c.GroupBy...)
-	need("sink", sink, sinkCols, "group_by", c.GroupBy...)
-	if c.Checkpoint != "" {
-		need("sink", sink, sinkCols, "checkpoint", c.Checkpoint)
-	}
-	need("sink", sink, sinkCols, "logical_key", c.LogicalKey...)
-	if len(errs) > 0 {
-		return nil, nil, fmt.Errorf("%w: %s", ErrColumn, strings.Join(errs, "; "))
-	}
+	srcCols, sinkCols, src, sink := tc.source, tc.sink, tc.types["source"], tc.types["sink"]
 
 	var notes []string
 	// Every conversion of one table is one rewrite: SELECT * REPLACE (…).
@@ -253,4 +237,50 @@ func valueCols(cols []duck.Column, exclude map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// tableColumns are the columns of the loaded source and sink, for checking
+// that a spec names only columns they have.
+type tableColumns struct {
+	source, sink []duck.Column
+	types        map[string]map[string]string // "source"/"sink" → column → type
+	errs         []string
+}
+
+func readColumns(ctx context.Context, db *duck.DB) (*tableColumns, error) {
+	src, err := db.Columns(ctx, SourceTable)
+	if err != nil {
+		return nil, err
+	}
+	sink, err := db.Columns(ctx, SinkTable)
+	if err != nil {
+		return nil, err
+	}
+	return &tableColumns{source: src, sink: sink, types: map[string]map[string]string{"source": typeMap(src), "sink": typeMap(sink)}}, nil
+}
+
+// need records an error for each of cols (named by spec field) that side
+// ("source" or "sink") does not have; "" and "*" are not columns.
+func (tc *tableColumns) need(side, field string, cols ...string) {
+	all := tc.source
+	if side == "sink" {
+		all = tc.sink
+	}
+	for _, col := range cols {
+		if col == "" || col == "*" {
+			continue
+		}
+		if _, ok := tc.types[side][col]; !ok {
+			tc.errs = append(tc.errs, fmt.Sprintf("column %q (from %s) not found in the %s; its columns are: %s%s",
+				col, field, side, names(all), suggest(col, all)))
+		}
+	}
+}
+
+// err is every missing column at once, wrapped in ErrColumn.
+func (tc *tableColumns) err() error {
+	if len(tc.errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrColumn, strings.Join(tc.errs, "; "))
 }

@@ -133,40 +133,25 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 	if err := db.Exec(ctx, fmt.Sprintf("SELECT timezone(%s, TIMESTAMP '2000-01-01')", duck.Literal(r.Zone))); err != nil {
 		return nil, nil, fmt.Errorf("%w: time_zone %q is not a zone DuckDB knows (use an IANA name such as Europe/Berlin): %w", spec.ErrInvalid, r.Zone, err)
 	}
-	srcCols, err := db.Columns(ctx, SourceTable)
+	tc, err := readColumns(ctx, db)
 	if err != nil {
 		return nil, nil, err
 	}
-	sinkCols, err := db.Columns(ctx, SinkTable)
-	if err != nil {
-		return nil, nil, err
-	}
-	src, sink := typeMap(srcCols), typeMap(sinkCols)
-	var errs []string
-	need := func(table string, types map[string]string, all []duck.Column, field string, cols ...string) {
-		for _, col := range cols {
-			if col == "" || col == "*" {
-				continue
-			}
-			if _, ok := types[col]; !ok {
-				errs = append(errs, fmt.Sprintf("column %q (from %s) not found in the %s; its columns are: %s%s", col, field, table, names(all), suggest(col, all)))
-			}
-		}
-	}
-	need("source", src, srcCols, "reperform.event_time", rp.EventTime)
-	need("source", src, srcCols, "reperform.group_by", rp.GroupBy...)
-	need("sink", sink, sinkCols, "reperform.group_by", rp.GroupBy...)
-	need("sink", sink, sinkCols, "reperform.window_"+r.WindowEdge, r.WindowColumn)
+	tc.need("source", "reperform.event_time", rp.EventTime)
+	tc.need("source", "reperform.group_by", rp.GroupBy...)
+	tc.need("sink", "reperform.group_by", rp.GroupBy...)
+	tc.need("sink", "reperform.window_"+r.WindowEdge, r.WindowColumn)
 	for _, a := range rp.Aggregates {
-		need("source", src, srcCols, "reperform.aggregates", a.Arg)
-		need("sink", sink, sinkCols, "reperform.aggregates", a.Column)
+		tc.need("source", "reperform.aggregates", a.Arg)
+		tc.need("sink", "reperform.aggregates", a.Column)
 	}
-	need("sink", sink, sinkCols, "watermark", s.Watermark)
-	need("sink", sink, sinkCols, "emission.last_by", r.LastBy)
-	need("sink", sink, sinkCols, "checkpoint", s.Checkpoint)
-	if len(errs) > 0 {
-		return nil, nil, fmt.Errorf("%w: %s", ErrColumn, strings.Join(errs, "; "))
+	tc.need("sink", "watermark", s.Watermark)
+	tc.need("sink", "emission.last_by", r.LastBy)
+	tc.need("sink", "checkpoint", s.Checkpoint)
+	if err := tc.err(); err != nil {
+		return nil, nil, err
 	}
+	src, sink := tc.types["source"], tc.types["sink"]
 
 	var notes []string
 	// Aggregate types: exact decimals with the scale both sides need.
