@@ -29,9 +29,14 @@ type Folder struct {
 // swapped out only at Commit.
 func NewFolder(target string, replace bool) (*Folder, error) {
 	target = filepath.Clean(target)
-	if _, err := os.Lstat(target); err == nil && !replace {
-		return nil, fmt.Errorf("%w: %s (choose another --out, or --force to replace it)", ErrExists, target)
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Lstat(target); err == nil {
+		if !replace {
+			return nil, fmt.Errorf("%w: %s (choose another --out, or --force to replace it)", ErrExists, target)
+		}
+		if err := replaceable(target); err != nil {
+			return nil, err
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
 	parent := filepath.Dir(target)
@@ -43,6 +48,42 @@ func NewFolder(target string, replace bool) (*Folder, error) {
 		return nil, fmt.Errorf("create staging folder in %s: %w", parent, err)
 	}
 	return &Folder{target: target, staging: staging, replace: replace}, nil
+}
+
+// replaceable refuses to let --force delete anything but an earlier
+// evidence folder: a folder holding summary.json and manifest.json, and
+// nothing but files an evidence folder has. A data folder, a file or a
+// folder an input lives in is never replaced.
+func replaceable(target string) error {
+	refuse := func(why string) error {
+		return fmt.Errorf("%w: %s %s; --force replaces only an earlier evidence folder", ErrExists, target, why)
+	}
+	st, err := os.Lstat(target)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return refuse("is not a folder")
+	}
+	for _, f := range []string{"summary.json", ManifestFile} {
+		if _, err := os.Stat(filepath.Join(target, f)); err != nil {
+			return refuse("is not an evidence folder (it has no " + f + ")")
+		}
+	}
+	entries, err := os.ReadDir(target)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		switch name := e.Name(); {
+		case e.IsDir() && (name == "exceptions" || name == "queries"):
+		case !e.IsDir() && (name == "summary.json" || name == ManifestFile || name == "manifest.sig" ||
+			strings.HasPrefix(name, "report.") || strings.HasPrefix(name, "workbook.")):
+		default:
+			return refuse("holds " + name + ", which reconcile did not write")
+		}
+	}
+	return nil
 }
 
 // Dir is the staging folder to write into.

@@ -163,11 +163,26 @@ func TestExitCodes(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, "--force") {
 			t.Fatalf("exit %d, stderr %q; want 2 and a hint at --force", code, stderr)
 		}
-		code, _, stderr = runCLI(t, "run", "--source", src, "--sink", sink, "--id", "id", "--out", existing, "--force")
-		if code != exitOK {
-			t.Fatalf("--force: exit %d: %s", code, stderr)
+		// --force replaces only an earlier evidence folder, never a folder
+		// of data (here: the one holding the inputs) or an empty one.
+		for _, dir := range []string{existing, filepath.Dir(src)} {
+			code, _, stderr = runCLI(t, "run", "--source", src, "--sink", sink, "--id", "id", "--out", dir, "--force")
+			if code != exitUsage || !strings.Contains(stderr, "replaces only an earlier evidence folder") {
+				t.Fatalf("--force on %s: exit %d, stderr %q; want 2", dir, code, stderr)
+			}
 		}
-		if _, err := os.Stat(filepath.Join(existing, "summary.json")); err != nil {
+		if _, err := os.Stat(src); err != nil {
+			t.Fatalf("the source was touched: %v", err)
+		}
+		ev := filepath.Join(t.TempDir(), "ev")
+		if code, _, stderr = runCLI(t, "run", "--source", src, "--sink", sink, "--id", "id", "--out", ev); code != exitOK {
+			t.Fatalf("first run: exit %d: %s", code, stderr)
+		}
+		code, _, stderr = runCLI(t, "run", "--source", src, "--sink", sink, "--id", "id", "--out", ev, "--force")
+		if code != exitOK {
+			t.Fatalf("--force over evidence: exit %d: %s", code, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(ev, "summary.json")); err != nil {
 			t.Error(err)
 		}
 	})
