@@ -110,9 +110,10 @@ func (o *options) Err() error {
 }
 
 // ExpandFiles resolves a path or glob against baseDir and returns the files
-// to read, sorted, and the ones skipped because their base name starts with
-// "." or "_" (a glob such as dir/* would otherwise pick up a stream sink's
-// in-progress ".part-…" and "_tmp" files). A named file is read even if its
+// to read, sorted, and the ones skipped because their name, or a folder the
+// glob matched on the way, starts with "." or "_" (a glob such as dir/*/*
+// would otherwise pick up a stream sink's in-progress ".part-…" files and a
+// batch job's _temporary/ folder). A named file is read even if its
 // name starts with one of those. It returns ErrNoFiles when nothing is left.
 func ExpandFiles(pattern, baseDir string) (files, ignored []string, err error) {
 	p := pattern
@@ -139,7 +140,7 @@ func ExpandFiles(pattern, baseDir string) (files, ignored []string, err error) {
 		if err != nil || st.IsDir() {
 			continue
 		}
-		if b := filepath.Base(m); strings.HasPrefix(b, ".") || strings.HasPrefix(b, "_") {
+		if hiddenBelow(globRoot(p), m) {
 			ignored = append(ignored, m)
 			continue
 		}
@@ -149,6 +150,28 @@ func ExpandFiles(pattern, baseDir string) (files, ignored []string, err error) {
 		return nil, ignored, fmt.Errorf("%w %s (matched %d file(s), %d skipped as hidden or temporary)", ErrNoFiles, pattern, len(matches), len(ignored))
 	}
 	return files, ignored, nil
+}
+
+// globRoot is the folder of a glob pattern above its first wildcard.
+func globRoot(pattern string) string {
+	i := strings.IndexAny(pattern, "*?[")
+	return filepath.Dir(pattern[:i] + "x")
+}
+
+// hiddenBelow reports whether any part of path below root — a folder the
+// glob matched or the file itself — starts with "." or "_": a stream or
+// batch job's staging area (.tmp/, _temporary/, .part-…, _SUCCESS).
+func hiddenBelow(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		rel = path
+	}
+	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+		if strings.HasPrefix(part, ".") && part != "." && part != ".." || strings.HasPrefix(part, "_") {
+			return true
+		}
+	}
+	return false
 }
 
 // Fingerprint returns the size and SHA-256 of each file, honouring ctx

@@ -234,3 +234,34 @@ func deref(r []*string) []string {
 	}
 	return out
 }
+
+// A glob such as dir/*/*.csv must not read a job's staging folders either.
+func TestGlobSkipsStagingFolders(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"out/a/part-0.csv": "id\n1\n", "out/.tmp/part-1.csv": "id\n2\n", "out/_temporary/part-2.csv": "id\n3\n",
+	} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
+		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
+	}
+	_, in, err := load(t, sources.Location{Role: "sink", URI: "out/*/*.csv", BaseDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Rows != 1 || len(in.Ignored) != 2 {
+		t.Errorf("rows %d, ignored %v; want 1 row and both staging files ignored", in.Rows, in.Ignored)
+	}
+}
+
+func TestNDJSONDuplicateKeyAndBOM(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "dup.ndjson"), []byte("{\"id\": \"A\"}\n{\"id\": \"A\", \"id\": \"B\"}\n"), 0o644)
+	_, _, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "dup.ndjson")})
+	if err == nil || !strings.Contains(err.Error(), "dup.ndjson:2: key \"id\" appears twice") {
+		t.Errorf("err = %v, want the duplicate key on line 2 named", err)
+	}
+	os.WriteFile(filepath.Join(dir, "bom.ndjson"), []byte("\xef\xbb\xbf{\"id\": \"A\"}\n"), 0o644)
+	if _, in, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "bom.ndjson")}); err != nil || in.Rows != 1 {
+		t.Errorf("a byte-order mark: err %v, want 1 row", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -82,6 +83,9 @@ func ndjsonLines(ctx context.Context, path string, fn func(line []byte, n int64)
 					return cerr
 				}
 			}
+			if n == 1 {
+				line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // UTF-8 byte-order mark
+			}
 			if t := bytes.TrimSpace(line); len(t) > 0 {
 				if ferr := fn(t, n); ferr != nil {
 					return ferr
@@ -119,7 +123,11 @@ func ndjsonObject(line []byte, path string, n int64) (keys []string, vals []*str
 		if err := dec.Decode(&raw); err != nil {
 			return nil, nil, fmt.Errorf("%s:%d: key %v: not valid JSON: %w", path, n, kt, err)
 		}
-		keys = append(keys, kt.(string))
+		k := kt.(string)
+		if slices.Contains(keys, k) {
+			return nil, nil, fmt.Errorf("%s:%d: key %q appears twice in one object; which value holds is not defined", path, n, k)
+		}
+		keys = append(keys, k)
 		vals = append(vals, jsonText(raw))
 	}
 	if _, err := dec.Token(); err != nil {
