@@ -318,6 +318,8 @@ type fileSource struct {
 	types   map[string]string
 	readSQL func(files []string) (string, error) // a DuckDB table expression with a __file column
 	first   int                                  // line number of a file's first record
+	// after, when set, runs once the table exists (before declared types).
+	after func(ctx context.Context, db *duck.DB, table string, files []string) error
 	// load, when set, replaces readSQL with a custom loader that creates
 	// table itself (with provenance columns).
 	load func(ctx context.Context, db *duck.DB, table string, files []string) error
@@ -376,6 +378,9 @@ func (s *fileSource) Load(ctx context.Context, db *duck.DB, table string) (*Inpu
 				err = finishFileTable(ctx, db, raw, table, s.first, s.baseDir())
 			}
 		}
+		if err == nil && s.after != nil {
+			err = s.after(ctx, db, table, files)
+		}
 	}
 	if err == nil {
 		err = castDeclared(ctx, db, table, s.types)
@@ -426,7 +431,10 @@ func openCSV(loc Location) (Source, error) {
 	if !header {
 		first = 1
 	}
-	return &fileSource{kind: "csv", loc: loc, types: types, first: first, readSQL: func(files []string) (string, error) {
+	base := absDir(loc.BaseDir)
+	return &fileSource{kind: "csv", loc: loc, types: types, first: first, after: func(ctx context.Context, db *duck.DB, table string, files []string) error {
+		return csvPhysicalLines(ctx, db, table, files, base, []rune(delim)[0], []rune(quote)[0], header)
+	}, readSQL: func(files []string) (string, error) {
 		var cols []string
 		for i, f := range files {
 			c, err := csvHeader(f, []rune(delim)[0], header)

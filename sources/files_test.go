@@ -265,3 +265,21 @@ func TestNDJSONDuplicateKeyAndBOM(t *testing.T) {
 		t.Errorf("a byte-order mark: err %v, want 1 row", err)
 	}
 }
+
+// __line is the physical line a record starts on, also after blank lines
+// and quoted fields that span lines (DuckDB numbers records, not lines).
+func TestCSVPhysicalLines(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("id,note\n1,a\n\n2,\"two\nlines\"\n3,c\n"), 0o644)
+	db, _, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rows, err := db.Strings(context.Background(), "SELECT id, __line FROM t ORDER BY __row")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(deref(rows[0]), deref(rows[1]), deref(rows[2])), "[1 2] [2 4] [3 6]"; got != want {
+		t.Errorf("id and line: %s, want %s", got, want)
+	}
+}
