@@ -279,3 +279,16 @@ func write(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// A row written with no checkpoint id is not dropped from the checkpoint
+// evidence: it counts as checkpoint NULL.
+func TestMissingCheckpointID(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "s.csv"), "id\nA\n")
+	write(t, filepath.Join(dir, "k.csv"), "id,cp\nA,1\nA,\n")
+	res, out := reconcile(t, filepath.Join(dir, "s.csv"), filepath.Join(dir, "k.csv"), spec.Spec{ID: []string{"id"}, Checkpoint: "cp", LogicalKey: []string{"id"}})
+	wantStatuses(t, res, map[string]string{"key_checkpoint_conflicts": "fail 1", "duplicate_ids": "fail 1"})
+	if got := exceptions(t, out, "key_checkpoint_conflicts"); !strings.Contains(got, "\nA,2,1;NULL,2,") {
+		t.Errorf("key_checkpoint_conflicts.csv = %q", got)
+	}
+}

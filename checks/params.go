@@ -104,6 +104,13 @@ var funcs = template.FuncMap{
 	},
 	// name builds an output column name: {{name "source_" .}} → "source_amount".
 	"name": func(prefix, n string) string { return duck.Ident(prefix + n) },
+	// cpid renders a sink row's checkpoint id as text, a missing one as
+	// 'NULL', so a row written with no checkpoint id counts as a checkpoint
+	// of its own rather than vanishing from counts and lists:
+	// {{cpid "k" .Checkpoint}}.
+	"cpid": func(alias, col string) string {
+		return fmt.Sprintf("coalesce(CAST(%s AS VARCHAR), 'NULL')", qual(alias, col))
+	},
 	// sortedlist aggregates distinct values as 'a;b;c', numerically when they
 	// are integers, else as text.
 	"sortedlist": func(expr string) string {

@@ -8,7 +8,7 @@ SELECT {{cols "k" .ID}},
        CAST(sum(k.{{q .}}) AS {{$.Dec .}}) AS {{name "sink_" .}},
 {{- end}}
 {{- if .Checkpoint}}
-       {{sortedlist (printf "k.%s" (q .Checkpoint))}} AS checkpoint_ids,
+       {{sortedlist (cpid "k" .Checkpoint)}} AS checkpoint_ids,
 {{- end}}
        arg_min({{loc "k"}}, k.__row) AS sink_location
 FROM sink AS k

@@ -24,7 +24,7 @@ WITH repeated AS (
     WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE r.side = 'source' AND {{match "s" "r" .ID}})
     UNION ALL
     SELECT {{cols "k" .ID}}, 'sink', {{valuekey "k" .SinkValueCols}},
-           {{if .Checkpoint}}CAST(k.{{q .Checkpoint}} AS VARCHAR){{else}}CAST(NULL AS VARCHAR){{end}}, {{loc "k"}}, k.__row
+           {{if .Checkpoint}}{{cpid "k" .Checkpoint}}{{else}}CAST(NULL AS VARCHAR){{end}}, {{loc "k"}}, k.__row
     FROM sink AS k
     WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE r.side = 'sink' AND {{match "k" "r" .ID}})
 )
