@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,6 +13,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/report"
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // runOptions are the parsed flags of `reconcile run`.
@@ -95,10 +97,10 @@ func specFrom(o *runOptions) (*spec.Spec, error) {
 		}
 	}
 	if o.set("source") {
-		s.Source = spec.Input{URI: o.source}
+		s.Source = spec.Input{URI: fromWorkingDir(o.source, s.Dir)}
 	}
 	if o.set("sink") {
-		s.Sink = spec.Input{URI: o.sink}
+		s.Sink = spec.Input{URI: fromWorkingDir(o.sink, s.Dir)}
 	}
 	if o.set("id") {
 		s.ID = spec.SplitColumns(o.id)
@@ -165,4 +167,24 @@ func printSummary(f *factory, res *report.Result, out string) {
 		fmt.Fprintf(w, "replay: %.4f sink rows per window key; %d restart(s); unexplained findings: %d\n", r.SinkRowsPerKey, len(r.Restarts), sumValues(r.Unexplained))
 	}
 	fmt.Fprintf(w, "evidence: %s\n", out)
+}
+
+// fromWorkingDir makes a relative file path given as a flag absolute, so
+// that it is read relative to the working directory even when a spec file
+// (whose own paths are relative to its folder) sets the base folder.
+// URIs with a scheme are returned as they are; a kind: prefix is kept.
+func fromWorkingDir(uri, specDir string) string {
+	if specDir == "" || strings.Contains(uri, "://") {
+		return uri
+	}
+	_, path := sources.KindOf(sources.Location{URI: uri})
+	prefix := strings.TrimSuffix(uri, path)
+	if filepath.IsAbs(path) {
+		return uri
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return uri
+	}
+	return prefix + abs
 }

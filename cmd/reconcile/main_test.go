@@ -207,11 +207,37 @@ func TestFlagsOverrideSpec(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("--sink override: exit %d, want 0: %s", code, stderr)
 	}
+	// A relative path given as a flag is relative to the working directory,
+	// not to the spec's folder.
+	wd, _ := os.Getwd()
+	rel, err := filepath.Rel(wd, filepath.Join(dir, "in", "k2.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "run", "--config", cfg, "--sink", rel, "--out", filepath.Join(dir, "ev3"))
+	if code != exitOK {
+		t.Fatalf("relative --sink override: exit %d, want 0: %s", code, stderr)
+	}
 }
 
 func TestHelpExitCodes(t *testing.T) {
 	code, stdout, _ := runCLI(t, "help", "exit-codes")
 	if code != exitOK || !strings.Contains(stdout, "3  an input could not be read") {
 		t.Errorf("exit %d, output %q", code, stdout)
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	dir := t.TempDir()
+	src := writeFile(t, filepath.Join(dir, "s.csv"), "id\n1\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"run", "--source", src, "--sink", src, "--id", "id", "--out", filepath.Join(dir, "ev")}, strings.NewReader(""), &out, &errb)
+	if code != exitRuntime || !strings.Contains(errb.String(), "cancelled") {
+		t.Fatalf("exit %d, stderr %q; want 3 and 'cancelled'", code, errb.String())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("a cancelled run left %v", entries)
 	}
 }

@@ -97,7 +97,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	code := codeOf(err)
-	if err != nil && !errors.Is(err, errSilent) && code != exitFailed {
+	switch {
+	case err != nil && ctx.Err() != nil:
+		// DuckDB and pgx report an interrupt in their own words; say it once.
+		fmt.Fprintf(stderr, "reconcile: cancelled (%v); no evidence folder was written\n", context.Cause(ctx))
+		code = exitRuntime
+	case err != nil && !errors.Is(err, errSilent) && code != exitFailed:
 		fmt.Fprintf(stderr, "reconcile: %v\n", err)
 	}
 	return code

@@ -243,7 +243,10 @@ func writeQueries(folder *report.Folder, outs []*checks.Outcome) error {
 		if o.SQL == "" {
 			continue
 		}
-		body := fmt.Sprintf("-- check: %s\n-- assertion: %s\n-- Run over tables source and sink as loaded by reconcile.\n%s\n", o.ID, o.Assertion, strings.TrimSpace(o.SQL))
+		// The rendered template keeps the check file's header (check,
+		// assertion, description); the query runs over the tables source
+		// and sink as loaded.
+		body := strings.TrimSpace(o.SQL) + "\n"
 		if err := os.WriteFile(folder.Path("queries", o.ID+".sql"), []byte(body), 0o644); err != nil {
 			return err
 		}
