@@ -137,7 +137,7 @@ func measureType(ctx context.Context, db *duck.DB, m, srcType, sinkType string) 
 		scale, intDigits = max(scale, s), max(intDigits, i)
 	}
 	if intDigits+scale > maxPrecision {
-		return "", "", fmt.Errorf("%w: measure %s needs %d integer and %d fraction digits, more than the %d an exact DECIMAL holds", ErrColumn, m, intDigits, scale, maxPrecision)
+		return "", "", fmt.Errorf("%w: measure %s needs %d integer and %d fraction digits, more than the %d an exact DECIMAL holds", ErrValue, m, intDigits, scale, maxPrecision)
 	}
 	arith = fmt.Sprintf("DECIMAL(%d,%d)", maxPrecision, scale)
 	storage = arith

@@ -127,7 +127,7 @@ func TestExitCodes(t *testing.T) {
 		{"pass", []string{"--source", src, "--sink", sink, "--id", "id", "--measure", "amount"}, exitOK, ""},
 		{"unknown flag", []string{"--source", src, "--sink", sink, "--id", "id", "--bogus"}, exitUsage, "unknown flag"},
 		{"missing id", []string{"--source", src, "--sink", sink}, exitUsage, "id is required"},
-		{"unknown spec key", []string{"--config", unknownKey}, exitUsage, "field measure not found"},
+		{"unknown spec key", []string{"--config", unknownKey}, exitUsage, "unknown key measure"},
 		{"bad column", []string{"--source", src, "--sink", sink, "--id", "ID"}, exitUsage, `did you mean "id"`},
 		{"bad memory limit", []string{"--source", src, "--sink", sink, "--id", "id", "--memory-limit", "lots"}, exitUsage, "memory limit"},
 		{"unknown kind", []string{"--source", src + ".xlsx", "--sink", sink, "--id", "id"}, exitUsage, "unknown kind"},

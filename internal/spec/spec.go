@@ -40,6 +40,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -195,7 +197,7 @@ func Parse(data []byte) (*Spec, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, friendlyYAML(err, reflect.TypeOf(raw)))
 	}
 	return &Spec{
 		Name: raw.Name, Description: raw.Description, Source: raw.Source, Sink: raw.Sink,
@@ -204,6 +206,41 @@ func Parse(data []byte) (*Spec, error) {
 		Reperform: raw.Reperform, Watermark: raw.Watermark, Emission: raw.Emission, Restarts: raw.Restarts, TimeZone: raw.TimeZone,
 	}, nil
 }
+
+var unknownField = regexp.MustCompile(`field (\S+) not found in type (.*)$`)
+
+// friendlyYAML rewrites yaml's "field x not found in type struct {…}" — a Go
+// type in a user's face — as "unknown key x", listing the keys the spec's
+// top level takes when that is where the key was.
+func friendlyYAML(err error, top reflect.Type) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	var keys []string
+	for i := range top.NumField() {
+		keys = append(keys, strings.Split(top.Field(i).Tag.Get("yaml"), ",")[0])
+	}
+	msgs := make([]string, len(te.Errors))
+	for i, m := range te.Errors {
+		msgs[i] = unknownField.ReplaceAllStringFunc(m, func(match string) string {
+			sub := unknownField.FindStringSubmatch(match)
+			if strings.HasPrefix(sub[2], "struct {") {
+				return fmt.Sprintf("unknown key %s (a spec takes: %s)", sub[1], strings.Join(keys, ", "))
+			}
+			return fmt.Sprintf("unknown key %s under %s", sub[1], strings.ToLower(strings.TrimPrefix(sub[2], "spec.")))
+		})
+	}
+	return &friendlyError{msg: strings.Join(msgs, "; "), err: err}
+}
+
+type friendlyError struct {
+	msg string
+	err error
+}
+
+func (e *friendlyError) Error() string { return e.msg }
+func (e *friendlyError) Unwrap() error { return e.err }
 
 // SplitColumns turns a comma-separated flag value into column names,
 // trimming spaces around each name. An empty value gives nil.

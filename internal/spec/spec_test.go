@@ -22,7 +22,7 @@ func TestParse(t *testing.T) {
 			want: &Spec{Source: Input{URI: "a.csv"}, Sink: Input{URI: "exports/*.csv", Options: map[string]any{"delimiter": ";"}},
 				ID: []string{"entry_id"}, Measures: []string{"amount", "fee"}},
 		},
-		{name: "unknown key", yaml: "source: a.csv\nmeasure: [amount]\n", wantErr: "field measure not found"},
+		{name: "unknown key", yaml: "source: a.csv\nmeasure: [amount]\n", wantErr: "unknown key measure"},
 		{name: "mapping without uri", yaml: "source: {table: t}\n", wantErr: "needs uri:"},
 		{name: "not yaml", yaml: "source: [a\n", wantErr: "spec: invalid"},
 	}
