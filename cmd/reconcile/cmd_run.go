@@ -44,9 +44,10 @@ func newCmdRun(f *factory, runF func(*runOptions) error) *cobra.Command {
 		Short: "Reconcile a source against a sink and write evidence",
 		Long: `Reconcile source records against a sink's committed output.
 
-Inputs are CSV, Parquet or NDJSON files (a path or a glob; names starting
-with "." or "_" are skipped), chosen by extension or a kind: prefix
-(csv:, parquet:, ndjson:). Ids are compared as written; measures as exact
+Inputs are CSV, Parquet or NDJSON files (a path or a glob; names and
+folders starting with "." or "_" are skipped), chosen by extension or a
+kind: prefix (csv:, parquet:, ndjson:), or PostgreSQL tables and queries
+(postgres://…?table=schema.name or ?query=SELECT…). Ids are compared as written; measures as exact
 decimals. A YAML spec (--config) holds the same fields in snake case;
 flags override it.
 
