@@ -47,8 +47,8 @@ func newCmdRun(f *factory, runF func(*runOptions) error) *cobra.Command {
 Inputs are CSV, Parquet or NDJSON files (a path or a glob; names and
 folders starting with "." or "_" are skipped), chosen by extension or a
 kind: prefix (csv:, parquet:, ndjson:), or PostgreSQL tables and queries
-(postgres://…?table=schema.name or ?query=SELECT…). Ids are compared as written; measures as exact
-decimals. A YAML spec (--config) holds the same fields in snake case;
+(postgres://…?table=schema.name or ?query=SELECT…). Ids are compared as
+written; measures as exact decimals. A YAML spec (--config) holds the same fields in snake case;
 flags override it.
 
 Checks: missing_ids, unexpected_ids, duplicate_ids, null_ids,
