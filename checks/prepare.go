@@ -216,6 +216,21 @@ func names(cols []duck.Column) string {
 // suggest points at a column that differs only in case or surrounding
 // spaces, the usual cause of a "not found".
 func suggest(col string, cols []duck.Column) string {
+	var names []string
+	for _, c := range cols {
+		switch c.Name {
+		case sources.FileColumn, sources.LineColumn, sources.RowColumn:
+		default:
+			names = append(names, c.Name)
+		}
+	}
+	if len(names) == 1 {
+		for _, d := range []string{";", "\t", "|"} {
+			if strings.Contains(names[0], d) {
+				return fmt.Sprintf(" (the input has one column, named %q: is it delimited by %q? set delimiter: in the spec's long form)", names[0], d)
+			}
+		}
+	}
 	for _, c := range cols {
 		if strings.EqualFold(strings.TrimSpace(c.Name), strings.TrimSpace(col)) {
 			return fmt.Sprintf(" (did you mean %q? names are compared exactly)", c.Name)

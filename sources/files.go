@@ -525,12 +525,17 @@ func shortReaderError(err error) error {
 		switch {
 		case strings.HasPrefix(l, "file = "):
 			file = strings.TrimPrefix(l, "file = ")
-		case l == "" || strings.HasPrefix(l, "Possible fixes") || strings.HasPrefix(l, "* ") || strings.Contains(l, " = "):
+		case l == "" || strings.HasPrefix(l, "Possible fixes") || strings.HasPrefix(l, "Possible Solution") ||
+			strings.HasPrefix(l, "* ") || strings.Contains(l, " = "):
+			// DuckDB's advice names read_csv options, not reconcile's.
 		default:
 			keep = append(keep, l)
 		}
 	}
 	msg := strings.Join(keep, "; ")
+	if strings.Contains(msg, "not utf-8 encoded") {
+		msg += "; reconcile reads UTF-8 only: convert the file first (iconv -f LATIN1 -t UTF-8)"
+	}
 	if file != "" {
 		msg = file + ": " + msg
 	}

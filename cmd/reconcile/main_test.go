@@ -115,6 +115,8 @@ func TestExitCodes(t *testing.T) {
 	bad := writeFile(t, filepath.Join(dir, "bad.csv"), "id,amount\n1,1.00\n2,1e3\n")
 	ragged := writeFile(t, filepath.Join(dir, "ragged.csv"), "id,amount\n1,1.00\n2,2.00,extra,fields\n")
 	unknownKey := writeFile(t, filepath.Join(dir, "unknown.yaml"), "source: s.csv\nsink: k.csv\nid: [id]\nmeasure: [amount]\nout: ev\n")
+	semi := writeFile(t, filepath.Join(dir, "semi.csv"), "id;amount\n1;1.00\n")
+	latin := writeFile(t, filepath.Join(dir, "latin.csv"), "id,name\n1,Caf\xe9\n")
 	existing := filepath.Join(dir, "existing")
 	os.Mkdir(existing, 0o755)
 
@@ -130,6 +132,8 @@ func TestExitCodes(t *testing.T) {
 		{"unknown spec key", []string{"--config", unknownKey}, exitUsage, "unknown key measure"},
 		{"bad column", []string{"--source", src, "--sink", sink, "--id", "ID"}, exitUsage, `did you mean "id"`},
 		{"bad memory limit", []string{"--source", src, "--sink", sink, "--id", "id", "--memory-limit", "lots"}, exitUsage, "memory limit"},
+		{"semicolons without delimiter", []string{"--source", src, "--sink", semi, "--id", "id"}, exitUsage, `is it delimited by ";"?`},
+		{"not UTF-8", []string{"--source", src, "--sink", latin, "--id", "id"}, exitRuntime, "reads UTF-8 only"},
 		{"unknown kind", []string{"--source", src + ".xlsx", "--sink", sink, "--id", "id"}, exitUsage, "unknown kind"},
 		{"missing file", []string{"--source", filepath.Join(dir, "nope.csv"), "--sink", sink, "--id", "id"}, exitRuntime, "nope.csv"},
 		{"not a decimal", []string{"--source", src, "--sink", bad, "--id", "id", "--measure", "amount"}, exitRuntime, `bad.csv:3: column amount: value "1e3"`},
