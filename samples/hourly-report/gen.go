@@ -17,11 +17,9 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
+	"github.com/reconcile-dev/reconcile/samples/internal/samplegen"
 	"math/rand/v2"
-	"os"
 	"time"
 )
 
@@ -58,7 +56,7 @@ type hour struct {
 func main() {
 	r := rand.New(rand.NewPCG(2026, 0))
 	var hours [24]hour
-	write("source.csv", []string{"event_id", "account", "amount", "event_time"}, func(emit func(...string)) {
+	samplegen.WriteCSV("source.csv", []string{"event_id", "account", "amount", "event_time"}, func(emit func(...string)) {
 		t := day
 		for i := 1; ; i++ {
 			t = t.Add(time.Duration(20+r.IntN(50)) * time.Second)
@@ -99,7 +97,7 @@ func main() {
 			rows[j], rows[j-1] = rows[j-1], rows[j]
 		}
 	}
-	write("sink.csv", []string{"window_start", "window_end", "revenue", "events", "checkpoint_id", "watermark", "written_at"}, func(emit func(...string)) {
+	samplegen.WriteCSV("sink.csv", []string{"window_start", "window_end", "revenue", "events", "checkpoint_id", "watermark", "written_at"}, func(emit func(...string)) {
 		for _, x := range rows {
 			h := hours[x.start.Hour()]
 			end := x.start.Add(time.Hour)
@@ -151,7 +149,7 @@ func main() {
 	lastCompleted := history[1]
 	restoreAt := kills[1].Add(5 * time.Second)
 	restoredFrom := ckptID(kills[1].Truncate(interval).Add(-interval))
-	writeJSON("flink/checkpoints.json", map[string]any{
+	samplegen.WriteJSON("flink/checkpoints.json", map[string]any{
 		"counts": map[string]int64{"restored": 2, "total": ckptID(last), "in_progress": counts["IN_PROGRESS"], "completed": ckptID(last) - 3, "failed": counts["FAILED"]},
 		"latest": map[string]any{
 			"completed": lastCompleted,
@@ -175,37 +173,7 @@ func main() {
 			"concurrentExceptions": []any{},
 		})
 	}
-	writeJSON("flink/exceptions.json", map[string]any{"exceptionHistory": map[string]any{"entries": entries, "truncated": false}})
+	samplegen.WriteJSON("flink/exceptions.json", map[string]any{"exceptionHistory": map[string]any{"entries": entries, "truncated": false}})
 }
 
 func money(cents int64) string { return fmt.Sprintf("%d.%02d", cents/100, cents%100) }
-
-func writeJSON(name string, v any) {
-	if err := os.MkdirAll("flink", 0o755); err != nil {
-		panic(err)
-	}
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		panic(err)
-	}
-	if err := os.WriteFile(name, append(b, '\n'), 0o644); err != nil {
-		panic(err)
-	}
-}
-
-func write(name string, header []string, rows func(emit func(...string))) {
-	f, err := os.Create(name)
-	if err != nil {
-		panic(err)
-	}
-	w := csv.NewWriter(f)
-	w.Write(header)
-	rows(func(v ...string) { w.Write(v) })
-	w.Flush()
-	if err := w.Error(); err != nil {
-		panic(err)
-	}
-	if err := f.Close(); err != nil {
-		panic(err)
-	}
-}

@@ -8,10 +8,9 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
+	"github.com/reconcile-dev/reconcile/samples/internal/samplegen"
 	"math/rand/v2"
-	"os"
 	"time"
 )
 
@@ -48,7 +47,7 @@ func main() {
 			eventTime: start.Add(time.Duration(i) * 28 * time.Second).Format(time.RFC3339),
 		})
 	}
-	write("source.csv", []string{"entry_id", "account", "amount", "event_time"}, func(emit func(...string)) {
+	samplegen.WriteCSV("source.csv", []string{"entry_id", "account", "amount", "event_time"}, func(emit func(...string)) {
 		for _, e := range es {
 			emit(e.id, e.account, e.amount, e.eventTime)
 		}
@@ -60,7 +59,7 @@ func main() {
 	posted := func(i int, delay time.Duration) string {
 		return start.Add(time.Duration(i)*28*time.Second + 3*time.Second + delay).Format(time.RFC3339)
 	}
-	write("sink-exactly-once.csv", header, func(emit func(...string)) {
+	samplegen.WriteCSV("sink-exactly-once.csv", header, func(emit func(...string)) {
 		for i, e := range es {
 			emit(e.id, e.account, e.amount, fmt.Sprint(epoch(i+1)), posted(i+1, 0))
 		}
@@ -70,7 +69,7 @@ func main() {
 	// record after its offset (1,401..) under the next checkpoint ids
 	// (Flink does not reuse id 8), inserting 1,401..1,530 a second time.
 	replayed := restoredFrom * checkpointSize
-	write("sink-at-least-once.csv", header, func(emit func(...string)) {
+	samplegen.WriteCSV("sink-at-least-once.csv", header, func(emit func(...string)) {
 		for i := 1; i <= crashAfter; i++ {
 			e := es[i-1]
 			emit(e.id, e.account, e.amount, fmt.Sprint(epoch(i)), posted(i, 0))
@@ -80,21 +79,4 @@ func main() {
 			emit(e.id, e.account, e.amount, fmt.Sprint(epoch(i)+1), posted(crashAfter, time.Duration(i-replayed)*time.Second+90*time.Second))
 		}
 	})
-}
-
-func write(name string, header []string, rows func(emit func(...string))) {
-	f, err := os.Create(name)
-	if err != nil {
-		panic(err)
-	}
-	w := csv.NewWriter(f)
-	w.Write(header)
-	rows(func(v ...string) { w.Write(v) })
-	w.Flush()
-	if err := w.Error(); err != nil {
-		panic(err)
-	}
-	if err := f.Close(); err != nil {
-		panic(err)
-	}
 }

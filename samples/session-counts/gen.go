@@ -17,11 +17,9 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
+	"github.com/reconcile-dev/reconcile/samples/internal/samplegen"
 	"math/rand/v2"
-	"os"
 	"sort"
 	"time"
 )
@@ -64,7 +62,7 @@ func main() {
 		}
 		ss = append(ss, session{fmt.Sprintf("S%05d", i), fmt.Sprintf("U%03d", r.IntN(150)+1), t})
 	}
-	write("source.csv", []string{"session_id", "user_id", "event_time"}, func(emit func(...string)) {
+	samplegen.WriteCSV("source.csv", []string{"session_id", "user_id", "event_time"}, func(emit func(...string)) {
 		for _, s := range ss {
 			emit(s.id, s.user, s.start.Format(time.RFC3339))
 		}
@@ -95,7 +93,7 @@ func main() {
 		users = append(users, u)
 	}
 	sort.Strings(users)
-	write("sink.csv", []string{"user_id", "day", "sessions", "checkpoint_id", "updated_at"}, func(emit func(...string)) {
+	samplegen.WriteCSV("sink.csv", []string{"user_id", "day", "sessions", "checkpoint_id", "updated_at"}, func(emit func(...string)) {
 		for _, u := range users {
 			x := rows[u]
 			emit(u, day.Format("2006-01-02"), fmt.Sprint(x.sessions), fmt.Sprint(x.epoch), x.updated.Format(time.RFC3339))
@@ -127,7 +125,7 @@ func main() {
 		}
 		history = append([]hist{h}, history...)
 	}
-	writeJSON("flink/checkpoints.json", map[string]any{
+	samplegen.WriteJSON("flink/checkpoints.json", map[string]any{
 		"counts": map[string]int64{"restored": 1, "total": ckptID(last), "in_progress": 0, "completed": ckptID(last) - 1, "failed": 1},
 		"latest": map[string]any{
 			"completed": history[0],
@@ -136,7 +134,7 @@ func main() {
 		},
 		"history": history,
 	})
-	writeJSON("flink/exceptions.json", map[string]any{"exceptionHistory": map[string]any{"truncated": false, "entries": []any{map[string]any{
+	samplegen.WriteJSON("flink/exceptions.json", map[string]any{"exceptionHistory": map[string]any{"truncated": false, "entries": []any{map[string]any{
 		"exceptionName":        "org.apache.flink.util.FlinkException",
 		"stacktrace":           "org.apache.flink.util.FlinkException: Disconnect from JobManager responsible for 9c1f.",
 		"timestamp":            failAt.UnixMilli(),
@@ -146,34 +144,4 @@ func main() {
 		"failureLabels":        map[string]string{},
 		"concurrentExceptions": []any{},
 	}}}})
-}
-
-func writeJSON(name string, v any) {
-	if err := os.MkdirAll("flink", 0o755); err != nil {
-		panic(err)
-	}
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		panic(err)
-	}
-	if err := os.WriteFile(name, append(b, '\n'), 0o644); err != nil {
-		panic(err)
-	}
-}
-
-func write(name string, header []string, rows func(emit func(...string))) {
-	f, err := os.Create(name)
-	if err != nil {
-		panic(err)
-	}
-	w := csv.NewWriter(f)
-	w.Write(header)
-	rows(func(v ...string) { w.Write(v) })
-	w.Flush()
-	if err := w.Error(); err != nil {
-		panic(err)
-	}
-	if err := f.Close(); err != nil {
-		panic(err)
-	}
 }
