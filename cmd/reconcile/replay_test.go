@@ -218,3 +218,37 @@ func TestExplainDoubledWindow(t *testing.T) {
 		t.Errorf("a key with too many values: exit %d, %s", code, stderr)
 	}
 }
+
+// One window end written as two spellings of the same instant
+// (03:00:00Z and 04:00:00+01:00) is one logical key: a replay under
+// another checkpoint is still a key/checkpoint conflict. Compared as text,
+// the 02:00 window's replay would be missed.
+func TestWindowKeyIsAnInstant(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "samples", "hourly-report")
+	for _, name := range []string{"spec.yaml", "source.csv", "sink.csv"} {
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "sink.csv" {
+			lines := strings.Split(string(data), "\n")
+			if !strings.Contains(lines[4], ",2026-11-26T03:00:00Z,") || !strings.Contains(lines[4], ",99,") {
+				t.Fatalf("sink.csv line 5 is not the replayed 02:00 window: %q", lines[4])
+			}
+			lines[4] = strings.Replace(lines[4], ",2026-11-26T03:00:00Z,", ",2026-11-26T04:00:00+01:00,", 1)
+			data = []byte(strings.Join(lines, "\n"))
+		}
+		writeFile(t, filepath.Join(dir, name), string(data))
+	}
+	os.CopyFS(filepath.Join(dir, "flink"), os.DirFS(filepath.Join(src, "flink")))
+	out := filepath.Join(dir, "ev")
+	code, _, stderr := runCLI(t, "run", "--config", filepath.Join(dir, "spec.yaml"), "--out", out, "--format", "json")
+	if code != exitFailed {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, _ := os.ReadFile(filepath.Join(out, "exceptions", "key_checkpoint_conflicts.csv"))
+	if got := string(data); !strings.Contains(got, "2026-11-26 03:00:00+00,2,98;99,") || !strings.Contains(got, "2026-11-26 05:00:00+00,2,171;172,") {
+		t.Errorf("key_checkpoint_conflicts.csv:\n%s\nwant the 02:00 and 04:00 windows", got)
+	}
+}
