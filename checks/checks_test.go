@@ -292,3 +292,14 @@ func TestMissingCheckpointID(t *testing.T) {
 		t.Errorf("key_checkpoint_conflicts.csv = %q", got)
 	}
 }
+
+// CSV reads an empty quoted field as NULL; NDJSON keeps "" as empty text.
+// An empty id part is NULL on both sides, so the same record matches
+// whatever the formats.
+func TestEmptyIDPartAcrossFormats(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "s.csv"), "a,b\nY,\"\"\n")
+	write(t, filepath.Join(dir, "k.ndjson"), "{\"a\": \"Y\", \"b\": \"\"}\n")
+	res, _ := reconcile(t, filepath.Join(dir, "s.csv"), filepath.Join(dir, "k.ndjson"), spec.Spec{ID: []string{"a", "b"}})
+	wantStatuses(t, res, map[string]string{"missing_ids": "pass 0", "unexpected_ids": "pass 0", "null_ids": "pass 0"})
+}

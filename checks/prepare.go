@@ -76,16 +76,39 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	// Every conversion of one table is one rewrite: SELECT * REPLACE (…).
 	replace := map[string][]string{}
 	// Ids (and group columns, compared the same way) of different types are
-	// compared as text: each value as typed in its input, rendered by
+	// compared as text: each value rendered as text from its own type by
 	// DuckDB, never re-sniffed (a text "0123" does not equal a number 123).
+	// An empty text id (or id part) is NULL on both sides: CSV cannot tell
+	// an empty field from a missing one (DuckDB reads both as NULL), NDJSON
+	// and PostgreSQL can, and ids must match whatever the formats.
+	seen := map[string]bool{}
 	for _, col := range append(append([]string{}, c.ID...), c.GroupBy...) {
-		if src[col] == sink[col] {
+		if seen[col] {
+			continue
+		}
+		seen[col] = true
+		expr := duck.Ident(col)
+		text := src[col] == "VARCHAR" && sink[col] == "VARCHAR"
+		if src[col] != sink[col] {
+			expr, text = fmt.Sprintf("CAST(%s AS VARCHAR)", expr), true
+			notes = append(notes, fmt.Sprintf("column %s is %s in the source and %s in the sink: compared as text, each value rendered from its own type (a BIGINT 7 is \"7\", a text \"007\" stays \"007\")", col, src[col], sink[col]))
+		}
+		if text {
+			empty, err := db.Count(ctx, fmt.Sprintf("SELECT (SELECT count(*) FROM source WHERE CAST(%[1]s AS VARCHAR) = '') + (SELECT count(*) FROM sink WHERE CAST(%[1]s AS VARCHAR) = '')", duck.Ident(col)))
+			if err != nil {
+				return nil, nil, err
+			}
+			if empty > 0 {
+				expr = fmt.Sprintf("NULLIF(%s, '')", expr)
+				notes = append(notes, fmt.Sprintf("column %s: %d empty value(s) compared as NULL, as an empty CSV field is", col, empty))
+			}
+		}
+		if expr == duck.Ident(col) {
 			continue
 		}
 		for _, t := range []string{SourceTable, SinkTable} {
-			replace[t] = append(replace[t], fmt.Sprintf("CAST(%s AS VARCHAR) AS %s", duck.Ident(col), duck.Ident(col)))
+			replace[t] = append(replace[t], fmt.Sprintf("%s AS %s", expr, duck.Ident(col)))
 		}
-		notes = append(notes, fmt.Sprintf("column %s is %s in the source and %s in the sink: compared as text, each value as its input wrote it", col, src[col], sink[col]))
 	}
 
 	p := &Params{ID: c.ID, Measures: c.Measures, GroupBy: c.GroupBy, Checkpoint: c.Checkpoint, LogicalKey: c.LogicalKey, MeasureTypes: map[string]string{}}
