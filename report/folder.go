@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -69,6 +70,11 @@ func replaceable(target string) error {
 		if _, err := os.Stat(filepath.Join(target, f)); err != nil {
 			return refuse("is not an evidence folder (it has no " + f + ")")
 		}
+	}
+	// An evidence folder someone has edited since (an auditor's notes in
+	// report.md, say) is work of theirs: keep it.
+	if v, err := VerifyManifest(context.Background(), target, nil); err != nil || !v.OK() {
+		return refuse("was changed after reconcile wrote it (reconcile verify lists what)")
 	}
 	entries, err := os.ReadDir(target)
 	if err != nil {

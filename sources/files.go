@@ -120,6 +120,9 @@ func ExpandFiles(pattern, baseDir string) (files, ignored []string, err error) {
 	if !filepath.IsAbs(p) && baseDir != "" {
 		p = filepath.Join(baseDir, p)
 	}
+	if st, err := os.Stat(p); err == nil && !st.IsDir() {
+		return []string{p}, nil, nil // an existing file, even one named "data [1].csv"
+	}
 	if !strings.ContainsAny(pattern, "*?[") {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -495,17 +498,19 @@ func csvHeader(path string, delim rune, header bool) ([]string, error) {
 		}
 		return rec, nil
 	}
-	seen := map[string]bool{}
+	seen := map[string]string{}
 	for i, c := range rec {
 		switch {
 		case c == "":
 			return nil, fmt.Errorf("%s:1: header column %d has no name", path, i+1)
-		case seen[c]:
+		case seen[strings.ToLower(c)] == c:
 			return nil, fmt.Errorf("%s:1: header names column %q twice", path, c)
+		case seen[strings.ToLower(c)] != "":
+			return nil, fmt.Errorf("%s:1: header columns %q and %q differ only in case; DuckDB, which runs the checks, does not tell them apart", path, seen[strings.ToLower(c)], c)
 		case c == FileColumn || c == LineColumn || c == RowColumn:
 			return nil, fmt.Errorf("%s:1: column name %q is reserved for provenance", path, c)
 		}
-		seen[c] = true
+		seen[strings.ToLower(c)] = c
 	}
 	return rec, nil
 }

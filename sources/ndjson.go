@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -155,15 +156,18 @@ func jsonText(raw json.RawMessage) *string {
 }
 
 func ndjsonKeys(ctx context.Context, files []string) ([]string, error) {
-	seen := map[string]bool{}
+	seen := map[string]string{} // lower case → key as first written
 	var keys []string
 	for _, p := range files {
 		err := ndjsonLines(ctx, p, func(line []byte, n int64) error {
 			ks, _, err := ndjsonObject(line, p, n)
 			for _, k := range ks {
-				if !seen[k] {
-					seen[k] = true
+				switch first, ok := seen[strings.ToLower(k)]; {
+				case !ok:
+					seen[strings.ToLower(k)] = k
 					keys = append(keys, k)
+				case first != k:
+					return fmt.Errorf("%s:%d: key %q differs only in case from %q; DuckDB, which runs the checks, does not tell them apart", p, n, k, first)
 				}
 			}
 			return err

@@ -167,6 +167,11 @@ func printSummary(f *factory, res *report.Result, out string) {
 	if r := res.Replay; r != nil {
 		fmt.Fprintf(w, "replay: %.4f sink rows per window key; %d restart(s); unexplained findings: %d\n", r.SinkRowsPerKey, len(r.Restarts), sumValues(r.Unexplained))
 	}
+	for _, n := range res.Notes {
+		if strings.HasPrefix(n, "WARNING") {
+			fmt.Fprintf(w, "%s\n", n)
+		}
+	}
 	fmt.Fprintf(w, "evidence: %s\n", out)
 }
 

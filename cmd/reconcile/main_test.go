@@ -245,3 +245,42 @@ func TestCancelled(t *testing.T) {
 		t.Errorf("a cancelled run left %v", entries)
 	}
 }
+
+// What makes a verdict suspect is said, and what --force must not replace
+// is kept: an edited evidence folder, a folder an input lies in.
+func TestGuards(t *testing.T) {
+	dir := t.TempDir()
+	src := writeFile(t, filepath.Join(dir, "s.csv"), "id\n1\n")
+	empty := writeFile(t, filepath.Join(dir, "e.csv"), "id\n")
+	odd := writeFile(t, filepath.Join(dir, "data [1].csv"), "id\n1\n")
+	cased := writeFile(t, filepath.Join(dir, "cased.csv"), "id,amt,AMT\n1,2,3\n")
+
+	code, stdout, stderr := runCLI(t, "run", "--source", empty, "--sink", empty, "--id", "id", "--out", filepath.Join(dir, "ev-empty"))
+	if code != exitOK || !strings.Contains(stdout, "WARNING: the source holds no records") || !strings.Contains(stdout, "read as both source and sink") {
+		t.Errorf("empty population: exit %d, stdout %q, stderr %q; want 0 with warnings", code, stdout, stderr)
+	}
+	if code, _, stderr = runCLI(t, "run", "--source", odd, "--sink", src, "--id", "id", "--out", filepath.Join(dir, "ev-odd")); code != exitOK {
+		t.Errorf("a file named with [ ]: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr = runCLI(t, "run", "--source", cased, "--sink", src, "--id", "id", "--out", filepath.Join(dir, "ev-cased")); code != exitRuntime || !strings.Contains(stderr, "differ only in case") {
+		t.Errorf("amt and AMT: exit %d, stderr %q", code, stderr)
+	}
+
+	ev := filepath.Join(dir, "ev")
+	if code, _, stderr = runCLI(t, "run", "--source", src, "--sink", src, "--id", "id", "--out", ev); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	inside := writeFile(t, filepath.Join(ev, "exceptions", "missing_ids.csv"), "id,source_rows,source_location\n")
+	code, _, stderr = runCLI(t, "run", "--source", inside, "--sink", src, "--id", "id", "--out", ev, "--force")
+	if code != exitUsage || !strings.Contains(stderr, "lies inside the evidence folder") {
+		t.Errorf("input inside --out: exit %d, stderr %q; want 2", code, stderr)
+	}
+	os.WriteFile(filepath.Join(ev, "report.md"), []byte("auditor's notes\n"), 0o644)
+	code, _, stderr = runCLI(t, "run", "--source", src, "--sink", src, "--id", "id", "--out", ev, "--force")
+	if code != exitUsage || !strings.Contains(stderr, "was changed after reconcile wrote it") {
+		t.Errorf("--force over an edited folder: exit %d, stderr %q; want 2", code, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ev, "report.md")); string(b) != "auditor's notes\n" {
+		t.Error("the edited report.md was replaced")
+	}
+}

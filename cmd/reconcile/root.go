@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/control"
+	"github.com/reconcile-dev/reconcile/internal/duck"
 )
 
 // exitCode is the process exit status; the values are documented in
@@ -104,6 +106,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code = exitRuntime
 	case err != nil && !errors.Is(err, errSilent) && code != exitFailed:
 		fmt.Fprintf(stderr, "reconcile: %v\n", err)
+		if strings.Contains(err.Error(), "Out of Memory") {
+			fmt.Fprintf(stderr, "reconcile: DuckDB reached its memory cap (%s unless --memory-limit says otherwise); run again with a larger --memory-limit, such as 4GB\n", duck.MemoryLimit)
+		}
 	}
 	return code
 }

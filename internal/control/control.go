@@ -117,6 +117,10 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 	}
 	defer ss.Close()
 	db, inputs := ss.db, ss.inputs
+	inputNotes, err := checkInputFiles(s, inputs)
+	if err != nil {
+		return nil, err
+	}
 
 	t0 := time.Now()
 	params, notes, err := checks.Prepare(ctx, db, columnsOf(s))
@@ -129,6 +133,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 	}
 	notes = append(notes, rnotes...)
 	notes = append(notes, sources.ZoneNotes(inputs[0], inputs[1])...)
+	notes = append(notes, inputNotes...)
 	fmt.Fprintf(logw, "prepared exact types in %s\n", time.Since(t0).Round(time.Millisecond))
 	outcomes, err := checks.Run(ctx, db, all, params, folder.Dir(), logw)
 	if err != nil {
@@ -187,6 +192,41 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 	}
 	committed = true
 	return res, nil
+}
+
+// checkInputFiles refuses an input file inside the evidence folder (which
+// --force would replace) and notes what makes a verdict vacuous or suspect:
+// a file read as both source and sink, an empty population.
+func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
+	base := s.Dir
+	if base == "" {
+		base, _ = os.Getwd()
+	}
+	out, err := filepath.Abs(s.Out)
+	if err != nil {
+		return nil, err
+	}
+	var notes []string
+	seen := map[string]string{}
+	for _, in := range inputs {
+		for _, f := range in.Files {
+			p := f.Path
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(base, p)
+			}
+			if rel, err := filepath.Rel(out, p); err == nil && !strings.HasPrefix(rel, "..") {
+				return nil, fmt.Errorf("%w: the %s file %s lies inside the evidence folder %s, which this run would replace", spec.ErrInvalid, in.Role, f.Path, s.Out)
+			}
+			if other, ok := seen[p]; ok && other != in.Role {
+				notes = append(notes, fmt.Sprintf("WARNING: %s is read as both source and sink; the control compares a file with itself", f.Path))
+			}
+			seen[p] = in.Role
+		}
+		if in.Rows == 0 {
+			notes = append(notes, fmt.Sprintf("WARNING: the %s holds no records; a control over an empty population proves nothing about the pipeline", in.Role))
+		}
+	}
+	return notes, nil
 }
 
 func pickWriters(formats []string) ([]report.Writer, error) {
