@@ -92,16 +92,20 @@ var typeName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_ ]*(\(\s*\d+\s*(,\s*\d+\s
 
 // Err reports options that are malformed or not known to the kind.
 func (o *options) Err() error {
-	var unknown []string
+	var unknown, known []string
 	for k := range o.m {
 		if !o.used[k] {
 			unknown = append(unknown, k)
 		}
 	}
+	for k := range o.used {
+		known = append(known, k)
+	}
 	sort.Strings(unknown)
+	sort.Strings(known)
 	errs := o.errs
 	if len(unknown) > 0 {
-		errs = append(errs, fmt.Errorf("unknown option(s) %s for kind %s", strings.Join(unknown, ", "), o.kind))
+		errs = append(errs, fmt.Errorf("unknown option(s) %s for kind %s (it takes: uri, %s)", strings.Join(unknown, ", "), o.kind, strings.Join(known, ", ")))
 	}
 	if len(errs) == 0 {
 		return nil

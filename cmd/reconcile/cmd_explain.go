@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,7 +53,7 @@ Exit 0 when the key was found, 2 when no row has it or the spec is wrong,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.config, "config", "", "YAML spec file of the control (required)")
-	fl.StringVar(&o.key, "key", "", "the key: comma-separated values (required)")
+	fl.StringVar(&o.key, "key", "", `the key: comma-separated values, CSV-quoted when a value holds a comma ('A,"1,x"') (required)`)
 	fl.BoolVar(&o.json, "json", false, "print JSON instead of text, for scripts")
 	return cmd
 }
@@ -65,7 +66,11 @@ func runExplain(cmd *cobra.Command, o *explainOptions) error {
 	if err != nil {
 		return err
 	}
-	ex, err := control.Explain(cmd.Context(), s, spec.SplitColumns(o.key))
+	values, err := keyValues(o.key)
+	if err != nil {
+		return &usageError{err}
+	}
+	ex, err := control.Explain(cmd.Context(), s, values)
 	if err != nil {
 		if errorsIsNoKey(err) {
 			return &usageError{err}
@@ -176,4 +181,17 @@ func sumValues(m map[string]int64) int64 {
 		n += v
 	}
 	return n
+}
+
+// keyValues splits --key as one CSV record, so a value holding a comma is
+// given quoted: A,"1,x" is two values. Values are taken as written (no
+// trimming: "A1 " is not "A1").
+func keyValues(v string) ([]string, error) {
+	r := csv.NewReader(strings.NewReader(v))
+	r.LazyQuotes = false
+	rec, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("--key %q: %w", v, err)
+	}
+	return rec, nil
 }
