@@ -249,6 +249,11 @@ func TestValueMismatch(t *testing.T) {
 // A check whose columns were not given is skipped, and skipped is not pass.
 func TestSkippedIsNotPass(t *testing.T) {
 	res, _ := reconcile(t, "testdata/bom/source.csv", "testdata/bom/sink.csv", spec.Spec{ID: []string{"id"}})
+	for _, o := range res.Checks {
+		if o.ID == "duplicate_keys" || o.ID == "reperformance_mismatches" {
+			t.Errorf("window check %s is listed for a record-level sink", o.ID)
+		}
+	}
 	for _, id := range []string{"value_mismatches", "sum_balance", "key_checkpoint_conflicts"} {
 		if o := outcome(t, res, id); o.Status != checks.Skipped || o.SkipReason == "" || o.File != "" {
 			t.Errorf("%s: %+v, want skipped with a reason and no file", id, o)

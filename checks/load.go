@@ -226,3 +226,20 @@ func (c *Check) Missing(p *Params) []Requirement {
 	}
 	return miss
 }
+
+// Applies reports whether c is made for the kind of sink p describes: window
+// checks (requires: reperform) apply only to a re-performed windowed sink,
+// record checks (requires: id or records) only to a sink of records. A
+// check that applies but lacks configuration is Skipped instead.
+func (c *Check) Applies(p *Params) bool {
+	windowed := p.Replay != nil && len(p.ID) == 0
+	for _, r := range c.Requires {
+		switch {
+		case r == NeedReperform && p.Replay == nil:
+			return false
+		case (r == NeedID || r == NeedRecords) && windowed:
+			return false
+		}
+	}
+	return true
+}

@@ -73,7 +73,9 @@ const FirstRowsLimit = 20
 // check that runs it writes all exception rows, sorted on every column (so
 // two runs give identical files), to dir/exceptions/<id>.csv, with a header
 // even when there are none. A check whose requirements p does not meet is
-// Skipped. A check whose SQL fails is reported as a *RunError, the other
+// Skipped. A check made for the other kind of sink (a window check on a
+// record-level sink, a record check on a windowed one) does not apply and
+// is left out. A check whose SQL fails is reported as a *RunError, the other
 // checks still run, and the errors are returned joined.
 //
 // log receives one progress line per check (nil: none).
@@ -90,6 +92,9 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, dir string, 
 	for _, c := range all {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if !c.Applies(p) {
+			continue
 		}
 		o := &Outcome{ID: c.ID, Assertion: strings.Join(c.Assertion, ", "), Description: c.Description}
 		outs = append(outs, o)
