@@ -69,14 +69,7 @@ var funcs = template.FuncMap{
 		return "(" + strings.Join(out, " OR ") + ")"
 	},
 	// nullid is TRUE when every id part is NULL or empty text.
-	"nullid": func(alias string, names []string) string {
-		out := make([]string, len(names))
-		for i, n := range names {
-			c := qual(alias, n)
-			out[i] = fmt.Sprintf("(%s IS NULL OR CAST(%s AS VARCHAR) = '')", c, c)
-		}
-		return "(" + strings.Join(out, " AND ") + ")"
-	},
+	"nullid": nullID,
 	// valuekey renders names as one comparable text value (a struct cast to
 	// VARCHAR); '' when names is empty.
 	"valuekey": func(alias string, names []string) string {
@@ -133,4 +126,15 @@ func (p *Params) Dec(measure string) (string, error) {
 		return "", fmt.Errorf("no type for measure %s", measure)
 	}
 	return t, nil
+}
+
+// nullID renders the condition that every id part of alias is NULL or
+// empty text: (a."x" IS NULL OR CAST(a."x" AS VARCHAR) = ”) AND ….
+func nullID(alias string, names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		c := qual(alias, n)
+		out[i] = fmt.Sprintf("(%s IS NULL OR CAST(%s AS VARCHAR) = '')", c, c)
+	}
+	return "(" + strings.Join(out, " AND ") + ")"
 }

@@ -215,10 +215,6 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 func typeMap(cols []duck.Column) map[string]string {
 	m := make(map[string]string, len(cols))
 	for _, c := range cols {
-		switch c.Name {
-		case sources.FileColumn, sources.LineColumn, sources.RowColumn:
-			continue
-		}
 		m[c.Name] = c.Type
 	}
 	return m
@@ -227,10 +223,6 @@ func typeMap(cols []duck.Column) map[string]string {
 func names(cols []duck.Column) string {
 	var ns []string
 	for _, c := range cols {
-		switch c.Name {
-		case sources.FileColumn, sources.LineColumn, sources.RowColumn:
-			continue
-		}
 		ns = append(ns, c.Name)
 	}
 	return strings.Join(ns, ", ")
@@ -239,18 +231,10 @@ func names(cols []duck.Column) string {
 // suggest points at a column that differs only in case or surrounding
 // spaces, the usual cause of a "not found".
 func suggest(col string, cols []duck.Column) string {
-	var names []string
-	for _, c := range cols {
-		switch c.Name {
-		case sources.FileColumn, sources.LineColumn, sources.RowColumn:
-		default:
-			names = append(names, c.Name)
-		}
-	}
-	if len(names) == 1 {
+	if len(cols) == 1 {
 		for _, d := range []string{";", "\t", "|"} {
-			if strings.Contains(names[0], d) {
-				return fmt.Sprintf(" (the input has one column, named %q: is it delimited by %q? set delimiter: in the spec's long form)", names[0], d)
+			if strings.Contains(cols[0].Name, d) {
+				return fmt.Sprintf(" (the input has one column, named %q: is it delimited by %q? set delimiter: in the spec's long form)", cols[0].Name, d)
 			}
 		}
 	}
@@ -265,10 +249,6 @@ func suggest(col string, cols []duck.Column) string {
 func valueCols(cols []duck.Column, exclude map[string]bool) []string {
 	var out []string
 	for _, c := range cols {
-		switch c.Name {
-		case sources.FileColumn, sources.LineColumn, sources.RowColumn:
-			continue
-		}
 		if !exclude[c.Name] {
 			out = append(out, c.Name)
 		}
@@ -286,11 +266,11 @@ type tableColumns struct {
 }
 
 func readColumns(ctx context.Context, db *duck.DB) (*tableColumns, error) {
-	src, err := db.Columns(ctx, SourceTable)
+	src, err := sources.UserColumns(ctx, db, SourceTable)
 	if err != nil {
 		return nil, err
 	}
-	sink, err := db.Columns(ctx, SinkTable)
+	sink, err := sources.UserColumns(ctx, db, SinkTable)
 	if err != nil {
 		return nil, err
 	}

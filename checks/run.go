@@ -117,7 +117,7 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, dir string, 
 	if len(errs) > 0 {
 		return outs, errors.Join(errs...)
 	}
-	if p.hasPartialNullIDs() {
+	if len(p.ID) > 1 { // only a composite id can be partly NULL
 		if err := notePartialNulls(ctx, db, p, outs); err != nil {
 			return outs, err
 		}
@@ -164,8 +164,6 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome, e
 	}
 	return nil
 }
-
-func (p *Params) hasPartialNullIDs() bool { return len(p.ID) > 1 }
 
 // notePartialNulls counts rows whose composite id has some, but not all,
 // parts NULL: they are matched NULL-safely (a NULL part equals a NULL part),
@@ -226,7 +224,7 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params) (*Totals, error)
 	for i, id := range p.ID {
 		ids[i] = duck.Ident(id)
 	}
-	nullid := funcs["nullid"].(func(string, []string) string)("", p.ID)
+	nullid := nullID("", p.ID)
 	for _, side := range []struct {
 		table         string
 		rows, distinc *int64

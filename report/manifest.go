@@ -145,18 +145,26 @@ func WriteManifest(ctx context.Context, dir string, r *Result, key ed25519.Priva
 	return m, nil
 }
 
-// toolInfo reads the build info; version is the fallback when there is
-// none (tests).
+// toolInfo is BuildInfo with the run's versions as the fallback when the
+// binary carries no build info (tests).
 func toolInfo(version, duckdb string) ToolInfo {
-	t := ToolInfo{Version: version, DuckDBVersion: duckdb}
+	t, ok := BuildInfo()
+	if !ok || t.Version == "" {
+		t.Version = version
+	}
+	t.DuckDBVersion = duckdb
+	return t
+}
+
+// BuildInfo is what Go's build info records of this binary: module path,
+// version, Go version and VCS revision, time and modified flag. ok is false
+// when the binary carries none.
+func BuildInfo() (t ToolInfo, ok bool) {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return t
+		return t, false
 	}
-	t.Module, t.GoVersion = bi.Main.Path, bi.GoVersion
-	if bi.Main.Version != "" {
-		t.Version = bi.Main.Version
-	}
+	t.Module, t.GoVersion, t.Version = bi.Main.Path, bi.GoVersion, bi.Main.Version
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
@@ -167,7 +175,7 @@ func toolInfo(version, duckdb string) ToolInfo {
 			t.Modified = s.Value == "true"
 		}
 	}
-	return t
+	return t, true
 }
 
 func sha256Hex(b []byte) string {

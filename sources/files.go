@@ -301,8 +301,9 @@ FROM %s`, duck.Ident(table), f, file, f, firstLine, duck.Ident(LineColumn), duck
 	return err
 }
 
-// userColumns returns the columns of table without the provenance columns.
-func userColumns(ctx context.Context, db *duck.DB, table string) ([]duck.Column, error) {
+// UserColumns returns the columns of a loaded table in order, without the
+// provenance columns (__file, __line, __row).
+func UserColumns(ctx context.Context, db *duck.DB, table string) ([]duck.Column, error) {
 	cols, err := db.Columns(ctx, table)
 	if err != nil {
 		return nil, err
@@ -400,7 +401,7 @@ func (s *fileSource) Load(ctx context.Context, db *duck.DB, table string) (*Inpu
 	if err != nil {
 		return nil, err
 	}
-	cols, err := userColumns(ctx, db, table)
+	cols, err := UserColumns(ctx, db, table)
 	if err != nil {
 		return nil, err
 	}

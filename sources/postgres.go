@@ -333,7 +333,7 @@ func (s *pgSource) Load(ctx context.Context, db *duck.DB, table string) (in *Inp
 	if err != nil {
 		return nil, err
 	}
-	ucols, err := userColumns(ctx, db, table)
+	ucols, err := UserColumns(ctx, db, table)
 	if err != nil {
 		return nil, err
 	}

@@ -287,22 +287,21 @@ func Redact(uri string) string {
 			out = out[:i+3] + userInfo + hostPart[at:] + rest[end:]
 		}
 	}
-	lower := strings.ToLower(out)
-	for _, key := range []string{"password="} {
-		for start := 0; ; {
-			j := strings.Index(lower[start:], key)
-			if j < 0 {
-				break
-			}
-			j += start + len(key)
-			k := j
-			for k < len(out) && out[k] != '&' && out[k] != ' ' {
-				k++
-			}
-			out = out[:j] + "xxxxx" + out[k:]
-			lower = strings.ToLower(out)
-			start = j + len("xxxxx")
+	// A key=value connection string or URI parameter: password=… up to the
+	// next & or space.
+	const key = "password="
+	for start := 0; ; {
+		j := strings.Index(strings.ToLower(out[start:]), key)
+		if j < 0 {
+			break
 		}
+		j += start + len(key)
+		k := j
+		for k < len(out) && out[k] != '&' && out[k] != ' ' {
+			k++
+		}
+		out = out[:j] + "xxxxx" + out[k:]
+		start = j + len("xxxxx")
 	}
 	return out
 }

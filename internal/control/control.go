@@ -17,7 +17,6 @@ import (
 	"os/user"
 	"path/filepath"
 	"regexp"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -318,15 +317,13 @@ func redactSpec(s *spec.Spec) *spec.Spec {
 // Version is the module version and VCS revision of this build, as Go's
 // build info records them ("(devel)" for a plain go build).
 func Version() string {
-	bi, ok := debug.ReadBuildInfo()
+	t, ok := report.BuildInfo()
 	if !ok {
 		return "unknown"
 	}
-	v := bi.Main.Version
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" {
-			v += " " + s.Value
-		}
+	v := t.Version
+	if t.Revision != "" {
+		v += " " + t.Revision
 	}
 	return v
 }

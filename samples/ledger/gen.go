@@ -9,9 +9,10 @@ package main
 
 import (
 	"fmt"
-	"github.com/reconcile-dev/reconcile/samples/internal/samplegen"
 	"math/rand/v2"
 	"time"
+
+	"github.com/reconcile-dev/reconcile/samples/internal/samplegen"
 )
 
 //go:generate go run gen.go

@@ -18,10 +18,11 @@ package main
 
 import (
 	"fmt"
-	"github.com/reconcile-dev/reconcile/samples/internal/samplegen"
 	"math/rand/v2"
 	"sort"
 	"time"
+
+	"github.com/reconcile-dev/reconcile/samples/internal/samplegen"
 )
 
 //go:generate go run gen.go
