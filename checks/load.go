@@ -27,18 +27,14 @@
 package checks
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
-	"regexp"
 	"sort"
 	"strings"
-	"text/template"
-)
 
-var orderPrefix = regexp.MustCompile(`^\d+_`)
+	"github.com/reconcile-dev/reconcile/internal/sqlfile"
+)
 
 // ErrLoad wraps every problem with a check file.
 var ErrLoad = errors.New("checks: invalid check file")
@@ -77,7 +73,7 @@ type Check struct {
 	// not fail the control (status info instead of fail).
 	Info bool
 	File string
-	tmpl *template.Template
+	file *sqlfile.File
 }
 
 // Load parses every *.sql file at the root of fsys. A file is named
@@ -117,82 +113,47 @@ func Load(fsys fs.FS) ([]*Check, error) {
 	return out, nil
 }
 
+// checkKeys are the header keys a check file may carry.
+var checkKeys = []string{"check", "assertion", "description", "requires", "severity"}
+
 func parse(name, text string) (*Check, error) {
-	c := &Check{File: name}
-	sc := bufio.NewScanner(strings.NewReader(text))
-	line := 0
-	for sc.Scan() {
-		line++
-		l := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(l, "--") {
-			break
-		}
-		body := strings.TrimSpace(strings.TrimPrefix(l, "--"))
-		key, val, ok := strings.Cut(body, ":")
-		if !ok {
-			if body == "" {
-				continue
-			}
-			return nil, fmt.Errorf("%s:%d: header line %q is not \"-- key: value\"", name, line, l)
-		}
-		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
-		switch key {
-		case "check":
-			c.ID = val
-		case "assertion":
-			for _, a := range strings.Split(val, ",") {
-				a = strings.TrimSpace(a)
-				if a != "completeness" && a != "accuracy" {
-					return nil, fmt.Errorf("%s:%d: assertion %q: want completeness or accuracy", name, line, a)
-				}
-				c.Assertion = append(c.Assertion, a)
-			}
-		case "description":
-			if c.Description != "" {
-				c.Description += " "
-			}
-			c.Description += val
-		case "requires":
-			for _, r := range strings.Split(val, ",") {
-				r := Requirement(strings.TrimSpace(r))
-				if !knownRequirements[r] {
-					return nil, fmt.Errorf("%s:%d: requires %q: want id, measures, group_by, checkpoint, logical_key, reperform, watermark, emission or records", name, line, r)
-				}
-				c.Requires = append(c.Requires, r)
-			}
-		case "severity":
-			switch val {
-			case "info":
-				c.Info = true
-			case "error":
-			default:
-				return nil, fmt.Errorf("%s:%d: severity %q: want error or info", name, line, val)
-			}
-		default:
-			return nil, fmt.Errorf("%s:%d: unknown header key %q (want check, assertion, description, requires, severity)", name, line, key)
-		}
+	f, err := sqlfile.Parse(name, text, checkKeys, funcs)
+	if err != nil {
+		return nil, err
 	}
-	if want := orderPrefix.ReplaceAllString(strings.TrimSuffix(path.Base(name), ".sql"), ""); c.ID != want {
+	c := &Check{File: name, ID: f.Value("check"), Description: f.Value("description"), file: f}
+	for _, a := range f.List("assertion") {
+		if a != "completeness" && a != "accuracy" {
+			return nil, fmt.Errorf("%s:%d: assertion %q: want completeness or accuracy", name, f.Line("assertion"), a)
+		}
+		c.Assertion = append(c.Assertion, a)
+	}
+	for _, r := range f.List("requires") {
+		r := Requirement(r)
+		if !knownRequirements[r] {
+			return nil, fmt.Errorf("%s:%d: requires %q: want id, measures, group_by, checkpoint, logical_key, reperform, watermark, emission or records", name, f.Line("requires"), r)
+		}
+		c.Requires = append(c.Requires, r)
+	}
+	switch sev := f.Value("severity"); sev {
+	case "info":
+		c.Info = true
+	case "error", "":
+	default:
+		return nil, fmt.Errorf("%s:%d: severity %q: want error or info", name, f.Line("severity"), sev)
+	}
+	if want := sqlfile.IDOf(name); c.ID != want {
 		return nil, fmt.Errorf("%s: header says check %q; it must equal the file name %q", name, c.ID, want)
 	}
 	if len(c.Assertion) == 0 {
 		return nil, fmt.Errorf("%s: no -- assertion: line", name)
 	}
-	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").Parse(text)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	c.tmpl = t
 	return c, nil
 }
 
 // Render returns the check's SQL for p.
 func (c *Check) Render(p *Params) (string, error) {
-	var b strings.Builder
-	if err := c.tmpl.Execute(&b, p); err != nil {
-		return "", fmt.Errorf("render %s: %w", c.File, err)
-	}
-	return b.String(), nil
+	return c.file.Render(p)
 }
 
 // Missing returns the requirements p does not meet.

@@ -434,33 +434,6 @@ func contains(ss []string, s string) bool {
 func init() {
 	// Template helpers of the replay checks (queries/1NN_*.sql).
 
-	// lit quotes a string literal.
-	funcs["lit"] = duck.Literal
-	// replaykey selects a replay table's logical key as output columns:
-	// window_start, window_end and the group columns.
-	funcs["replaykey"] = func(alias string, groups []string) string {
-		out := []string{alias + ".__window_start AS window_start", alias + ".__window_end AS window_end"}
-		for _, g := range groups {
-			out = append(out, qual(alias, g))
-		}
-		return strings.Join(out, ", ")
-	}
-	// replaygroup lists a replay table's key columns for GROUP BY.
-	funcs["replaygroup"] = func(alias string, groups []string) string {
-		out := []string{alias + ".__window_start", alias + ".__window_end"}
-		for _, g := range groups {
-			out = append(out, qual(alias, g))
-		}
-		return strings.Join(out, ", ")
-	}
-	// replaymatch joins two replay tables on the logical key, NULL-safely.
-	funcs["replaymatch"] = func(a, b string, groups []string) string {
-		out := []string{a + ".__window_end = " + b + ".__window_end"}
-		for _, g := range groups {
-			out = append(out, qual(a, g)+" IS NOT DISTINCT FROM "+qual(b, g))
-		}
-		return "(" + strings.Join(out, " AND ") + ")"
-	}
 	// restartof names the earliest restart that rewound a write of
 	// checkpoint epoch expr (restored_checkpoint < epoch <= open_epoch);
 	// NULL when none did.

@@ -21,6 +21,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 )
 
 // DB is an embedded, in-memory DuckDB database with one pinned connection.
@@ -217,24 +219,14 @@ func (d *DB) Version(ctx context.Context) (string, error) {
 	return v, err
 }
 
-// Ident quotes name as a DuckDB identifier ("a""b").
-func Ident(name string) string {
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
-}
+// Ident quotes name as a DuckDB identifier (see sqlfile.Ident).
+func Ident(name string) string { return sqlfile.Ident(name) }
 
-// Literal quotes s as a DuckDB string literal ('it”s').
-func Literal(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
-}
+// Literal quotes s as a DuckDB string literal (see sqlfile.Literal).
+func Literal(s string) string { return sqlfile.Literal(s) }
 
-// List renders ss as a DuckDB list of string literals (['a', 'b']).
-func List(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = Literal(s)
-	}
-	return "[" + strings.Join(q, ", ") + "]"
-}
+// List renders ss as a DuckDB list of string literals (see sqlfile.List).
+func List(ss []string) string { return sqlfile.List(ss) }
 
 func firstLine(q string) string {
 	q = strings.TrimSpace(q)

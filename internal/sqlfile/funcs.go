@@ -1,0 +1,157 @@
+package sqlfile
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+	"text/template"
+)
+
+// Ident quotes name as a DuckDB identifier ("a""b").
+func Ident(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// Literal quotes s as a DuckDB string literal, doubling each single quote.
+func Literal(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+// List renders ss as a DuckDB list of string literals (['a', 'b']).
+func List(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = Literal(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// Qual qualifies a quoted column name with a table alias ("" for none).
+func Qual(alias, name string) string {
+	if alias == "" {
+		return Ident(name)
+	}
+	return alias + "." + Ident(name)
+}
+
+// NullID renders the condition that every id part of alias is NULL or
+// empty text (an empty string literal in SQL), for every part.
+func NullID(alias string, names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		c := Qual(alias, n)
+		out[i] = fmt.Sprintf("(%s IS NULL OR CAST(%s AS VARCHAR) = '')", c, c)
+	}
+	return "(" + strings.Join(out, " AND ") + ")"
+}
+
+// base are the helpers every SQL file may use. Each returns a SQL fragment
+// with every identifier and literal quoted.
+var base = template.FuncMap{
+	// q quotes one identifier: {{q "amount"}} → "amount".
+	"q": Ident,
+	// lit quotes a string literal: {{lit "a'b"}} → 'a''b'.
+	"lit": Literal,
+	// litlist renders a DuckDB list of string literals: ['a', 'b'].
+	"litlist": List,
+	// cols lists qualified columns: {{cols "s" .ID}} → s."a", s."b".
+	"cols": func(alias string, names []string) string {
+		out := make([]string, len(names))
+		for i, n := range names {
+			out[i] = Qual(alias, n)
+		}
+		return strings.Join(out, ", ")
+	},
+	// match joins two aliases NULL-safely on names: a."x" IS NOT DISTINCT
+	// FROM b."x" AND …; TRUE when names is empty.
+	"match": func(a, b string, names []string) string {
+		if len(names) == 0 {
+			return "TRUE"
+		}
+		out := make([]string, len(names))
+		for i, n := range names {
+			out[i] = Qual(a, n) + " IS NOT DISTINCT FROM " + Qual(b, n)
+		}
+		return "(" + strings.Join(out, " AND ") + ")"
+	},
+	// differ is TRUE when any of names differs between a and b, NULL-safely.
+	"differ": func(a, b string, names []string) string {
+		out := make([]string, len(names))
+		for i, n := range names {
+			out[i] = Qual(a, n) + " IS DISTINCT FROM " + Qual(b, n)
+		}
+		return "(" + strings.Join(out, " OR ") + ")"
+	},
+	// nullid is TRUE when every id part is NULL or empty text.
+	"nullid": NullID,
+	// valuekey renders names as one comparable text value (a struct cast to
+	// VARCHAR); '' when names is empty.
+	"valuekey": func(alias string, names []string) string {
+		if len(names) == 0 {
+			return "''"
+		}
+		out := make([]string, len(names))
+		for i, n := range names {
+			out[i] = Ident(n) + " := " + Qual(alias, n)
+		}
+		return "CAST(struct_pack(" + strings.Join(out, ", ") + ") AS VARCHAR)"
+	},
+	// loc renders a row's provenance as 'file:line'.
+	"loc": func(alias string) string {
+		return fmt.Sprintf("(%s || ':' || %s)", Qual(alias, "__file"), Qual(alias, "__line"))
+	},
+	// coalesced merges the group columns of a full outer join:
+	// coalesce(a."g", b."g") AS "g", … (with a trailing comma when non-empty).
+	"coalesced": func(a, b string, names []string) string {
+		var sb strings.Builder
+		for _, n := range names {
+			fmt.Fprintf(&sb, "coalesce(%s, %s) AS %s, ", Qual(a, n), Qual(b, n), Ident(n))
+		}
+		return sb.String()
+	},
+	// name builds an output column name: {{name "source_" .}} → "source_amount".
+	"name": func(prefix, n string) string { return Ident(prefix + n) },
+	// cpid renders a sink row's checkpoint id as text, a missing one as
+	// 'NULL', so a row written with no checkpoint id counts as a checkpoint
+	// of its own rather than vanishing from counts and lists:
+	// {{cpid "k" .Checkpoint}}.
+	"cpid": func(alias, col string) string {
+		return fmt.Sprintf("coalesce(CAST(%s AS VARCHAR), 'NULL')", Qual(alias, col))
+	},
+	// sortedlist aggregates distinct values as 'a;b;c', numerically when they
+	// are integers, else as text.
+	"sortedlist": func(expr string) string {
+		v := "CAST(" + expr + " AS VARCHAR)"
+		return fmt.Sprintf("array_to_string(list(DISTINCT %s ORDER BY TRY_CAST(%s AS HUGEINT) NULLS LAST, %s), ';')", v, v, v)
+	},
+	// replaykey selects a replay table's logical key as output columns:
+	// window_start, window_end and the group columns.
+	"replaykey": func(alias string, groups []string) string {
+		out := []string{alias + ".__window_start AS window_start", alias + ".__window_end AS window_end"}
+		for _, g := range groups {
+			out = append(out, Qual(alias, g))
+		}
+		return strings.Join(out, ", ")
+	},
+	// replaygroup lists a replay table's key columns for GROUP BY.
+	"replaygroup": func(alias string, groups []string) string {
+		out := []string{alias + ".__window_start", alias + ".__window_end"}
+		for _, g := range groups {
+			out = append(out, Qual(alias, g))
+		}
+		return strings.Join(out, ", ")
+	},
+	// replaymatch joins two replay tables on the logical key, NULL-safely.
+	"replaymatch": func(a, b string, groups []string) string {
+		out := []string{a + ".__window_end = " + b + ".__window_end"}
+		for _, g := range groups {
+			out = append(out, Qual(a, g)+" IS NOT DISTINCT FROM "+Qual(b, g))
+		}
+		return "(" + strings.Join(out, " AND ") + ")"
+	},
+}
+
+// Funcs returns the helpers every SQL file may use (a fresh map: callers
+// add their own helpers to it). Each helper returns a SQL fragment with
+// every identifier and literal quoted.
+func Funcs() template.FuncMap { return maps.Clone(base) }

@@ -1,0 +1,238 @@
+// Package sqlfile parses and renders reconcile's SQL files, the one place
+// SQL text lives (see package queries): each file is a Go text/template of
+// one DuckDB statement, preceded by a strict header of "-- key: value"
+// comment lines, as sqlc's "-- name:" annotations and goose's "-- +goose"
+// annotations are (STYLE.md §1, §4). The file still runs in the duckdb
+// shell once its template actions are filled in.
+//
+//	-- statement: measure_digits          the statement's id (file name without NNN_ and .sql)
+//	-- description: The fraction and integer digits a measure needs.
+//	SELECT coalesce(max(length(regexp_extract({{q .Column}}, '\.(\d*)\s*$', 1))), 0) …
+//
+// A header ends at the first line that is not a comment. Which keys a file
+// may carry is decided by its caller (Parse's keys argument); an unknown key
+// is an error naming the file and line, so a misspelt key never passes
+// silently. A key may repeat: its values are kept in order (a description
+// continues over several lines).
+//
+// Template helpers (Funcs) render SQL fragments with every identifier and
+// literal quoted; values reach SQL only through them or as bind parameters.
+package sqlfile
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"text/template"
+)
+
+// ErrParse wraps every problem with a SQL file: an unknown or malformed
+// header line, a template that does not parse, a file that is missing.
+var ErrParse = errors.New("sqlfile: invalid SQL file")
+
+// File is one parsed SQL file.
+type File struct {
+	// Name is the file's path within its file system ("load/read_csv.sql").
+	Name string
+	// ID is the file name without folder, order prefix (NNN_) and ".sql".
+	ID     string
+	header []entry
+	tmpl   *template.Template
+}
+
+type entry struct {
+	key, value string
+	line       int
+}
+
+var orderPrefix = regexp.MustCompile(`^\d+_`)
+
+// IDOf returns the id a file name gives: its base name without an NNN_
+// order prefix and without ".sql" ("queries/020_missing_ids.sql" →
+// "missing_ids").
+func IDOf(name string) string {
+	return orderPrefix.ReplaceAllString(strings.TrimSuffix(path.Base(name), ".sql"), "")
+}
+
+// Parse parses text as the SQL file name. keys are the header keys the file
+// may carry; any other key is an error. Errors wrap ErrParse and name the
+// file (and line).
+func Parse(name, text string, keys []string, funcs template.FuncMap) (*File, error) {
+	f := &File{Name: name, ID: IDOf(name)}
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		l := strings.TrimSpace(sc.Text())
+		if !strings.HasPrefix(l, "--") {
+			break
+		}
+		body := strings.TrimSpace(strings.TrimPrefix(l, "--"))
+		if body == "" {
+			continue
+		}
+		key, val, ok := strings.Cut(body, ":")
+		if !ok {
+			return nil, fmt.Errorf("%w: %s:%d: header line %q is not \"-- key: value\"", ErrParse, name, line, l)
+		}
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		if !slices.Contains(keys, key) {
+			return nil, fmt.Errorf("%w: %s:%d: unknown header key %q (want %s)", ErrParse, name, line, key, strings.Join(keys, ", "))
+		}
+		f.header = append(f.header, entry{key: key, value: val, line: line})
+	}
+	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrParse, name, err)
+	}
+	f.tmpl = t
+	return f, nil
+}
+
+// ReadFile reads and parses one file of fsys (see Parse).
+func ReadFile(fsys fs.FS, name string, keys []string, funcs template.FuncMap) (*File, error) {
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrParse, err)
+	}
+	return Parse(name, string(data), keys, funcs)
+}
+
+// Values returns every value of key in header order (nil when absent).
+func (f *File) Values(key string) []string {
+	var out []string
+	for _, e := range f.header {
+		if e.key == key {
+			out = append(out, e.value)
+		}
+	}
+	return out
+}
+
+// Value returns the values of key joined by a space: a description written
+// over several lines reads as one sentence.
+func (f *File) Value(key string) string { return strings.Join(f.Values(key), " ") }
+
+// List returns the comma-separated items of every value of key, trimmed,
+// empty items dropped ("requires: id, measures" → [id measures]).
+func (f *File) List(key string) []string {
+	var out []string
+	for _, v := range f.Values(key) {
+		for _, item := range strings.Split(v, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				out = append(out, item)
+			}
+		}
+	}
+	return out
+}
+
+// Line returns the header line number of the first value of key (0 when
+// absent), for error messages.
+func (f *File) Line(key string) int {
+	for _, e := range f.header {
+		if e.key == key {
+			return e.line
+		}
+	}
+	return 0
+}
+
+// Render executes the template with data and returns the SQL. Errors name
+// the file.
+func (f *File) Render(data any) (string, error) {
+	var b strings.Builder
+	if err := f.tmpl.Execute(&b, data); err != nil {
+		return "", fmt.Errorf("render %s: %w", f.Name, err)
+	}
+	return b.String(), nil
+}
+
+// Body returns the rendered SQL without its header comment lines: the
+// statement as it is sent to the engine.
+func Body(sql string) string {
+	lines := strings.Split(sql, "\n")
+	i := 0
+	for i < len(lines) {
+		l := strings.TrimSpace(lines[i])
+		if l != "" && !strings.HasPrefix(l, "--") {
+			break
+		}
+		i++
+	}
+	return strings.Join(lines[i:], "\n")
+}
+
+// Set is a folder of parsed statements read once, for the built-in SQL a
+// package runs (as sqlc's seed.go reads its embedded folder once). A file
+// of the set that does not parse is a broken build, so MustSet panics.
+type Set struct {
+	files map[string]*File
+	names []string
+}
+
+// MustSet parses every *.sql file directly in dir of fsys with the given
+// header keys and helpers, and panics if any fails (the files are
+// embedded: a failure here is a bug in the build, not in a user's input).
+func MustSet(fsys fs.FS, dir string, keys []string, funcs template.FuncMap) *Set {
+	s, err := NewSet(fsys, dir, keys, funcs)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// NewSet is MustSet returning the error (for user-supplied folders).
+func NewSet(fsys fs.FS, dir string, keys []string, funcs template.FuncMap) (*Set, error) {
+	names, err := fs.Glob(fsys, path.Join(dir, "*.sql"))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrParse, err)
+	}
+	slices.Sort(names)
+	s := &Set{files: map[string]*File{}}
+	var errs []error
+	for _, n := range names {
+		f, err := ReadFile(fsys, n, keys, funcs)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if _, dup := s.files[f.ID]; dup {
+			errs = append(errs, fmt.Errorf("%w: %s: a second file with id %s", ErrParse, n, f.ID))
+			continue
+		}
+		s.files[f.ID] = f
+		s.names = append(s.names, f.ID)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// IDs returns the ids of the set's files in file-name order.
+func (s *Set) IDs() []string { return slices.Clone(s.names) }
+
+// Get returns the file with id, or an error wrapping ErrParse.
+func (s *Set) Get(id string) (*File, error) {
+	f, ok := s.files[id]
+	if !ok {
+		return nil, fmt.Errorf("%w: no SQL file %s", ErrParse, id)
+	}
+	return f, nil
+}
+
+// Render renders the file with id (see File.Render).
+func (s *Set) Render(id string, data any) (string, error) {
+	f, err := s.Get(id)
+	if err != nil {
+		return "", err
+	}
+	return f.Render(data)
+}

@@ -1,0 +1,99 @@
+package sqlfile
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+var keys = []string{"statement", "description"}
+
+func TestParseHeader(t *testing.T) {
+	f, err := Parse("prepare/010_measure_digits.sql", "-- statement: measure_digits\n-- description: One\n--\n-- description: two.\nSELECT {{q .Col}} FROM t\n-- not header\n", keys, Funcs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.ID != "measure_digits" || f.Value("statement") != "measure_digits" {
+		t.Errorf("id %q statement %q", f.ID, f.Value("statement"))
+	}
+	if got := f.Value("description"); got != "One two." {
+		t.Errorf("description %q", got)
+	}
+	if f.Line("description") != 2 {
+		t.Errorf("line %d", f.Line("description"))
+	}
+	sql, err := f.Render(map[string]string{"Col": `a"b`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := Body(sql); !strings.HasPrefix(body, `SELECT "a""b" FROM t`) {
+		t.Errorf("body %q", body)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct{ name, text, want string }{
+		{"unknown key", "-- statment: x\nSELECT 1", `x.sql:1: unknown header key "statment"`},
+		{"not key value", "-- statement x\nSELECT 1", `x.sql:1: header line "-- statement x"`},
+		{"bad template", "-- statement: x\nSELECT {{q}", "x.sql"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("x.sql", tt.text, keys, Funcs())
+			if !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want ErrParse containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestRenderMissingKey(t *testing.T) {
+	f, err := Parse("x.sql", "SELECT {{.Nope}}", keys, Funcs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Render(map[string]string{}); err == nil || !strings.Contains(err.Error(), "x.sql") {
+		t.Fatalf("err = %v, want a render error naming the file", err)
+	}
+}
+
+func TestSet(t *testing.T) {
+	fsys := fstest.MapFS{
+		"load/020_b.sql": {Data: []byte("-- statement: b\nSELECT 2")},
+		"load/010_a.sql": {Data: []byte("-- statement: a\nSELECT {{lit .}}")},
+		"load/sub/c.sql": {Data: []byte("SELECT 3")},
+	}
+	s, err := NewSet(fsys, "load", keys, Funcs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.IDs(), ","); got != "a,b" {
+		t.Errorf("ids %s", got)
+	}
+	if sql, err := s.Render("a", "it's"); err != nil || sql != "-- statement: a\nSELECT 'it''s'" {
+		t.Errorf("render = %q, %v", sql, err)
+	}
+	if _, err := s.Get("c"); !errors.Is(err, ErrParse) {
+		t.Errorf("get c: %v", err)
+	}
+	fsys["load/030_a.sql"] = &fstest.MapFile{Data: []byte("SELECT 1")}
+	if _, err := NewSet(fsys, "load", keys, Funcs()); err == nil || !strings.Contains(err.Error(), "a second file with id a") {
+		t.Errorf("duplicate id: %v", err)
+	}
+}
+
+func TestHelpersQuote(t *testing.T) {
+	f := Funcs()
+	cols := f["cols"].(func(string, []string) string)
+	if got := cols("s", []string{"a", `b"c`}); got != `s."a", s."b""c"` {
+		t.Errorf("cols %s", got)
+	}
+	match := f["match"].(func(string, string, []string) string)
+	if got := match("s", "k", nil); got != "TRUE" {
+		t.Errorf("match of nothing %s", got)
+	}
+	if got := NullID("k", []string{"id"}); got != `((k."id" IS NULL OR CAST(k."id" AS VARCHAR) = ''))` {
+		t.Errorf("nullid %s", got)
+	}
+}
