@@ -36,12 +36,14 @@ import (
 	"sort"
 	"strings"
 	"text/template"
+
+	"github.com/reconcile-dev/reconcile/internal/fault"
 )
 
 var orderPrefix = regexp.MustCompile(`^\d+_`)
 
 // ErrLoad wraps every problem with a check file.
-var ErrLoad = errors.New("checks: invalid check file")
+var ErrLoad = fault.Usage.New("checks: invalid check file")
 
 // Requirement names a spec field a check needs.
 type Requirement string

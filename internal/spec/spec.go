@@ -45,11 +45,13 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/reconcile-dev/reconcile/internal/fault"
 )
 
 // ErrInvalid wraps every problem with a spec: unreadable YAML, an unknown
 // key, a missing required field. It is a usage error (exit code 2).
-var ErrInvalid = errors.New("spec: invalid")
+var ErrInvalid = fault.Usage.New("spec: invalid")
 
 // Spec is one reconciliation control.
 type Spec struct {
