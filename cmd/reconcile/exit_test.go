@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/control"
@@ -147,4 +150,25 @@ func TestOutOfMemoryHint(t *testing.T) {
 	if code != exitRuntime || strings.Contains(stderr, "--memory-limit") {
 		t.Errorf("a missing file: exit %d, stderr %q; want 3 without the memory hint", code, stderr)
 	}
+}
+
+// The acceptance rule (an error before a RunE starts is a usage error)
+// holds only while reconcile's own code runs in RunE alone: cobra runs
+// PersistentPreRun(E) and PreRun(E) before RunE, so an error of theirs
+// would be taken for a usage error. A command that needs such a hook must
+// mark acceptance there too.
+func TestCommandsRunOnlyInRunE(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.PersistentPreRun != nil || c.PersistentPreRunE != nil || c.PreRun != nil || c.PreRunE != nil {
+			t.Errorf("command %q has a pre-run hook; extend acceptance in root.go to it", c.CommandPath())
+		}
+		if c.Run != nil {
+			t.Errorf("command %q uses Run; use RunE so that its errors are classed", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRoot(&factory{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}))
 }
