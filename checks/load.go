@@ -33,11 +33,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 )
 
 // ErrLoad wraps every problem with a check file.
-var ErrLoad = errors.New("checks: invalid check file")
+var ErrLoad = fault.Usage.New("checks: invalid check file")
 
 // Requirement names a spec field a check needs.
 type Requirement string

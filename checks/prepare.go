@@ -2,7 +2,6 @@ package checks
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/sources"
 )
 
@@ -22,11 +22,11 @@ const (
 // ErrColumn is returned by Prepare when the spec names a column an input
 // does not have, or a measure that cannot be an exact decimal type. It is a
 // usage error (exit code 2): the spec, not the data, must change.
-var ErrColumn = errors.New("checks: bad column")
+var ErrColumn = fault.Usage.New("checks: bad column")
 
 // ErrValue is returned by Prepare when a measure holds a value that is not a
 // decimal number. The message names file, line, column and value.
-var ErrValue = errors.New("checks: bad value")
+var ErrValue = fault.Runtime.New("checks: bad value")
 
 // Columns is what the spec says about columns, before Prepare.
 type Columns struct {

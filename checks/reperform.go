@@ -2,12 +2,12 @@ package checks
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
 )
@@ -100,7 +100,7 @@ func (r *Replay) KeyColumns() []string {
 
 // ErrTime is returned by PrepareReplay when a timestamp cannot be read; the
 // message names file:line, column and value.
-var ErrTime = errors.New("checks: bad timestamp")
+var ErrTime = fault.Runtime.New("checks: bad timestamp")
 
 // PrepareReplay re-performs a windowed sink: it assigns every source event
 // to its windows on UTC instants and recomputes each window and group into

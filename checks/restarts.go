@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,11 +16,12 @@ import (
 	_ "time/tzdata" // zone names for restart times written without a zone
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/fault"
 )
 
 // ErrRestarts wraps every problem with the restarts: file(s). It is a usage
 // error: the file given is not what the spec says it is.
-var ErrRestarts = errors.New("checks: bad restarts file")
+var ErrRestarts = fault.Usage.New("checks: bad restarts file")
 
 // Restart is one restore of the job from a checkpoint.
 type Restart struct {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/fault"
 )
 
 // Status of one check.
@@ -29,7 +30,7 @@ const (
 // ErrFailed is returned (wrapped) by callers when at least one check found
 // exceptions: the control ran and its answer is "no". It is not a failure
 // to run (exit code 1, not 3).
-var ErrFailed = errors.New("checks: exceptions found")
+var ErrFailed = fault.Failed.New("checks: exceptions found")
 
 // RunError is a check whose SQL failed: the control could not conclude.
 type RunError struct {

@@ -8,11 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/reconcile-dev/reconcile/internal/fault"
 )
 
 // ErrExists is returned by NewFolder when the evidence folder exists and
 // replacing it was not asked for.
-var ErrExists = errors.New("report: evidence folder exists")
+var ErrExists = fault.Usage.New("report: evidence folder exists")
 
 // Folder is an evidence folder under construction. Files are written into a
 // hidden staging folder beside the target (".<name>.incomplete-…"); Commit

@@ -18,6 +18,7 @@ import (
 	"runtime/debug"
 	"sort"
 
+	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/sources"
 )
 
@@ -39,11 +40,11 @@ const ManifestVersion = 1
 var (
 	// ErrNoManifest: the folder has no manifest.json (not an evidence
 	// folder, or one written before manifests existed).
-	ErrNoManifest = errors.New("report: no manifest.json")
+	ErrNoManifest = fault.Usage.New("report: no manifest.json")
 	// ErrBadManifest: manifest.json is not a manifest (edited or damaged).
 	ErrBadManifest = errors.New("report: invalid manifest.json")
 	// ErrKey: a key file is not a PEM Ed25519 key.
-	ErrKey = errors.New("report: invalid Ed25519 key")
+	ErrKey = fault.Usage.New("report: invalid Ed25519 key")
 )
 
 // Manifest is manifest.json: what the evidence folder holds and what

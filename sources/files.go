@@ -17,10 +17,11 @@ import (
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/fault"
 )
 
 // ErrNoFiles is returned by Load when a path or glob matches no readable file.
-var ErrNoFiles = errors.New("sources: no files match")
+var ErrNoFiles = fault.Runtime.New("sources: no files match")
 
 // options reads the kind-specific options of a Location and reports any it
 // was not asked for.

@@ -79,7 +79,6 @@ package sources
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -88,6 +87,7 @@ import (
 	"sync"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/fault"
 )
 
 // Provenance column names of every loaded table (see the package doc).
@@ -101,9 +101,9 @@ const (
 // error), as opposed to an input that could not be read.
 var (
 	// ErrUnknownKind: no registered kind matches the location.
-	ErrUnknownKind = errors.New("sources: unknown kind")
+	ErrUnknownKind = fault.Usage.New("sources: unknown kind")
 	// ErrInvalidLocation: the URI or one of its options is malformed.
-	ErrInvalidLocation = errors.New("sources: invalid location")
+	ErrInvalidLocation = fault.Usage.New("sources: invalid location")
 )
 
 // Location says where an input is.

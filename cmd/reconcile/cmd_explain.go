@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reconcile-dev/reconcile/internal/control"
+	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 )
 
@@ -60,7 +61,7 @@ Exit 0 when the key was found, 2 when no row has it or the spec is wrong,
 
 func runExplain(cmd *cobra.Command, o *explainOptions) error {
 	if o.config == "" || o.key == "" {
-		return &usageError{fmt.Errorf("explain needs --config SPEC and --key VALUE[,VALUE…]")}
+		return fault.Usage.Mark(errors.New("explain needs --config SPEC and --key VALUE[,VALUE…]"))
 	}
 	s, err := spec.Load(o.config)
 	if err != nil {
@@ -68,13 +69,10 @@ func runExplain(cmd *cobra.Command, o *explainOptions) error {
 	}
 	values, err := keyValues(o.key)
 	if err != nil {
-		return &usageError{err}
+		return fault.Usage.Mark(err)
 	}
 	ex, err := control.Explain(cmd.Context(), s, values)
 	if err != nil {
-		if errorsIsNoKey(err) {
-			return &usageError{err}
-		}
 		return err
 	}
 	if o.json {
@@ -171,8 +169,6 @@ func dash(s string) string {
 	}
 	return s
 }
-
-func errorsIsNoKey(err error) bool { return errors.Is(err, control.ErrNoKey) }
 
 // sumValues adds up per-check counts.
 func sumValues(m map[string]int64) int64 {

@@ -11,6 +11,7 @@ import (
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/control"
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/report"
 	"github.com/reconcile-dev/reconcile/sources"
@@ -135,7 +136,7 @@ func runRun(cmd *cobra.Command, o *runOptions) error {
 	opt := control.Options{Force: o.force, Formats: o.formats, Log: o.f.stderr, MemoryLimit: o.memory}
 	if o.signKey != "" {
 		if opt.SignKey, err = report.LoadPrivateKey(o.signKey); err != nil {
-			return &usageError{err}
+			return fault.Usage.Mark(err)
 		}
 	}
 	if o.queries != "" {

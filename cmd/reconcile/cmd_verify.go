@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/report"
 )
 
@@ -16,7 +17,7 @@ func init() {
 
 // errVerifyFailed is returned when verify found a difference: exit code 1,
 // the differences already printed.
-var errVerifyFailed = errors.New("verify: evidence folder differs from its manifest")
+var errVerifyFailed = fault.Failed.New("verify: evidence folder differs from its manifest")
 
 // verifyOptions are the parsed arguments of `reconcile verify`.
 type verifyOptions struct {
@@ -58,14 +59,12 @@ func runVerify(cmd *cobra.Command, o *verifyOptions) error {
 	if o.publicKey != "" {
 		var err error
 		if pub, err = report.LoadPublicKey(o.publicKey); err != nil {
-			return &usageError{err}
+			return fault.Usage.Mark(err)
 		}
 	}
 	w := o.f.stdout
 	v, err := report.VerifyManifest(cmd.Context(), o.dir, pub)
 	switch {
-	case errors.Is(err, report.ErrNoManifest):
-		return &usageError{err}
 	case errors.Is(err, report.ErrBadManifest):
 		fmt.Fprintf(w, "CHANGED  %s: %v\n", report.ManifestFile, err)
 		return errVerifyFailed

@@ -5,24 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/control"
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/fault"
 )
 
 // exitCode is the process exit status; the values are documented in
-// `reconcile help exit-codes` and the README.
+// `reconcile help exit-codes` and the README, and decided by codeOf.
 type exitCode int
 
 const (
-	exitOK      exitCode = 0 // every check passed
-	exitFailed  exitCode = 1 // at least one check found exceptions; evidence written
-	exitUsage   exitCode = 2 // bad flag, spec, column or location
-	exitRuntime exitCode = 3 // an input could not be read, a query failed, cancelled
+	exitOK      = exitCode(fault.OK)      // every check passed
+	exitFailed  = exitCode(fault.Failed)  // at least one check found exceptions; evidence written
+	exitUsage   = exitCode(fault.Usage)   // bad flag, spec, column or location
+	exitRuntime = exitCode(fault.Runtime) // an input could not be read, a query failed, cancelled
 )
 
 const exitCodesHelp = `Exit codes of reconcile:
@@ -43,15 +42,15 @@ Nothing else exits 0: a run that could not reach a verdict never passes.
 type factory struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// accepted is set when cobra has accepted the command line and runs a
+	// command's RunE (see acceptance).
+	accepted bool
 }
 
 // subcommands are the constructors of commands beyond run; each command file
 // adds its own in an init function, so commands are added without editing
 // this file.
 var subcommands []func(f *factory) *cobra.Command
-
-// errSilent marks an error already reported to the user.
-var errSilent = errors.New("silent")
 
 func newRoot(f *factory) *cobra.Command {
 	root := &cobra.Command{
@@ -70,9 +69,6 @@ and re-perform.
 	root.SetIn(f.stdin)
 	root.SetOut(f.stdout)
 	root.SetErr(f.stderr)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &usageError{err}
-	})
 	root.AddCommand(newCmdRun(f, nil))
 	for _, newCmd := range subcommands {
 		root.AddCommand(newCmd(f))
@@ -82,14 +78,30 @@ and re-perform.
 		Short: "What each exit code of reconcile means",
 		Long:  exitCodesHelp,
 	})
+	acceptance(root, &f.accepted)
 	return root
 }
 
-// usageError is a command-line problem (exit 2).
-type usageError struct{ err error }
-
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
+// acceptance wraps the RunE of c and of every command below it so that
+// *accepted is set when the RunE starts. Cobra calls a RunE only once it
+// has accepted the command line: the command exists, its flags parsed, its
+// arguments passed its Args validator. So an error returned before that is
+// one of cobra's own usage errors (unknown command or flag, a flag without
+// its value or with a bad one, wrong arguments), and run classes it as such.
+// Cobra gives those errors no type of their own (they are fmt.Errorf
+// strings; spf13/cobra#1077), and matching their text would break with
+// any new wording; the point where cobra hands over does not move.
+func acceptance(c *cobra.Command, accepted *bool) {
+	if runE := c.RunE; runE != nil {
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			*accepted = true
+			return runE(cmd, args)
+		}
+	}
+	for _, sub := range c.Commands() {
+		acceptance(sub, accepted)
+	}
+}
 
 // run executes reconcile with args and returns the exit code. It is main
 // without os.Exit, so tests drive the real entry point.
@@ -98,43 +110,32 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root := newRoot(f)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
-	code := codeOf(err)
+	if !f.accepted {
+		err = fault.Usage.Mark(err)
+	}
+	code := codeOf(ctx, err)
 	switch {
-	case err != nil && ctx.Err() != nil:
+	case err == nil, code == exitFailed:
+		// The command printed its verdict (or the differences verify found).
+	case ctx.Err() != nil:
 		// DuckDB and pgx report an interrupt in their own words; say it once.
 		fmt.Fprintf(stderr, "reconcile: cancelled (%v); no evidence folder was written\n", context.Cause(ctx))
-		code = exitRuntime
-	case err != nil && !errors.Is(err, errSilent) && code != exitFailed:
+	default:
 		fmt.Fprintf(stderr, "reconcile: %v\n", err)
-		if strings.Contains(err.Error(), "Out of Memory") {
+		if errors.Is(err, duck.ErrOutOfMemory) {
 			fmt.Fprintf(stderr, "reconcile: DuckDB reached its memory cap (%s unless --memory-limit says otherwise); run again with a larger --memory-limit, such as 4GB\n", duck.MemoryLimit)
 		}
 	}
 	return code
 }
 
-func codeOf(err error) exitCode {
-	var ue *usageError
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.Is(err, checks.ErrFailed), errors.Is(err, errVerifyFailed):
-		return exitFailed
-	case errors.As(err, &ue), control.IsUsage(err):
-		return exitUsage
-	case isCobraUsage(err):
-		return exitUsage
-	default:
+// codeOf is the exit code of a command that returned err: its class
+// (fault.Of: each package's sentinels carry theirs), except that an error
+// of a cancelled run is a runtime error whatever the interrupted statement
+// reported.
+func codeOf(ctx context.Context, err error) exitCode {
+	if err != nil && ctx.Err() != nil {
 		return exitRuntime
 	}
-}
-
-func isCobraUsage(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "invalid argument", "flag needs an argument"} {
-		if len(msg) >= len(p) && msg[:len(p)] == p {
-			return true
-		}
-	}
-	return false
+	return exitCode(fault.Of(err))
 }

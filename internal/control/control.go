@@ -9,7 +9,6 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -55,12 +54,12 @@ var memoryLimit = regexp.MustCompile(`^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|
 // evidence folder s.Out is published when the checks ran, whatever their
 // verdict; on any error nothing is published.
 //
-// Errors wrap the sentinel of their cause, which decides the exit code:
-// spec.ErrInvalid, checks.ErrLoad, sources.ErrUnknownKind,
-// sources.ErrInvalidLocation, checks.ErrColumn and report.ErrExists are
-// usage errors; anything else (an input that cannot be read, a bad value,
-// a failed query, cancellation) is a runtime error. A result whose Status
-// is Fail is not an error.
+// Errors wrap the sentinel of their cause, whose class (fault.Of) decides
+// the exit code: spec.ErrInvalid, checks.ErrLoad, checks.ErrRestarts,
+// sources.ErrUnknownKind, sources.ErrInvalidLocation, checks.ErrColumn and
+// report.ErrExists are usage errors; anything else (an input that cannot be
+// read, a bad value, a failed query, duck.ErrOutOfMemory, cancellation) is a
+// runtime error. A result whose Status is Fail is not an error.
 func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error) {
 	now := opt.Now
 	if now == nil {
@@ -355,14 +354,4 @@ func runInfo(started, finished time.Time, duckdbVersion string, s *spec.Spec) re
 func shortHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:4])
-}
-
-// IsUsage reports whether err is a usage or spec error (exit code 2).
-func IsUsage(err error) bool {
-	for _, target := range []error{spec.ErrInvalid, checks.ErrLoad, checks.ErrRestarts, sources.ErrUnknownKind, sources.ErrInvalidLocation, checks.ErrColumn, report.ErrExists} {
-		if errors.Is(err, target) {
-			return true
-		}
-	}
-	return false
 }

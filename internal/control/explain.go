@@ -2,7 +2,6 @@ package control
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -12,12 +11,13 @@ import (
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 )
 
 // ErrNoKey is returned by Explain when no source or sink row has the key
 // (a usage error: the key was probably mistyped).
-var ErrNoKey = errors.New("explain: no row has this key")
+var ErrNoKey = fault.Usage.New("explain: no row has this key")
 
 // Explanation is everything reconcile knows about one key: a record id, or
 // for a windowed sink a window and group. It is what `reconcile explain`

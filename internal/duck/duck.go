@@ -22,6 +22,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 )
 
@@ -39,6 +40,39 @@ type DB struct {
 // its default limit is 80% of the host's RAM, so without a cap a large
 // input grows the process without bound.
 const MemoryLimit = "512MB"
+
+// ErrOutOfMemory is in the chain of every error of a statement DuckDB
+// could not run within its memory limit (duckdb-go reports it as a
+// *duckdb.Error of type ErrorTypeOutOfMemory). It is a runtime error
+// (exit 3); the remedy is a larger limit (control.Options.MemoryLimit,
+// --memory-limit). The error's message stays DuckDB's own.
+var ErrOutOfMemory = fault.Runtime.New("duckdb: out of memory")
+
+// oomError is a DuckDB out-of-memory error that also matches ErrOutOfMemory.
+type oomError struct{ err error }
+
+func (e *oomError) Error() string { return e.err.Error() }
+func (e *oomError) Unwrap() error { return e.err }
+func (e *oomError) Is(target error) bool {
+	return target == ErrOutOfMemory || errors.Is(ErrOutOfMemory, target)
+}
+
+// engineError is err as this package returns it: an out-of-memory error of
+// DuckDB (found by its type, anywhere in err's chain, joined errors
+// included) also matches ErrOutOfMemory; anything else is returned as is.
+func engineError(err error) error {
+	var de *duckdb.Error
+	if errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory {
+		return &oomError{err}
+	}
+	return err
+}
+
+// statementError wraps err, DuckDB's error for query, with the statement's
+// first line.
+func statementError(query string, err error) error {
+	return fmt.Errorf("duckdb: %s: %w", firstLine(query), engineError(err))
+}
 
 // Open starts an in-memory DuckDB database. tempDir is where DuckDB may
 // spill when a query exceeds memory ("" keeps DuckDB's defaults: no spill
@@ -104,11 +138,11 @@ func (d *DB) Exec(ctx context.Context, query string, args ...any) error {
 func (d *DB) ExecCount(ctx context.Context, query string, args ...any) (int64, error) {
 	res, err := d.conn.ExecContext(ctx, query, args...)
 	if err != nil {
-		return 0, fmt.Errorf("duckdb: %s: %w", firstLine(query), err)
+		return 0, statementError(query, err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return 0, fmt.Errorf("duckdb: %s: rows affected: %w", firstLine(query), err)
+		return 0, fmt.Errorf("duckdb: %s: rows affected: %w", firstLine(query), engineError(err))
 	}
 	return n, nil
 }
@@ -123,7 +157,7 @@ func (d *DB) LoadArrow(ctx context.Context, table string, r array.RecordReader) 
 	view := table + "__arrow_view"
 	release, err := d.arrow.RegisterView(r, view)
 	if err != nil {
-		return 0, fmt.Errorf("duckdb: register arrow view for %s: %w", table, err)
+		return 0, fmt.Errorf("duckdb: register arrow view for %s: %w", table, engineError(err))
 	}
 	defer release()
 	defer d.conn.ExecContext(context.WithoutCancel(ctx), "DROP VIEW IF EXISTS "+Ident(view))
@@ -144,7 +178,7 @@ func (d *DB) LoadArrow(ctx context.Context, table string, r array.RecordReader) 
 func (d *DB) Count(ctx context.Context, query string, args ...any) (int64, error) {
 	var n int64
 	if err := d.conn.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("duckdb: %s: %w", firstLine(query), err)
+		return 0, statementError(query, err)
 	}
 	return n, nil
 }
@@ -155,7 +189,7 @@ func (d *DB) Count(ctx context.Context, query string, args ...any) (int64, error
 func (d *DB) Strings(ctx context.Context, query string, args ...any) ([]string, [][]*string, error) {
 	rows, err := d.conn.QueryContext(ctx, "SELECT COLUMNS(*)::VARCHAR FROM ("+query+")", args...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("duckdb: %s: %w", firstLine(query), err)
+		return nil, nil, statementError(query, err)
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
@@ -170,7 +204,7 @@ func (d *DB) Strings(ctx context.Context, query string, args ...any) ([]string, 
 			ptrs[i] = &vals[i]
 		}
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, nil, fmt.Errorf("duckdb: scan: %w", err)
+			return nil, nil, fmt.Errorf("duckdb: scan: %w", engineError(err))
 		}
 		row := make([]*string, len(cols))
 		for i, v := range vals {
@@ -182,7 +216,7 @@ func (d *DB) Strings(ctx context.Context, query string, args ...any) ([]string, 
 		out = append(out, row)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("duckdb: %s: %w", firstLine(query), err)
+		return nil, nil, statementError(query, err)
 	}
 	return cols, out, nil
 }
@@ -198,25 +232,25 @@ func (d *DB) Columns(ctx context.Context, table string) ([]Column, error) {
 	rows, err := d.conn.QueryContext(ctx,
 		"SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position", table)
 	if err != nil {
-		return nil, fmt.Errorf("duckdb: columns of %s: %w", table, err)
+		return nil, fmt.Errorf("duckdb: columns of %s: %w", table, engineError(err))
 	}
 	defer rows.Close()
 	var cols []Column
 	for rows.Next() {
 		var c Column
 		if err := rows.Scan(&c.Name, &c.Type); err != nil {
-			return nil, err
+			return nil, engineError(err)
 		}
 		cols = append(cols, c)
 	}
-	return cols, rows.Err()
+	return cols, engineError(rows.Err())
 }
 
 // Version is the embedded DuckDB library version, such as "v1.5.6".
 func (d *DB) Version(ctx context.Context) (string, error) {
 	var v string
 	err := d.conn.QueryRowContext(ctx, "SELECT version()").Scan(&v)
-	return v, err
+	return v, engineError(err)
 }
 
 // Ident quotes name as a DuckDB identifier (see sqlfile.Ident).

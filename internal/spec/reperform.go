@@ -275,9 +275,12 @@ func (s *Spec) validateReplay() []string {
 	var errs []string
 	r := s.Reperform
 	if r == nil {
-		for key, set := range map[string]bool{"watermark": s.Watermark != "", "emission": s.Emission != nil, "restarts": s.Restarts != ""} {
-			if set {
-				errs = append(errs, key+" is only meaningful with reperform: (a windowed sink)")
+		for _, k := range []struct {
+			key string
+			set bool
+		}{{"watermark", s.Watermark != ""}, {"emission", s.Emission != nil}, {"restarts", s.Restarts != ""}} {
+			if k.set {
+				errs = append(errs, k.key+" is only meaningful with reperform: (a windowed sink)")
 			}
 		}
 		return errs

@@ -45,11 +45,13 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/reconcile-dev/reconcile/internal/fault"
 )
 
 // ErrInvalid wraps every problem with a spec: unreadable YAML, an unknown
 // key, a missing required field. It is a usage error (exit code 2).
-var ErrInvalid = errors.New("spec: invalid")
+var ErrInvalid = fault.Usage.New("spec: invalid")
 
 // Spec is one reconciliation control.
 type Spec struct {
@@ -271,13 +273,18 @@ func (s *Spec) Validate() error {
 	if s.Out == "" {
 		errs = append(errs, "out is required (--out or out:): the evidence folder to create")
 	}
-	for field, cols := range map[string][]string{"id": s.ID, "measures": s.Measures, "group_by": s.GroupBy, "logical_key": s.LogicalKey} {
+	// In the order of the spec's keys, so that the same spec always gets
+	// the same message.
+	for _, f := range []struct {
+		field string
+		cols  []string
+	}{{"id", s.ID}, {"measures", s.Measures}, {"group_by", s.GroupBy}, {"logical_key", s.LogicalKey}} {
 		seen := map[string]bool{}
-		for _, c := range cols {
+		for _, c := range f.cols {
 			if c == "" {
-				errs = append(errs, field+": empty column name")
+				errs = append(errs, f.field+": empty column name")
 			} else if seen[c] {
-				errs = append(errs, field+": column "+c+" named twice")
+				errs = append(errs, f.field+": column "+c+" named twice")
 			}
 			seen[c] = true
 		}

@@ -29,11 +29,13 @@ import (
 	"slices"
 	"strings"
 	"text/template"
+
+	"github.com/reconcile-dev/reconcile/internal/fault"
 )
 
 // ErrParse wraps every problem with a SQL file: an unknown or malformed
 // header line, a template that does not parse, a file that is missing.
-var ErrParse = errors.New("sqlfile: invalid SQL file")
+var ErrParse = fault.Usage.New("sqlfile: invalid SQL file")
 
 // File is one parsed SQL file.
 type File struct {

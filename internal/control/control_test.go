@@ -1,0 +1,321 @@
+package control_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/control"
+	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/report"
+)
+
+// testdata: source.csv holds ids 1-3; sink.csv lacks 3 and holds 2 twice
+// (so the control fails, with evidence); sink-bad-value.csv has the amount
+// "2.0O" on line 3; queries-broken/ is one check file that loads but whose
+// query fails in DuckDB.
+
+// newSpec is a control over testdata's source and the given sink, writing
+// its evidence to out.
+func newSpec(t *testing.T, sink, out string) *spec.Spec {
+	t.Helper()
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &spec.Spec{
+		Source: spec.Input{URI: "source.csv"}, Sink: spec.Input{URI: sink},
+		ID: []string{"id"}, Measures: []string{"amount"}, Out: out, Dir: dir,
+	}
+}
+
+// clock returns a fixed clock at hour h, so that two runs have two run ids.
+func clock(h int) func() time.Time {
+	return func() time.Time { return time.Date(2026, 11, 27, h, 0, 0, 0, time.UTC) }
+}
+
+// entries lists a folder's entry names, sorted.
+func entries(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	return names
+}
+
+// summaryRunID reads the run id from the summary.json of an evidence folder.
+func summaryRunID(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Run struct {
+			ID string `json:"id"`
+		} `json:"run"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s.Run.ID
+}
+
+// watchLog is an Options.Log that calls see with each progress line as the
+// run writes it, so a test can look at the file system mid-run.
+type watchLog func(line string)
+
+func (w watchLog) Write(p []byte) (int, error) {
+	w(string(p))
+	return len(p), nil
+}
+
+// While the checks run, the evidence exists only as a staging folder whose
+// name says it is incomplete; the folder appears at --out only when every
+// file is written, the manifest last, and nothing else is left beside it.
+func TestRunPublishesOnlyComplete(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "ev")
+	var midRun []string
+	var outDuringRun bool
+	log := watchLog(func(line string) {
+		if strings.HasPrefix(line, "check ") && midRun == nil {
+			midRun = entries(t, parent)
+			_, err := os.Stat(out)
+			outDuringRun = err == nil
+		}
+	})
+	res, err := control.Run(context.Background(), newSpec(t, "sink.csv", out), control.Options{Formats: []string{"json", "md"}, Log: log, Now: clock(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != report.Fail {
+		t.Errorf("status %s, want fail (3 is missing, 2 is doubled)", res.Status)
+	}
+	if outDuringRun {
+		t.Error("the evidence folder existed at --out while the checks ran")
+	}
+	if len(midRun) != 1 || !strings.HasPrefix(midRun[0], ".ev.incomplete-") {
+		t.Errorf("mid-run the parent held %v, want only the staging folder .ev.incomplete-…", midRun)
+	}
+	if got := entries(t, parent); len(got) != 1 || got[0] != "ev" {
+		t.Errorf("after the run the parent holds %v, want only ev", got)
+	}
+	got := entries(t, out)
+	for _, want := range []string{"exceptions", "manifest.json", "queries", "report.md", "summary.json"} {
+		if i := sort.SearchStrings(got, want); i == len(got) || got[i] != want {
+			t.Errorf("evidence folder %v lacks %s", got, want)
+		}
+	}
+	v, err := report.VerifyManifest(context.Background(), out, nil)
+	if err != nil || !v.OK() {
+		t.Errorf("the published folder does not verify against its manifest: %v %+v", err, v)
+	}
+	if id := summaryRunID(t, out); id != res.Run.ID || id == "" {
+		t.Errorf("summary.json run id %q, result %q", id, res.Run.ID)
+	}
+}
+
+// An error after the evidence folder was begun — a value that is not a
+// decimal, a check query that fails, a cancelled run — leaves nothing
+// behind: no folder at --out, no staging folder.
+func TestRunLeavesNothingOnError(t *testing.T) {
+	broken, err := filepath.Abs(filepath.Join("testdata", "queries-broken"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		sink   string
+		opt    control.Options
+		cancel string // cancel the run when a progress line starts with this
+		want   error
+		msg    string
+	}{
+		{name: "bad value", sink: "sink-bad-value.csv", want: checks.ErrValue, msg: `sink-bad-value.csv:3: column amount: value "2.0O"`},
+		{name: "failing check query", sink: "sink.csv", opt: control.Options{Queries: os.DirFS(broken)}, msg: "no_such_table"},
+		{name: "cancelled during the checks", sink: "sink.csv", cancel: "check "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parent := t.TempDir()
+			out := filepath.Join(parent, "ev")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			began := false
+			tt.opt.Log = watchLog(func(line string) {
+				if strings.HasPrefix(line, "loaded sink") {
+					began = len(entries(t, parent)) == 1
+				}
+				if tt.cancel != "" && strings.HasPrefix(line, tt.cancel) {
+					cancel()
+				}
+			})
+			res, err := control.Run(ctx, newSpec(t, tt.sink, out), tt.opt)
+			if err == nil {
+				t.Fatalf("no error; result %+v", res)
+			}
+			if tt.want != nil && !errors.Is(err, tt.want) {
+				t.Errorf("error %v, want %v", err, tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("error %q lacks %q", err, tt.msg)
+			}
+			if fault.Of(err) != fault.Runtime {
+				t.Errorf("error %v is of class %v, want runtime", err, fault.Of(err))
+			}
+			if !began {
+				t.Error("the staging folder did not exist once the inputs were loaded; the case does not test clean-up")
+			}
+			if got := entries(t, parent); len(got) != 0 {
+				t.Errorf("a failed run left %v", got)
+			}
+		})
+	}
+}
+
+// An input inside the evidence folder is refused before anything is
+// written, even with Force, and the folder is kept as it was.
+func TestRunRefusesInputInsideEvidence(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "ev")
+	if _, err := control.Run(context.Background(), newSpec(t, "sink.csv", out), control.Options{Formats: []string{"json"}, Now: clock(1)}); err != nil {
+		t.Fatal(err)
+	}
+	before := summaryRunID(t, out)
+	s := newSpec(t, filepath.Join(out, "exceptions", "missing_ids.csv"), out)
+	_, err := control.Run(context.Background(), s, control.Options{Force: true, Formats: []string{"json"}, Now: clock(2)})
+	if !errors.Is(err, spec.ErrInvalid) || fault.Of(err) != fault.Usage || !strings.Contains(err.Error(), "lies inside the evidence folder") {
+		t.Fatalf("err = %v, want a usage error: the input lies inside the evidence folder", err)
+	}
+	if got := summaryRunID(t, out); got != before {
+		t.Errorf("the evidence folder was replaced (run %s, was %s)", got, before)
+	}
+	if got := entries(t, parent); len(got) != 1 || got[0] != "ev" {
+		t.Errorf("the parent holds %v, want only ev", got)
+	}
+}
+
+// Force replaces only an earlier, unedited evidence folder, and only once
+// the new one is complete; without Force an existing folder is an error.
+func TestRunForce(t *testing.T) {
+	ctx := context.Background()
+	first := func(t *testing.T) (parent, out, id string) {
+		t.Helper()
+		parent = t.TempDir()
+		out = filepath.Join(parent, "ev")
+		res, err := control.Run(ctx, newSpec(t, "sink.csv", out), control.Options{Formats: []string{"json", "md"}, Now: clock(1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return parent, out, res.Run.ID
+	}
+	again := func(t *testing.T, sink, out string, force bool) error {
+		t.Helper()
+		_, err := control.Run(ctx, newSpec(t, sink, out), control.Options{Force: force, Formats: []string{"json", "md"}, Now: clock(2)})
+		return err
+	}
+
+	t.Run("existing folder without force", func(t *testing.T) {
+		parent, out, id := first(t)
+		err := again(t, "sink.csv", out, false)
+		if !errors.Is(err, report.ErrExists) || fault.Of(err) != fault.Usage || !strings.Contains(err.Error(), "--force") {
+			t.Fatalf("err = %v, want report.ErrExists naming --force", err)
+		}
+		if got := summaryRunID(t, out); got != id {
+			t.Errorf("the folder was replaced: run %s, was %s", got, id)
+		}
+		if got := entries(t, parent); len(got) != 1 {
+			t.Errorf("the parent holds %v", got)
+		}
+	})
+	t.Run("force over earlier evidence", func(t *testing.T) {
+		parent, out, id := first(t)
+		if err := again(t, "sink.csv", out, true); err != nil {
+			t.Fatal(err)
+		}
+		if got := summaryRunID(t, out); got == id {
+			t.Errorf("the folder still holds run %s", got)
+		}
+		if got := entries(t, parent); len(got) != 1 || got[0] != "ev" {
+			t.Errorf("the parent holds %v, want only ev (no old or staging folder)", got)
+		}
+	})
+	t.Run("force with a failing run keeps the earlier evidence", func(t *testing.T) {
+		parent, out, id := first(t)
+		if err := again(t, "sink-bad-value.csv", out, true); !errors.Is(err, checks.ErrValue) {
+			t.Fatalf("err = %v, want checks.ErrValue", err)
+		}
+		if got := summaryRunID(t, out); got != id {
+			t.Errorf("the earlier evidence was replaced by a failed run: %s, was %s", got, id)
+		}
+		if v, err := report.VerifyManifest(ctx, out, nil); err != nil || !v.OK() {
+			t.Errorf("the earlier evidence no longer verifies: %v %+v", err, v)
+		}
+		if got := entries(t, parent); len(got) != 1 || got[0] != "ev" {
+			t.Errorf("the parent holds %v, want only ev", got)
+		}
+	})
+	t.Run("force over an edited evidence folder", func(t *testing.T) {
+		_, out, _ := first(t)
+		notes := []byte("auditor's notes\n")
+		if err := os.WriteFile(filepath.Join(out, "report.md"), notes, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := again(t, "sink.csv", out, true)
+		if !errors.Is(err, report.ErrExists) || !strings.Contains(err.Error(), "was changed after reconcile wrote it") {
+			t.Fatalf("err = %v, want a refusal: the folder was edited", err)
+		}
+		if b, _ := os.ReadFile(filepath.Join(out, "report.md")); string(b) != string(notes) {
+			t.Error("the edited report.md was replaced")
+		}
+	})
+	t.Run("force over a folder that is not evidence", func(t *testing.T) {
+		for _, tt := range []struct {
+			name  string
+			setup func(t *testing.T, out string)
+			why   string
+		}{
+			{"a data folder", func(t *testing.T, out string) {
+				os.Mkdir(out, 0o755)
+				os.WriteFile(filepath.Join(out, "ledger.csv"), []byte("id\n1\n"), 0o644)
+			}, "is not an evidence folder"},
+			{"an empty folder", func(t *testing.T, out string) { os.Mkdir(out, 0o755) }, "is not an evidence folder"},
+			{"a file", func(t *testing.T, out string) { os.WriteFile(out, []byte("x"), 0o644) }, "is not a folder"},
+			{"evidence with a file added", func(t *testing.T, out string) {
+				if _, err := control.Run(ctx, newSpec(t, "sink.csv", out), control.Options{Formats: []string{"json"}, Now: clock(1)}); err != nil {
+					t.Fatal(err)
+				}
+				os.WriteFile(filepath.Join(out, "mine.txt"), []byte("keep me\n"), 0o644)
+			}, "was changed after reconcile wrote it"},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				parent := t.TempDir()
+				out := filepath.Join(parent, "ev")
+				tt.setup(t, out)
+				before := entries(t, parent)
+				err := again(t, "sink.csv", out, true)
+				if !errors.Is(err, report.ErrExists) || !strings.Contains(err.Error(), tt.why) || !strings.Contains(err.Error(), "--force replaces only an earlier evidence folder") {
+					t.Fatalf("err = %v, want a refusal saying %q", err, tt.why)
+				}
+				if got := entries(t, parent); strings.Join(got, ",") != strings.Join(before, ",") {
+					t.Errorf("the parent holds %v, had %v", got, before)
+				}
+			})
+		}
+	})
+}

@@ -1,0 +1,55 @@
+//go:build duckdb_arrow
+
+package duck_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/fault"
+)
+
+// DuckDB's out-of-memory error is recognised by its type, not its text,
+// through every method that runs a statement; other DuckDB errors are not
+// taken for it. A list aggregate cannot spill, so 8MB is exceeded for sure.
+func TestOutOfMemory(t *testing.T) {
+	ctx := context.Background()
+	db, err := duck.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec(ctx, "SET memory_limit = '8MB'"); err != nil {
+		t.Fatal(err)
+	}
+	const big = "SELECT list(i) AS l FROM range(50000000) t(i)"
+	_, _, serr := db.Strings(ctx, big)
+	_, cerr := db.Count(ctx, "SELECT len(l) FROM ("+big+")")
+	for _, tt := range []struct {
+		name string
+		err  error
+	}{{"Exec", db.Exec(ctx, big)}, {"Strings", serr}, {"Count", cerr}} {
+		name, err := tt.name, tt.err
+		var de *duckdb.Error
+		if !errors.As(err, &de) || de.Type != duckdb.ErrorTypeOutOfMemory {
+			t.Fatalf("%s: %v, want DuckDB's out-of-memory error", name, err)
+		}
+		if !errors.Is(err, duck.ErrOutOfMemory) || fault.Of(err) != fault.Runtime {
+			t.Errorf("%s: %v does not match ErrOutOfMemory (class %v)", name, err, fault.Of(err))
+		}
+		if !strings.HasPrefix(err.Error(), "duckdb: SELECT ") || !strings.Contains(err.Error(), "Out of Memory Error") {
+			t.Errorf("%s: message %q, want the statement and DuckDB's own words", name, err)
+		}
+	}
+
+	for _, q := range []string{"SELECT * FROM no_such_table", "SELECT 1/'x'::INTEGER", "SELEC 1"} {
+		if err := db.Exec(ctx, q); err == nil || errors.Is(err, duck.ErrOutOfMemory) {
+			t.Errorf("%s: %v, want an error that is not out of memory", q, err)
+		}
+	}
+}
