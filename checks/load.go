@@ -36,7 +36,8 @@
 //	                                    aggregate of the spec (source_amount → role source,
 //	                                    Measure amount). The key may repeat.
 //
-// Id, group and logical-key columns get their roles from the spec. These
+// Id, group, logical-key and checkpoint columns get their roles from the
+// spec. These
 // four keys are left out of the SQL kept for re-performance (Outcome.SQL).
 //
 // An unknown header key or value, a missing check or assertion, or a
@@ -228,9 +229,10 @@ func parse(name, text string) (*Check, error) {
 }
 
 // columns gives each column of the check's exception table its role: the
-// check's "-- columns:" entry of that name, else the spec's (an id, then a
-// group, then a logical-key column), else the first "-- columns:" pattern
-// whose * matches a measure or an aggregate of p (which becomes Measure).
+// check's "-- columns:" entry of that name, else the spec's (an id, a
+// group, a logical-key, then the checkpoint column), else the first
+// "-- columns:" pattern whose * matches a measure or an aggregate of p
+// (which becomes Measure).
 func (c *Check) columns(cols []duck.Column, p *Params) []Column {
 	var aggregates []string
 	var groups []string
@@ -256,6 +258,9 @@ func (c *Check) columns(cols []duck.Column, p *Params) []Column {
 			continue
 		case slices.Contains(p.LogicalKey, col.Name):
 			o.Role = RoleKey
+			continue
+		case p.Checkpoint != "" && col.Name == p.Checkpoint:
+			o.Role = RoleCheckpoints
 			continue
 		}
 		for _, r := range c.Roles {

@@ -87,11 +87,11 @@ type Column struct {
 	Measure string // for RoleSource/RoleSink/RoleDifference: the measure or aggregate the column belongs to ("" for row counts)
 }
 
-// The roles a column of an exception table can have. RoleID, RoleGroup and
-// RoleKey come from the spec (Params: the id, group_by and reperform
-// group_by, logical_key columns, in that order of precedence after the
-// check's own "-- columns:" roles); the others from the check's
-// "-- columns:" header key.
+// The roles a column of an exception table can have. A column named by the
+// check's "-- columns:" key has the role given there; else a column named
+// as a spec column has its role (Params: the id, then the group_by and
+// reperform group_by, then the logical_key, then the checkpoint column);
+// else a "-- columns:" pattern may give it one.
 const (
 	// RoleID: a record id column.
 	RoleID = "id"

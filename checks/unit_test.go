@@ -458,16 +458,33 @@ func TestRunColumnRoles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	own, err := checks.Load(fstest.MapFS{"900_x.sql": {Data: []byte(header + "-- requires: id\nSELECT entry_id, leg, account, checkpoint_id, amount AS sink_amount FROM sink\n")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Run in an empty working folder: it must write nothing there.
 	dir := t.TempDir()
-	wd, _ := os.Getwd()
-	os.Chdir(dir)
-	outs, err := checks.Run(ctx, db, all, p, nil)
-	os.Chdir(wd)
+	outs, err := func() ([]*checks.Outcome, error) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		if err := os.Chdir(dir); err != nil {
+			return nil, err
+		}
+		defer os.Chdir(wd)
+		return checks.Run(ctx, db, append(all, own...), p, nil)
+	}()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("Run wrote %d file(s) into the working folder", len(ents))
+	}
+	x := outs[len(outs)-1]
+	outs = outs[:len(outs)-1]
+	if got := fmt.Sprint(x.Columns); got != "[{entry_id VARCHAR id } {leg VARCHAR id } {account VARCHAR group } {checkpoint_id BIGINT checkpoints } {sink_amount DECIMAL(18,2)  }]" {
+		t.Errorf("spec roles of a check of its own (a pattern-like name gets no role without -- columns:): %s", got)
 	}
 	for _, o := range outs {
 		if o.Status == checks.Skipped {
