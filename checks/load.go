@@ -18,9 +18,31 @@
 //	-- severity: info                  optional: exceptions are reported for
 //	--                                  information and do not fail the control
 //
-// An unknown header key, a missing check or assertion, or a template that
-// does not parse is a load error: every file is parsed before any input is
-// read. The assertions are the ledger invariants of a SOX control
+// Optional keys that tell reconcile's reports and summaries how to read the
+// exceptions, so that no Go code names a check or one of its columns:
+//
+//	-- chart: balance                  the picture the check feeds: balance (source vs
+//	                                    sink per group), replayed_keys (keys written again
+//	                                    under a later checkpoint) or reperformance
+//	                                    (re-performed vs sink value per window)
+//	-- finding: replay                 its exceptions are findings of a stream job's
+//	                                    replay: attributed to restarts (SummarizeReplay)
+//	                                    and drawn on the window timeline
+//	-- notes: partial_null_ids         notes reconcile adds to the outcome: how many rows
+//	                                    have a composite id with some NULL parts
+//	-- columns: checkpoint_ids=checkpoints, source_*=source
+//	                                    roles of output columns (Role* constants): a name,
+//	                                    or a pattern whose one * stands for a measure or an
+//	                                    aggregate of the spec (source_amount → role source,
+//	                                    Measure amount). The key may repeat.
+//
+// Id, group, logical-key and checkpoint columns get their roles from the
+// spec. These
+// four keys are left out of the SQL kept for re-performance (Outcome.SQL).
+//
+// An unknown header key or value, a missing check or assertion, or a
+// template that does not parse is a load error: every file is parsed before
+// any input is read. The assertions are the ledger invariants of a SOX control
 // (completeness: no entry dropped; accuracy: no entry double-posted or
 // altered), named after the assertions about classes of transactions in
 // ISA 315 / AU-C 315 (occurrence, completeness, accuracy).
@@ -30,10 +52,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 )
 
@@ -73,8 +97,22 @@ type Check struct {
 	// Info is true for "-- severity: info": exceptions are shown but do
 	// not fail the control (status info instead of fail).
 	Info bool
-	File string
-	file *sqlfile.File
+	// Chart, Finding and Notes are the "-- chart:", "-- finding:" and
+	// "-- notes:" keys ("" or nil when absent).
+	Chart   string
+	Finding string
+	Notes   []string
+	// Roles are the "-- columns:" entries, in header order.
+	Roles []ColumnRole
+	File  string
+	file  *sqlfile.File
+}
+
+// ColumnRole is one entry of a "-- columns:" key: output column Name (or a
+// pattern with one *, standing for a measure or an aggregate) has Role.
+type ColumnRole struct {
+	Name string
+	Role string
 }
 
 // Load parses every *.sql file at the root of fsys. A file is named
@@ -114,8 +152,18 @@ func Load(fsys fs.FS) ([]*Check, error) {
 	return out, nil
 }
 
-// checkKeys are the header keys a check file may carry.
-var checkKeys = []string{"check", "assertion", "description", "requires", "severity"}
+// checkKeys are the header keys a check file may carry; reportKeys those of
+// them that only tell reconcile's reports how to read the exceptions.
+var (
+	checkKeys  = []string{"check", "assertion", "description", "requires", "severity", "chart", "finding", "notes", "columns"}
+	reportKeys = []string{"chart", "finding", "notes", "columns"}
+)
+
+var (
+	charts   = []string{ChartBalance, ChartReperformance, ChartReplayedKeys}
+	findings = []string{FindingReplay}
+	notes    = []string{NotePartialNullIDs}
+)
 
 func parse(name, text string) (*Check, error) {
 	f, err := sqlfile.Parse(name, text, checkKeys, funcs)
@@ -143,6 +191,35 @@ func parse(name, text string) (*Check, error) {
 	default:
 		return nil, fmt.Errorf("%s:%d: severity %q: want error or info", name, f.Line("severity"), sev)
 	}
+	if c.Chart = f.Value("chart"); c.Chart != "" && !slices.Contains(charts, c.Chart) {
+		return nil, fmt.Errorf("%s:%d: chart %q: want %s", name, f.Line("chart"), c.Chart, strings.Join(charts, ", "))
+	}
+	if c.Finding = f.Value("finding"); c.Finding != "" && !slices.Contains(findings, c.Finding) {
+		return nil, fmt.Errorf("%s:%d: finding %q: want %s", name, f.Line("finding"), c.Finding, strings.Join(findings, ", "))
+	}
+	for _, n := range f.List("notes") {
+		if !slices.Contains(notes, n) {
+			return nil, fmt.Errorf("%s:%d: notes %q: want %s", name, f.Line("notes"), n, strings.Join(notes, ", "))
+		}
+		c.Notes = append(c.Notes, n)
+	}
+	seen := map[string]bool{}
+	for _, item := range f.List("columns") {
+		col, role, ok := strings.Cut(item, "=")
+		col, role = strings.TrimSpace(col), strings.TrimSpace(role)
+		switch {
+		case !ok || col == "":
+			return nil, fmt.Errorf("%s:%d: columns %q: want column=role", name, f.Line("columns"), item)
+		case strings.Count(col, "*") > 1:
+			return nil, fmt.Errorf("%s:%d: columns %q: a pattern has one * (the measure or aggregate)", name, f.Line("columns"), item)
+		case !slices.Contains(Roles, role):
+			return nil, fmt.Errorf("%s:%d: columns %q: role %q: want %s", name, f.Line("columns"), item, role, strings.Join(Roles, ", "))
+		case seen[col]:
+			return nil, fmt.Errorf("%s:%d: columns: %s is given a role twice", name, f.Line("columns"), col)
+		}
+		seen[col] = true
+		c.Roles = append(c.Roles, ColumnRole{Name: col, Role: role})
+	}
 	if want := sqlfile.IDOf(name); c.ID != want {
 		return nil, fmt.Errorf("%s: header says check %q; it must equal the file name %q", name, c.ID, want)
 	}
@@ -150,6 +227,56 @@ func parse(name, text string) (*Check, error) {
 		return nil, fmt.Errorf("%s: no -- assertion: line", name)
 	}
 	return c, nil
+}
+
+// columns gives each column of the check's exception table its role: the
+// check's "-- columns:" entry of that name, else the spec's (an id, a
+// group, a logical-key, then the checkpoint column), else the first
+// "-- columns:" pattern whose * matches a measure or an aggregate of p
+// (which becomes Measure).
+func (c *Check) columns(cols []duck.Column, p *Params) []Column {
+	var aggregates []string
+	var groups []string
+	groups = append(groups, p.GroupBy...)
+	if p.Replay != nil {
+		aggregates = p.Replay.Columns()
+		groups = append(groups, p.Replay.GroupBy...)
+	}
+	out := make([]Column, len(cols))
+	for i, col := range cols {
+		out[i] = Column{Name: col.Name, Type: col.Type}
+		o := &out[i]
+		if j := slices.IndexFunc(c.Roles, func(r ColumnRole) bool { return r.Name == col.Name }); j >= 0 {
+			o.Role = c.Roles[j].Role
+			continue
+		}
+		switch {
+		case slices.Contains(p.ID, col.Name):
+			o.Role = RoleID
+			continue
+		case slices.Contains(groups, col.Name):
+			o.Role = RoleGroup
+			continue
+		case slices.Contains(p.LogicalKey, col.Name):
+			o.Role = RoleKey
+			continue
+		case p.Checkpoint != "" && col.Name == p.Checkpoint:
+			o.Role = RoleCheckpoints
+			continue
+		}
+		for _, r := range c.Roles {
+			prefix, suffix, ok := strings.Cut(r.Name, "*")
+			if !ok || len(col.Name) <= len(prefix)+len(suffix) || !strings.HasPrefix(col.Name, prefix) || !strings.HasSuffix(col.Name, suffix) {
+				continue
+			}
+			m := col.Name[len(prefix) : len(col.Name)-len(suffix)]
+			if slices.Contains(p.Measures, m) || slices.Contains(aggregates, m) {
+				o.Role, o.Measure = r.Role, m
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Render returns the check's SQL for p.

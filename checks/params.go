@@ -2,8 +2,11 @@ package checks
 
 import (
 	"fmt"
+	"strings"
+	"text/template"
 
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
+	"github.com/reconcile-dev/reconcile/queries"
 )
 
 // Params are the columns a check template sees, after Prepare. The tables
@@ -33,15 +36,7 @@ type Params struct {
 	Replay *Replay
 }
 
-// funcs are the template helpers available to check files: those of
-// package sqlfile (q, lit, cols, match, differ, nullid, valuekey, loc,
-// coalesced, name, cpid, sortedlist, replaykey, replaygroup, replaymatch)
-// and the replay helpers added in reperform.go.
-var funcs = sqlfile.Funcs()
-
-func qual(alias, name string) string { return sqlfile.Qual(alias, name) }
-
-// dec returns the template function that gives a measure's exact type.
+// Dec returns a measure's exact type, for templates: {{$.Dec .}}.
 func (p *Params) Dec(measure string) (string, error) {
 	t, ok := p.MeasureTypes[measure]
 	if !ok {
@@ -50,6 +45,97 @@ func (p *Params) Dec(measure string) (string, error) {
 	return t, nil
 }
 
-// nullID renders the condition that every id part of alias is NULL or
-// empty text.
-func nullID(alias string, names []string) string { return sqlfile.NullID(alias, names) }
+// funcs are the template helpers of check files and of the statements in
+// queries/: those of package sqlfile (q, lit, litlist, cols, match, differ,
+// nullid, valuekey, loc, coalesced, name, cpid, sortedlist, replaykey,
+// replaygroup, replaymatch) and these, each rendering a fragment file of
+// queries/rules or queries/replay, so that a rule is written once:
+//
+//	restartof EPOCH                  the restart that rewound a write of checkpoint EPOCH (rules/restart_of.sql)
+//	restartofkey EPOCH ALIAS GROUPS  restartof, or a restart whose replayed interval holds events of the
+//	                                 key window_end + GROUPS of ALIAS (rules/restart_of_key.sql)
+//	rewound RESTART EPOCH            restart RESTART rolled back a write of checkpoint EPOCH (rules/rewound.sql)
+//	replayed RESTART TIME            TIME lies in restart RESTART's replayed interval (rules/replayed.sql)
+//	windowcompare ROWS SUM EXPECTED  each_row_equals_expected, sum_equals_expected, sum_above (rules/window_compare.sql)
+//	windowagrees                     an aggregate of a window agrees with the re-performance (rules/window_agrees.sql)
+//	windowfinding                    what a disagreeing aggregate is (rules/window_finding.sql)
+//	instant COL TYPE ZONE TRY        COL of DuckDB type TYPE read as a TIMESTAMPTZ (rules/instant.sql)
+//	zoneless COL TYPE                a value of COL carries no zone (rules/zoneless.sql)
+//	epochmillis TEXT, haszone TEXT   how a timestamp text is told apart (rules/epoch_millis.sql, has_zone.sql)
+//	rowtext ALIAS REPLAY             one replay_sink row as evidence text (replay/row_text.sql)
+//	hasprefix S PREFIX               strings.HasPrefix, for type names
+var funcs = checkFuncs()
+
+// Funcs returns the template helpers above (a fresh map), for the
+// statements other packages render (`reconcile explain`).
+func Funcs() template.FuncMap {
+	out := template.FuncMap{}
+	for k, v := range funcs {
+		out[k] = v
+	}
+	return out
+}
+
+// The statement folders of queries/, parsed once when the program starts
+// (a broken embedded file is a broken build).
+var (
+	rulesSQL, prepareSQL, replaySQL, runSQL, totalsSQL *queries.Set
+)
+
+func init() {
+	rulesSQL = queries.MustSet("rules", funcs)
+	prepareSQL = queries.MustSet("prepare", funcs)
+	replaySQL = queries.MustSet("replay", funcs)
+	runSQL = queries.MustSet("run", funcs)
+	totalsSQL = queries.MustSet("totals", funcs)
+}
+
+func checkFuncs() template.FuncMap {
+	f := sqlfile.Funcs()
+	rule := func(id string, data any) (string, error) { return rulesSQL.SQL(id, data) }
+	f["restartof"] = func(epoch string) (string, error) {
+		return rule("restart_of", struct{ Epoch string }{epoch})
+	}
+	f["restartofkey"] = func(epoch, alias string, groups []string) (string, error) {
+		return rule("restart_of_key", struct {
+			Epoch, Alias string
+			Groups       []string
+		}{epoch, alias, groups})
+	}
+	f["rewound"] = func(restart, epoch string) (string, error) {
+		return rule("rewound", struct{ Restart, Epoch string }{restart, epoch})
+	}
+	f["replayed"] = func(restart, at string) (string, error) {
+		return rule("replayed", struct{ Restart, Time string }{restart, at})
+	}
+	f["windowcompare"] = func(rows, sum, expected string) (string, error) {
+		return rule("window_compare", struct{ Rows, Sum, Expected string }{rows, sum, expected})
+	}
+	f["windowagrees"] = func() (string, error) { return rule("window_agrees", nil) }
+	f["windowfinding"] = func() (string, error) { return rule("window_finding", nil) }
+	f["epochmillis"] = func(text string) (string, error) { return rule("epoch_millis", struct{ Text string }{text}) }
+	f["haszone"] = func(text string) (string, error) { return rule("has_zone", struct{ Text string }{text}) }
+	f["instant"] = func(col, typ, zone string, try bool) (string, error) { return instant(col, typ, zone, try) }
+	f["zoneless"] = func(col, typ string) (string, error) {
+		return rule("zoneless", struct{ Col, Type string }{col, typ})
+	}
+	f["rowtext"] = func(alias string, r *Replay) (string, error) {
+		return replaySQL.SQL("row_text", struct {
+			Alias  string
+			Replay *Replay
+		}{alias, r})
+	}
+	f["hasprefix"] = strings.HasPrefix
+	return f
+}
+
+// instant renders a SQL expression turning column col (DuckDB type typ)
+// into a TIMESTAMPTZ (rules/instant.sql; see PrepareReplay for the rules).
+// With try, a value that cannot be read gives NULL instead of an error.
+func instant(col, typ, zone string, try bool) (string, error) {
+	cast := "CAST"
+	if try {
+		cast = "TRY_CAST"
+	}
+	return rulesSQL.SQL("instant", struct{ Col, Type, Zone, Cast string }{col, typ, zone, cast})
+}

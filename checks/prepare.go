@@ -38,13 +38,6 @@ type Columns struct {
 // maxPrecision is DuckDB's widest DECIMAL (a 128-bit integer).
 const maxPrecision = 38
 
-// decimalText is a plain decimal number: optional sign, digits, optional
-// fraction. Exponents ("1e3"), thousands separators, currency signs and
-// NaN/Infinity are refused rather than guessed at.
-const decimalText = `^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$`
-
-var decimalDigits = regexp.MustCompile(`^\s*[+-]?(\d*)(?:\.(\d*))?\s*$`)
-
 // Prepare checks that every column the spec names exists, aligns the id
 // types of the two inputs and converts every measure, in both tables, to
 // DECIMAL(38,s) where s is the largest scale either input needs — so no
@@ -73,8 +66,8 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	srcCols, sinkCols, src, sink := tc.source, tc.sink, tc.types["source"], tc.types["sink"]
 
 	var notes []string
-	// Every conversion of one table is one rewrite: SELECT * REPLACE (…).
-	replace := map[string][]string{}
+	// Every conversion of one table is one rewrite (prepare/convert.sql).
+	var convert []conversion
 	// Ids (and group columns, compared the same way) of different types are
 	// compared as text: each value rendered as text from its own type by
 	// DuckDB, never re-sniffed (a text "0123" does not equal a number 123).
@@ -87,27 +80,24 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 			continue
 		}
 		seen[col] = true
-		expr := duck.Ident(col)
+		cv := conversion{Name: col}
 		text := src[col] == "VARCHAR" && sink[col] == "VARCHAR"
 		if src[col] != sink[col] {
-			expr, text = fmt.Sprintf("CAST(%s AS VARCHAR)", expr), true
+			cv.AsText, text = true, true
 			notes = append(notes, fmt.Sprintf("column %s is %s in the source and %s in the sink: compared as text, each value rendered from its own type (a BIGINT 7 is \"7\", a text \"007\" stays \"007\")", col, src[col], sink[col]))
 		}
 		if text {
-			empty, err := db.Count(ctx, fmt.Sprintf("SELECT (SELECT count(*) FROM source WHERE CAST(%[1]s AS VARCHAR) = '') + (SELECT count(*) FROM sink WHERE CAST(%[1]s AS VARCHAR) = '')", duck.Ident(col)))
+			empty, err := count(ctx, db, prepareSQL, "empty_ids", struct{ Col string }{col})
 			if err != nil {
 				return nil, nil, err
 			}
 			if empty > 0 {
-				expr = fmt.Sprintf("NULLIF(%s, '')", expr)
+				cv.EmptyAsNull = true
 				notes = append(notes, fmt.Sprintf("column %s: %d empty value(s) compared as NULL, as an empty CSV field is", col, empty))
 			}
 		}
-		if expr == duck.Ident(col) {
-			continue
-		}
-		for _, t := range []string{SourceTable, SinkTable} {
-			replace[t] = append(replace[t], fmt.Sprintf("%s AS %s", expr, duck.Ident(col)))
+		if cv.AsText || cv.EmptyAsNull {
+			convert = append(convert, cv)
 		}
 	}
 
@@ -117,18 +107,18 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 		if err != nil {
 			return nil, nil, err
 		}
-		for _, t := range []string{SourceTable, SinkTable} {
-			replace[t] = append(replace[t], fmt.Sprintf("CAST(%s AS %s) AS %s", duck.Ident(m), storage, duck.Ident(m)))
-		}
+		convert = append(convert, conversion{Name: m, Decimal: storage})
 		p.MeasureTypes[m] = arith
 		notes = append(notes, fmt.Sprintf("measure %s compared as %s, summed as %s (scale from the data; no value rounded)", m, storage, arith))
 	}
 	for _, t := range []string{SourceTable, SinkTable} {
-		if len(replace[t]) == 0 {
-			continue
+		if len(convert) == 0 {
+			break
 		}
-		q := fmt.Sprintf("CREATE OR REPLACE TABLE %s AS SELECT * REPLACE (%s) FROM %s", duck.Ident(t), strings.Join(replace[t], ", "), duck.Ident(t))
-		if err := db.Exec(ctx, q); err != nil {
+		if err := exec(ctx, db, prepareSQL, "convert", struct {
+			Table   string
+			Columns []conversion
+		}{t, convert}); err != nil {
 			return nil, nil, fmt.Errorf("convert the %s's ids and measures to exact types: %w", t, err)
 		}
 	}
@@ -162,10 +152,10 @@ func measureType(ctx context.Context, db *duck.DB, m, srcType, sinkType string) 
 	if intDigits+scale > maxPrecision {
 		return "", "", fmt.Errorf("%w: measure %s needs %d integer and %d fraction digits, more than the %d an exact DECIMAL holds", ErrValue, m, intDigits, scale, maxPrecision)
 	}
-	arith = fmt.Sprintf("DECIMAL(%d,%d)", maxPrecision, scale)
+	arith = decimalType(maxPrecision, scale)
 	storage = arith
 	if intDigits+scale <= 18 {
-		storage = fmt.Sprintf("DECIMAL(18,%d)", scale)
+		storage = decimalType(18, scale)
 	}
 	return storage, arith, nil
 }
@@ -192,24 +182,34 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 	default:
 		return 0, 0, fmt.Errorf("%w: measure %s is %s in the %s; a measure must be a decimal number (text, integer or DECIMAL)", ErrColumn, m, typ, side)
 	}
-	col := duck.Ident(m)
-	msg, bad, err := sources.BadValue(ctx, db, table, m, fmt.Sprintf("%s IS NOT NULL AND NOT regexp_full_match(%s, '%s')", col, col, decimalText))
+	data := struct{ Table, Col string }{table, m}
+	cond, err := prepareSQL.SQL("not_decimal", data)
+	if err != nil {
+		return 0, 0, err
+	}
+	msg, bad, err := sources.BadValue(ctx, db, table, m, cond)
 	if err != nil {
 		return 0, 0, err
 	}
 	if bad {
 		return 0, 0, fmt.Errorf("%w: %s in the %s is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)", ErrValue, msg, side)
 	}
-	_, rows, err := db.Strings(ctx, fmt.Sprintf(
-		`SELECT coalesce(max(length(regexp_extract(%[1]s, '\.(\d*)\s*$', 1))), 0),
-		        coalesce(max(length(ltrim(regexp_extract(%[1]s, '^\s*[+-]?(\d*)', 1), '0'))), 0)
-		 FROM %[2]s`, col, duck.Ident(table)))
+	_, digits, err := rows(ctx, db, prepareSQL, "measure_digits", data)
 	if err != nil {
 		return 0, 0, err
 	}
-	scale, _ = strconv.Atoi(*rows[0][0])
-	intDigits, _ = strconv.Atoi(*rows[0][1])
+	scale, _ = strconv.Atoi(*digits[0][0])
+	intDigits, _ = strconv.Atoi(*digits[0][1])
 	return scale, intDigits, nil
+}
+
+// conversion is one column of prepare/convert.sql: an id or group column
+// compared as text and/or with empty text as NULL, or a measure cast to
+// its exact Decimal type.
+type conversion struct {
+	Name                string
+	AsText, EmptyAsNull bool
+	Decimal             string
 }
 
 func typeMap(cols []duck.Column) map[string]string {

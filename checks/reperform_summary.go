@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
 )
@@ -53,66 +52,51 @@ type RestartFindings struct {
 	Keys int64 `json:"keys"`
 }
 
-// replayChecks are the checks whose exceptions are replay findings.
-var replayChecks = []string{"duplicate_keys", "key_checkpoint_conflicts", "reperformance_mismatches", "missing_keys", "unexpected_keys", "early_writes"}
-
 // SummarizeReplay counts the populations and attributes every replay
-// finding (the exception rows of the checks above) to the restart that
-// explains it: the restart column where the check has one; for
-// key_checkpoint_conflicts, the restart that rewound its first checkpoint;
-// none for missing and unexpected keys.
+// finding — the exception rows of the failed checks whose Finding is
+// FindingReplay — to the restart that explains it (replay/attribution.sql):
+// the column of role restart where the check has one; else the restart that
+// rewound the first of its checkpoint ids (role checkpoints); else none.
+// A finding's key is its window end and group columns (roles window_end and
+// group).
 func SummarizeReplay(ctx context.Context, db *duck.DB, r *Replay, rs *Restarts, outs []*Outcome) (*ReplaySummary, error) {
 	sum := &ReplaySummary{EventTime: r.EventTime, Window: r.Window.String(), WindowColumn: r.WindowColumn, TimeZone: r.Zone, Emission: "all", Unexplained: map[string]int64{}}
 	if r.LastBy != "" {
 		sum.Emission = "last_by " + r.LastBy
 	}
-	var err error
-	if sum.SourceEvents, err = db.Count(ctx, "SELECT count(DISTINCT __row) FROM replay_events"); err != nil {
+	_, pop, err := rows(ctx, db, replaySQL, "populations", struct{ Groups []string }{r.GroupBy})
+	if err != nil {
 		return nil, err
 	}
-	if sum.ExpectedKeys, err = db.Count(ctx, "SELECT count(*) FROM expected"); err != nil {
-		return nil, err
-	}
-	if sum.SinkRows, err = db.Count(ctx, "SELECT count(*) FROM replay_sink WHERE __compared"); err != nil {
-		return nil, err
-	}
-	key := "__window_end"
-	for _, g := range r.GroupBy {
-		key += ", " + duck.Ident(g)
-	}
-	if sum.SinkDistinctKeys, err = db.Count(ctx, fmt.Sprintf("SELECT count(*) FROM (SELECT DISTINCT %s FROM replay_sink WHERE __compared)", key)); err != nil {
-		return nil, err
+	for i, n := range []*int64{&sum.SourceEvents, &sum.ExpectedKeys, &sum.SinkRows, &sum.SinkDistinctKeys} {
+		fmt.Sscan(*pop[0][i], n)
 	}
 	if sum.SinkDistinctKeys > 0 {
 		sum.SinkRowsPerKey = math.Round(float64(sum.SinkRows)/float64(sum.SinkDistinctKeys)*10000) / 10000
 	}
 
-	// One row per finding: check, restart label (NULL: unexplained), key.
-	restartOf := funcs["restartof"].(func(string) string)
-	var parts []string
+	type finding struct {
+		Check, Table, Restart, Checkpoints, WindowEnd string
+		Groups                                        []string
+	}
+	var fs []finding
 	for _, o := range outs {
-		if o.Status != Fail || o.Table == "" || !contains(replayChecks, o.ID) {
+		if o.Status != Fail || o.Table == "" || o.Finding != FindingReplay {
 			continue
 		}
-		restart := "CAST(NULL AS VARCHAR)"
-		switch {
-		case contains(o.Columns, "restart"):
-			restart = "restart"
-		case contains(o.Columns, "checkpoint_ids"):
-			restart = restartOf("list_min(list_transform(string_split(CAST(checkpoint_ids AS VARCHAR), ';'), x -> TRY_CAST(x AS BIGINT)))")
+		f := finding{Check: o.ID, Table: o.Table}
+		if c, ok := o.Column(RoleRestart, ""); ok {
+			f.Restart = c.Name
+		} else if c, ok := o.Column(RoleCheckpoints, ""); ok {
+			f.Checkpoints = c.Name
 		}
-		k := "CAST(NULL AS VARCHAR)"
-		if contains(o.Columns, "window_end") {
-			ks := []string{"CAST(window_end AS VARCHAR)"}
-			for _, g := range r.GroupBy {
-				ks = append(ks, fmt.Sprintf("coalesce(CAST(%s AS VARCHAR), '∅')", duck.Ident(g)))
-			}
-			k = strings.Join(ks, " || '|' || ")
-			if o.ID == "key_checkpoint_conflicts" {
-				k = "NULL" // the sink's own spelling of the window; not comparable
+		if c, ok := o.Column(RoleWindowEnd, ""); ok {
+			f.WindowEnd = c.Name
+			for _, g := range o.ColumnsWith(RoleGroup) {
+				f.Groups = append(f.Groups, g.Name)
 			}
 		}
-		parts = append(parts, fmt.Sprintf("SELECT %s AS check_id, %s AS restart, %s AS key FROM %s", duck.Literal(o.ID), restart, k, duck.Ident(o.Table)))
+		fs = append(fs, f)
 	}
 	if rs != nil {
 		sum.RestartFiles, sum.RestartNotes = rs.Files, rs.Notes
@@ -120,16 +104,14 @@ func SummarizeReplay(ctx context.Context, db *duck.DB, r *Replay, rs *Restarts, 
 			sum.Restarts = append(sum.Restarts, RestartFindings{Restart: x, Label: x.Label(), Findings: map[string]int64{}})
 		}
 	}
-	if len(parts) == 0 {
+	if len(fs) == 0 {
 		return sum, nil
 	}
-	_, rows, err := db.Strings(ctx, fmt.Sprintf(`WITH f AS (%s)
-SELECT restart, check_id, count(*), (SELECT count(DISTINCT g.key) FROM f AS g WHERE g.restart IS NOT DISTINCT FROM f.restart)
-FROM f GROUP BY restart, check_id ORDER BY restart, check_id`, strings.Join(parts, "\nUNION ALL\n")))
+	_, attr, err := rows(ctx, db, replaySQL, "attribution", struct{ Findings []finding }{fs})
 	if err != nil {
 		return nil, err
 	}
-	for _, row := range rows {
+	for _, row := range attr {
 		var n, keys int64
 		fmt.Sscan(*row[2], &n)
 		fmt.Sscan(*row[3], &keys)

@@ -385,31 +385,41 @@ func parseTime(s string, loc *time.Location) (time.Time, error) {
 // mismatch, one whose replayed interval [restored_checkpoint_time,
 // restart_time) holds events of the finding's key.
 func LoadRestarts(ctx context.Context, db *duck.DB, rs *Restarts) ([]string, error) {
-	var rows []string
+	type row struct {
+		No                         int
+		Label                      string
+		Time                       int64
+		Known, HasCheckpointTime   bool
+		Checkpoint, CheckpointTime int64
+		OpenEpoch                  int64
+	}
+	var data []row
 	if rs != nil {
 		for _, r := range rs.Restarts {
-			ck, ckt := "NULL", "NULL"
-			if r.RestoredCheckpoint >= 0 {
-				ck = strconv.FormatInt(r.RestoredCheckpoint, 10)
-			}
+			x := row{No: r.No, Label: r.Label(), Time: r.Time.UnixMicro(), Known: r.RestoredCheckpoint >= 0,
+				Checkpoint: r.RestoredCheckpoint, OpenEpoch: r.OpenEpoch}
 			if r.RestoredCheckpointTime != nil {
-				ckt = fmt.Sprintf("make_timestamptz(%d)", r.RestoredCheckpointTime.UnixMicro())
+				x.HasCheckpointTime, x.CheckpointTime = true, r.RestoredCheckpointTime.UnixMicro()
 			}
-			open := "NULL"
-			if r.RestoredCheckpoint >= 0 {
-				open = strconv.FormatInt(r.OpenEpoch, 10)
-			}
-			rows = append(rows, fmt.Sprintf("(%d, %s, make_timestamptz(%d), %s, %s, %s)", r.No, duck.Literal(r.Label()), r.Time.UnixMicro(), ck, ckt, open))
+			data = append(data, x)
 		}
 	}
-	q := `CREATE OR REPLACE TABLE restarts (restart_no INTEGER, restart VARCHAR, restart_time TIMESTAMPTZ,
-	restored_checkpoint BIGINT, restored_checkpoint_time TIMESTAMPTZ, open_epoch BIGINT)`
-	if err := db.Exec(ctx, q); err != nil {
-		return nil, err
+	var stmts []string
+	for _, st := range []struct {
+		id   string
+		skip bool
+	}{{"restarts_table", false}, {"restarts_rows", len(data) == 0}} {
+		if st.skip {
+			continue
+		}
+		q, err := replaySQL.SQL(st.id, data)
+		if err != nil {
+			return nil, err
+		}
+		stmts = append(stmts, q)
+		if err := db.Exec(ctx, q); err != nil {
+			return stmts, err
+		}
 	}
-	if len(rows) == 0 {
-		return []string{q}, nil
-	}
-	ins := "INSERT INTO restarts VALUES\n  " + strings.Join(rows, ",\n  ")
-	return []string{q, ins}, db.Exec(ctx, ins)
+	return stmts, nil
 }

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 )
 
 // Status of one check.
@@ -51,44 +51,169 @@ type Outcome struct {
 	// sample.
 	Exceptions int64 `json:"exceptions"`
 	// File is the exceptions CSV, relative to the evidence folder ("" when
-	// skipped).
+	// skipped). checks.Run leaves it empty: the caller writes the file
+	// from Table and names it here.
 	File string `json:"exceptions_file,omitempty"`
 	// SkipReason says which spec fields a skipped check needed.
 	SkipReason string   `json:"skip_reason,omitempty"`
 	Notes      []string `json:"notes,omitempty"`
-	// Columns and FirstRows are the exception table's header and its first
-	// rows (values as DuckDB renders them, NULL as nil), for reports.
-	Columns   []string    `json:"-"`
+	// Columns are the exception table's columns, in order, with their
+	// DuckDB types and roles; FirstRows its first FirstRowsLimit rows
+	// (values as DuckDB renders them, NULL as nil), for reports.
+	Columns   []Column    `json:"-"`
 	FirstRows [][]*string `json:"-"`
-	// SQL is the exact query run, for re-performance.
+	// Chart is the picture of the report the check feeds (its
+	// "-- chart:" key: ChartBalance, ChartReplayedKeys, ChartReperformance;
+	// "" for none).
+	Chart string `json:"-"`
+	// Finding is what the check's exceptions are (its "-- finding:" key):
+	// FindingReplay for findings of a replay that SummarizeReplay
+	// attributes to restarts (and the report draws on the window
+	// timeline); "" otherwise.
+	Finding string `json:"-"`
+	// SQL is the exact query run, for re-performance: the rendered check
+	// file, without the header keys that only tell reconcile's reports how
+	// to read the exceptions (chart, finding, notes, columns).
 	SQL string `json:"-"`
-	// Table is the DuckDB table holding every exception row, ordered, while
-	// the session is open.
+	// Table is the DuckDB table holding every exception row, sorted on
+	// every column, while the session is open ("" when skipped).
 	Table string `json:"-"`
+}
+
+// Column is one column of a check's exception table.
+type Column struct {
+	Name    string // as the check's query returns it
+	Type    string // its DuckDB type in the exception table (DECIMAL(38,2), VARCHAR, BIGINT, TIMESTAMP WITH TIME ZONE, …)
+	Role    string // "" or one of the Role* constants below
+	Measure string // for RoleSource/RoleSink/RoleDifference: the measure or aggregate the column belongs to ("" for row counts)
+}
+
+// The roles a column of an exception table can have. A column named by the
+// check's "-- columns:" key has the role given there; else a column named
+// as a spec column has its role (Params: the id, then the group_by and
+// reperform group_by, then the logical_key, then the checkpoint column);
+// else a "-- columns:" pattern may give it one.
+const (
+	// RoleID: a record id column.
+	RoleID = "id"
+	// RoleGroup: a group column (group_by, or reperform.group_by).
+	RoleGroup = "group"
+	// RoleKey: a logical-key column of the sink.
+	RoleKey = "key"
+	// RoleCheckpoints: checkpoint ids, one or several as 'a;b;c' in
+	// ascending order (numeric when they are integers).
+	RoleCheckpoints = "checkpoints"
+	// RoleRestart: the label of the restart that explains the row
+	// (restarts.restart, "restart 1 at … from checkpoint 97"), NULL when
+	// none does.
+	RoleRestart = "restart"
+	// RoleWindowStart, RoleWindowEnd: the window of the row as instants
+	// (TIMESTAMP WITH TIME ZONE), start inclusive, end exclusive.
+	RoleWindowStart = "window_start"
+	RoleWindowEnd   = "window_end"
+	// RoleSource, RoleSink, RoleDifference: the source-side figure
+	// (re-performed, for a windowed sink), the sink-side figure and their
+	// difference (sink - source) of a measure, an aggregate or (Measure
+	// "") the row count.
+	RoleSource     = "source"
+	RoleSink       = "sink"
+	RoleDifference = "difference"
+	// RoleLocation: where rows are, 'file:line', several separated by ';'.
+	RoleLocation = "location"
+	// RoleMeasure: the column whose value names the measure or aggregate
+	// the row's source, sink and difference columns belong to, when one
+	// row per measure is returned (reperformance_mismatches).
+	RoleMeasure = "measure"
+	// RoleFinding: the column that classifies each exception row (such as
+	// each_row_right_repeated, rules/window_finding.sql).
+	RoleFinding = "finding"
+)
+
+// Roles lists every role a "-- columns:" key may give, sorted.
+var Roles = []string{RoleCheckpoints, RoleDifference, RoleFinding, RoleGroup, RoleID, RoleKey, RoleLocation, RoleMeasure,
+	RoleRestart, RoleSink, RoleSource, RoleWindowEnd, RoleWindowStart}
+
+// The pictures a check can feed ("-- chart:").
+const (
+	// ChartBalance: source vs sink in total and per group out of balance,
+	// from the columns of roles source, sink and difference.
+	ChartBalance = "balance"
+	// ChartReplayedKeys: keys written again under a later checkpoint,
+	// counted per sequence of checkpoint ids (role checkpoints).
+	ChartReplayedKeys = "replayed_keys"
+	// ChartReperformance: the re-performed value against the sink's per
+	// window and aggregate (roles measure, source, sink, difference,
+	// finding, window_start/window_end).
+	ChartReperformance = "reperformance"
+)
+
+// What a check's exceptions are ("-- finding:").
+const (
+	// FindingReplay: findings of a stream job's replay, attributed to the
+	// restart that explains them (roles restart or checkpoints) and keyed
+	// by window (roles window_end and group).
+	FindingReplay = "replay"
+)
+
+// The notes reconcile adds to a check's outcome ("-- notes:").
+const (
+	// NotePartialNullIDs: how many rows have a composite id with some NULL
+	// parts, compared NULL-safely.
+	NotePartialNullIDs = "partial_null_ids"
+)
+
+// Column returns the first column with role (and, when measure is not "",
+// that measure), and whether there is one.
+func (o *Outcome) Column(role, measure string) (Column, bool) {
+	for _, c := range o.Columns {
+		if c.Role == role && (measure == "" || c.Measure == measure) {
+			return c, true
+		}
+	}
+	return Column{}, false
+}
+
+// ColumnNames returns the names of the exception table's columns, in order.
+func (o *Outcome) ColumnNames() []string {
+	out := make([]string, len(o.Columns))
+	for i, c := range o.Columns {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// ColumnsWith returns every column with role, in order.
+func (o *Outcome) ColumnsWith(role string) []Column {
+	var out []Column
+	for _, c := range o.Columns {
+		if c.Role == role {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // FirstRowsLimit is how many exception rows an Outcome carries for reports.
 const FirstRowsLimit = 20
 
 // Run runs every check against the prepared source and sink tables. For each
-// check that runs it writes all exception rows, sorted on every column (so
-// two runs give identical files), to dir/exceptions/<id>.csv, with a header
-// even when there are none. A check whose requirements p does not meet is
-// Skipped. A check made for the other kind of sink (a window check on a
-// record-level sink, a record check on a windowed one) does not apply and
-// is left out. A check whose SQL fails is reported as a *RunError, the other
-// checks still run, and the errors are returned joined.
+// check that runs, all exception rows are kept, sorted on every column (so
+// two runs give identical rows), in the session table Outcome.Table, with
+// their count, columns and first rows; Run writes no file (the caller
+// writes the evidence from the tables). A check whose requirements p does
+// not meet is Skipped. A check made for the other kind of sink (a window
+// check on a record-level sink, a record check on a windowed one) does not
+// apply and is left out. A check whose SQL fails is reported as a
+// *RunError, the other checks still run, and the errors are returned
+// joined.
 //
 // log receives one progress line per check (nil: none).
-func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, dir string, log io.Writer) ([]*Outcome, error) {
+func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Writer) ([]*Outcome, error) {
 	if log == nil {
 		log = io.Discard
 	}
-	excDir := filepath.Join(dir, "exceptions")
-	if err := os.MkdirAll(excDir, 0o755); err != nil {
-		return nil, err
-	}
 	var outs []*Outcome
+	var ran []*Check
 	var errs []error
 	for _, c := range all {
 		if err := ctx.Err(); err != nil {
@@ -97,8 +222,9 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, dir string, 
 		if !c.Applies(p) {
 			continue
 		}
-		o := &Outcome{ID: c.ID, Assertion: strings.Join(c.Assertion, ", "), Description: c.Description}
+		o := &Outcome{ID: c.ID, Assertion: strings.Join(c.Assertion, ", "), Description: c.Description, Chart: c.Chart, Finding: c.Finding}
 		outs = append(outs, o)
+		ran = append(ran, c)
 		if miss := c.Missing(p); len(miss) > 0 {
 			o.Status = Skipped
 			ms := make([]string, len(miss))
@@ -109,7 +235,7 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, dir string, 
 			continue
 		}
 		t0 := time.Now()
-		if err := runOne(ctx, db, c, p, o, excDir); err != nil {
+		if err := runOne(ctx, db, c, p, o); err != nil {
 			errs = append(errs, &RunError{Check: c.ID, Err: err})
 			continue
 		}
@@ -119,80 +245,66 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, dir string, 
 		return outs, errors.Join(errs...)
 	}
 	if len(p.ID) > 1 { // only a composite id can be partly NULL
-		if err := notePartialNulls(ctx, db, p, outs); err != nil {
+		if err := notePartialNulls(ctx, db, p, outs, ran); err != nil {
 			return outs, err
 		}
 	}
 	return outs, nil
 }
 
-func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome, excDir string) error {
+func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome) error {
 	q, err := c.Render(p)
 	if err != nil {
 		return err
 	}
-	o.SQL = q
+	o.SQL = sqlfile.WithoutKeys(q, reportKeys...)
 	o.Table = "exceptions__" + c.ID
-	t := duck.Ident(o.Table)
-	if err := db.Exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * FROM (\n%s\n) ORDER BY ALL", t, q)); err != nil {
+	table := struct {
+		Table, Check string
+		Limit        int
+	}{o.Table, q, FirstRowsLimit}
+	if err := exec(ctx, db, runSQL, "exception_table", table); err != nil {
 		return err
 	}
-	o.File = filepath.ToSlash(filepath.Join("exceptions", c.ID+".csv"))
-	n, err := db.ExecCount(ctx, fmt.Sprintf("COPY (SELECT * FROM %s ORDER BY ALL) TO %s (FORMAT csv, HEADER true)", t, duck.Literal(filepath.Join(excDir, c.ID+".csv"))))
-	if err != nil {
+	if o.Exceptions, err = count(ctx, db, runSQL, "exception_count", table); err != nil {
 		return err
 	}
-	o.Exceptions = n
 	o.Status = Pass
-	if n > 0 {
+	if o.Exceptions > 0 {
 		o.Status = Fail
 		if c.Info {
 			o.Status = Info
 		}
 	}
-	o.Columns, o.FirstRows, err = db.Strings(ctx, fmt.Sprintf("SELECT * FROM %s ORDER BY ALL LIMIT %d", t, FirstRowsLimit))
+	cols, err := db.Columns(ctx, o.Table)
 	if err != nil {
 		return err
 	}
-	if o.Columns == nil {
-		cols, err := db.Columns(ctx, o.Table)
-		if err != nil {
-			return err
-		}
-		for _, col := range cols {
-			o.Columns = append(o.Columns, col.Name)
-		}
+	o.Columns = c.columns(cols, p)
+	if _, o.FirstRows, err = rows(ctx, db, runSQL, "exception_first_rows", table); err != nil {
+		return err
 	}
 	return nil
 }
 
 // notePartialNulls counts rows whose composite id has some, but not all,
 // parts NULL: they are matched NULL-safely (a NULL part equals a NULL part),
-// and the report must say so.
-func notePartialNulls(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome) error {
-	parts := make([]string, len(p.ID))
-	for i, id := range p.ID {
-		parts[i] = duck.Ident(id) + " IS NULL"
+// and the checks with "-- notes: partial_null_ids" that ran say so.
+func notePartialNulls(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome, ran []*Check) error {
+	_, r, err := rows(ctx, db, runSQL, "partial_null_ids", struct{ ID []string }{p.ID})
+	if err != nil {
+		return err
 	}
-	cond := fmt.Sprintf("(%s) AND NOT (%s)", strings.Join(parts, " OR "), strings.Join(parts, " AND "))
-	var counts []int64
-	for _, t := range []string{SourceTable, SinkTable} {
-		n, err := db.Count(ctx, fmt.Sprintf("SELECT count(*) FROM %s WHERE %s", duck.Ident(t), cond))
-		if err != nil {
-			return err
-		}
-		counts = append(counts, n)
-	}
-	if counts[0]+counts[1] == 0 {
+	var src, sink int64
+	fmt.Sscan(*r[0][0], &src)
+	fmt.Sscan(*r[0][1], &sink)
+	if src+sink == 0 {
 		return nil
 	}
-	note := fmt.Sprintf("%d source and %d sink rows have a composite id with some NULL parts; they are compared NULL-safely (a NULL part equals a NULL part)", counts[0], counts[1])
-	for _, o := range outs {
-		if o.Status != Skipped {
-			switch o.ID {
-			case "missing_ids", "unexpected_ids", "duplicate_ids", "null_ids", "value_mismatches":
-				o.Notes = append(o.Notes, note)
-			}
+	note := fmt.Sprintf("%d source and %d sink rows have a composite id with some NULL parts; they are compared NULL-safely (a NULL part equals a NULL part)", src, sink)
+	for i, o := range outs {
+		if o.Status != Skipped && slices.Contains(ran[i].Notes, NotePartialNullIDs) {
+			o.Notes = append(o.Notes, note)
 		}
 	}
 	return nil
@@ -221,38 +333,32 @@ type MeasureTotal struct {
 // and count composite ids NULL-safely.
 func ComputeTotals(ctx context.Context, db *duck.DB, p *Params) (*Totals, error) {
 	t := &Totals{}
-	ids := make([]string, len(p.ID))
-	for i, id := range p.ID {
-		ids[i] = duck.Ident(id)
-	}
-	nullid := nullID("", p.ID)
 	for _, side := range []struct {
-		table         string
-		rows, distinc *int64
+		table          string
+		rows, distinct *int64
 	}{{SourceTable, &t.SourceRows, &t.SourceDistinctIDs}, {SinkTable, &t.SinkRows, &t.SinkDistinctIDs}} {
+		data := struct {
+			Table string
+			ID    []string
+		}{side.table, p.ID}
 		var err error
-		if *side.rows, err = db.Count(ctx, "SELECT count(*) FROM "+duck.Ident(side.table)); err != nil {
+		if *side.rows, err = count(ctx, db, totalsSQL, "rows", data); err != nil {
 			return nil, err
 		}
-		if len(ids) == 0 {
+		if len(p.ID) == 0 {
 			continue // a windowed sink (reperform): no record id
 		}
-		q := fmt.Sprintf("SELECT count(*) FROM (SELECT DISTINCT %s FROM %s WHERE NOT %s)", strings.Join(ids, ", "), duck.Ident(side.table), nullid)
-		if *side.distinc, err = db.Count(ctx, q); err != nil {
+		if *side.distinct, err = count(ctx, db, totalsSQL, "distinct_ids", data); err != nil {
 			return nil, err
 		}
 	}
 	for _, m := range p.Measures {
 		typ := p.MeasureTypes[m]
-		c := duck.Ident(m)
-		q := fmt.Sprintf(`WITH s AS (SELECT CAST(coalesce(sum(%[1]s), 0) AS %[2]s) AS v FROM source),
-		     k AS (SELECT CAST(coalesce(sum(%[1]s), 0) AS %[2]s) AS v FROM sink)
-		SELECT s.v, k.v, CAST(k.v - s.v AS %[2]s) FROM s, k`, c, typ)
-		_, rows, err := db.Strings(ctx, q)
+		_, rs, err := rows(ctx, db, totalsSQL, "measure_sums", struct{ Measure, Type string }{m, typ})
 		if err != nil {
 			return nil, err
 		}
-		r := rows[0]
+		r := rs[0]
 		t.Measures = append(t.Measures, MeasureTotal{Name: m, Type: typ, SourceSum: *r[0], SinkSum: *r[1], Difference: *r[2]})
 	}
 	return t, nil

@@ -2,6 +2,8 @@
 -- assertion: completeness
 -- description: Source records whose id has no row in the sink: entries that were never posted.
 -- requires: id
+-- notes: partial_null_ids
+-- columns: source_rows=source, source_location=location, source_*=source
 SELECT {{cols "s" .ID}},
        count(*) AS source_rows,
 {{- range .Measures}}

@@ -2,6 +2,8 @@
 -- assertion: accuracy
 -- description: Sink rows whose id is not in the source: postings with no source record behind them.
 -- requires: id
+-- notes: partial_null_ids
+-- columns: sink_rows=sink, checkpoint_ids=checkpoints, sink_location=location, sink_*=sink
 SELECT {{cols "k" .ID}},
        count(*) AS sink_rows,
 {{- range .Measures}}

@@ -3,6 +3,9 @@
 -- description: Ids on more than one row of the sink (double-posted) or of the source (a source that is not clean),
 -- description: with the row count, whether the copies conflict in value, and the checkpoint ids that wrote them.
 -- requires: id
+-- chart: replayed_keys
+-- notes: partial_null_ids
+-- columns: checkpoint_ids=checkpoints, locations=location
 WITH repeated AS (
     -- Only ids seen more than once are looked at again: the value keys and
     -- locations below are built for those rows alone.

@@ -3,6 +3,8 @@
 -- description: Ids present in both inputs whose measures differ (exact decimal comparison), one row per differing
 -- description: source/sink row pair.
 -- requires: id, measures
+-- notes: partial_null_ids
+-- columns: source_location=location, sink_location=location, source_*=source, sink_*=sink, difference_*=difference
 SELECT {{cols "s" .ID}},
 {{- range .Measures}}
        s.{{q .}} AS {{name "source_" .}},

@@ -3,6 +3,8 @@
 -- description: Record counts of source and sink, in total or per group when group_by is given; an exception is a
 -- description: total or group whose counts differ (difference = sink - source).
 -- requires: records
+-- chart: balance
+-- columns: source_rows=source, sink_rows=sink, difference=difference
 WITH s AS (
     SELECT {{if .GroupBy}}{{cols "" .GroupBy}}, {{end}}count(*) AS n FROM source
     {{if .GroupBy}}GROUP BY {{cols "" .GroupBy}}{{end}}

@@ -3,6 +3,8 @@
 -- description: Exact decimal sums of each measure in source and sink, in total or per group when group_by is given;
 -- description: an exception is a total or group where any sum differs (difference = sink - source).
 -- requires: measures
+-- chart: balance
+-- columns: source_*=source, sink_*=sink, difference_*=difference
 WITH s AS (
     SELECT {{if .GroupBy}}{{cols "" .GroupBy}}, {{end}}
 {{- range $i, $m := .Measures}}{{if $i}}, {{end}}CAST(coalesce(sum({{q $m}}), 0) AS {{$.Dec $m}}) AS {{q $m}}{{end}}

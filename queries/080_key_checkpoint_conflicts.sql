@@ -5,6 +5,9 @@
 -- description: checkpoint id counts as checkpoint NULL. For a windowed sink the key is the window as an instant (one
 -- description: instant written two ways is one key) plus the group, and the emission with last_by.
 -- requires: logical_key, checkpoint
+-- chart: replayed_keys
+-- finding: replay
+-- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints, locations=location
 {{- if .Replay}}
 WITH repeated AS (
     SELECT {{replaygroup "k" .Replay.GroupBy}}{{if .Replay.LastBy}}, k.__emission{{end}}

@@ -4,6 +4,9 @@
 -- description: last_by, more than one row of the emission that counts — with each row's values, checkpoint id and
 -- description: location, whether the copies conflict, and the restart that explains the second write.
 -- requires: reperform
+-- chart: replayed_keys
+-- finding: replay
+-- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints, restart=restart
 WITH d AS (
     SELECT {{replaykey "k" .Replay.GroupBy}},
            count(*) AS row_count,

@@ -8,6 +8,10 @@
 -- description: key's events between that restart's restored checkpoint and the failure (an incrementing sink counts
 -- description: them twice).
 -- requires: reperform
+-- chart: reperformance
+-- finding: replay
+-- columns: window_start=window_start, window_end=window_end, aggregate=measure, expected=source, sink_sum=sink,
+-- columns: difference=difference, finding=finding, checkpoint_ids=checkpoints, sink_locations=location, restart=restart
 WITH k AS (
     SELECT {{replaykey "k" .Replay.GroupBy}},
            count(*) AS sink_rows,
@@ -36,25 +40,20 @@ WITH k AS (
            array_to_string(list_transform({{name "rows__" $a.Column}}, x -> coalesce(CAST(x AS VARCHAR), 'NULL')), ';') AS sink_values,
            CAST({{name "sum__" $a.Column}} AS VARCHAR) AS sink_sum,
            CAST(CAST({{name "sum__" $a.Column}} - {{name "expected__" $a.Column}} AS {{$a.Type}}) AS VARCHAR) AS difference,
-           coalesce(list_bool_and(list_transform({{name "rows__" $a.Column}}, x -> x IS NOT DISTINCT FROM {{name "expected__" $a.Column}})), FALSE) AS each_row_equals_expected,
-           {{name "sum__" $a.Column}} IS NOT DISTINCT FROM {{name "expected__" $a.Column}} AS sum_equals_expected,
-           {{name "sum__" $a.Column}} > {{name "expected__" $a.Column}} AS sum_above,
+           {{windowcompare (name "rows__" $a.Column) (name "sum__" $a.Column) (name "expected__" $a.Column)}},
            checkpoint_ids, first_checkpoint, sink_locations
     FROM j
 {{- end}}
 ), a AS (
     SELECT m.*, {{restartofkey "m.first_checkpoint" "m" .Replay.GroupBy}} AS restart
     FROM m
-    WHERE NOT (each_row_equals_expected AND sum_equals_expected)
+    WHERE NOT {{windowagrees}}
 )
 SELECT window_start, window_end{{range .Replay.GroupBy}}, {{q .}}{{end}}, aggregate, expression, expected, sink_rows, sink_values, sink_sum, difference,
        each_row_equals_expected, sum_equals_expected,
-       CASE WHEN sink_rows > 1 AND each_row_equals_expected THEN 'each_row_right_repeated'
-            WHEN sink_rows = 1 AND sum_above THEN 'one_row_inflated'
-            WHEN sink_rows = 1 THEN 'one_row_short'
-            ELSE 'rows_differ' END AS finding,
+       {{windowfinding}} AS finding,
        checkpoint_ids, sink_locations, restart,
        (SELECT count(*) FROM replay_events AS ev JOIN restarts AS r ON r.restart = a.restart
         WHERE ev.__window_end = a.window_end{{range .Replay.GroupBy}} AND ev.{{q .}} IS NOT DISTINCT FROM a.{{q .}}{{end}}
-          AND ev.__event_time >= r.restored_checkpoint_time AND ev.__event_time < r.restart_time) AS events_in_replayed_interval
+          AND {{replayed "r" "ev.__event_time"}}) AS events_in_replayed_interval
 FROM a

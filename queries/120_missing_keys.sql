@@ -3,6 +3,8 @@
 -- description: Windows and groups with source events but no sink row: windows never flushed (or lost), with the
 -- description: re-performed values and the number of source events.
 -- requires: reperform
+-- finding: replay
+-- columns: window_start=window_start, window_end=window_end, first_source_location=location, expected_*=source
 SELECT {{replaykey "e" .Replay.GroupBy}},
        e.__events AS source_events,
 {{- range .Replay.Aggregates}}

@@ -3,6 +3,8 @@
 -- description: Sink windows and groups with no source event behind them, with their rows; on_window_grid is false when
 -- description: the window does not even start on the window assigner's grid (wrong size or offset).
 -- requires: reperform
+-- finding: replay
+-- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints
 SELECT {{replaykey "k" .Replay.GroupBy}},
        count(*) AS row_count,
        bool_and((epoch_us(k.__window_start) - {{.Replay.Window.Offset.Micros}}) % {{if .Replay.Window.Sliding}}{{.Replay.Window.Slide.Micros}}{{else}}{{.Replay.Window.Size.Micros}}{{end}} = 0) AS on_window_grid,

@@ -4,6 +4,8 @@
 -- description: the window was complete, so the value may be partial — and an upsert replayed early overwrites a
 -- description: complete value with a partial one.
 -- requires: reperform, watermark
+-- finding: replay
+-- columns: window_start=window_start, window_end=window_end, restart=restart
 SELECT {{replaykey "k" .Replay.GroupBy}},
        k.__watermark AS watermark,
        k.__window_end - k.__watermark AS before_window_end,

@@ -1,12 +1,107 @@
-// Package queries embeds the check files: one SQL file per check, each a
-// text/template over the spec's columns that selects the check's exceptions
-// (see package checks for the header format and template helpers).
-// `reconcile run --queries DIR` reads a folder of such files instead.
+// Package queries holds every SQL statement reconcile runs, one file each
+// (package sqlfile parses and renders them): the check files at the root,
+// and in sub-folders the statements and fragments the Go code renders with
+// typed data. No statement is written in a Go string.
+//
+//	*.sql        the checks: NNN_<check>.sql, each a SELECT of the check's
+//	             exceptions (header keys documented in package checks);
+//	             `reconcile run --queries DIR` reads a folder of such files
+//	             instead, and only its root
+//	rules/       fragments shared by the checks and `reconcile explain`, so a
+//	             rule exists once: which restart explains a finding, what a
+//	             replayed interval is, how a timestamp is read, the verdict of
+//	             a re-performed window
+//	prepare/     exact types: id and measure conversion (checks.Prepare)
+//	replay/      re-performance of a windowed sink, the restarts table and
+//	             the attribution of findings to restarts (checks.PrepareReplay,
+//	             checks.LoadRestarts, checks.SummarizeReplay)
+//	run/         the exception table of a check, its count and first rows,
+//	             the partial-NULL-id note (checks.Run)
+//	totals/      the population figures (checks.ComputeTotals)
+//	explain/     every row of one key (`reconcile explain`)
+//	evidence/    the exceptions CSV of a check (internal/control)
+//
+// A file in a sub-folder is a Go text/template of one DuckDB statement or
+// one fragment of SQL (an expression or a condition that a template helper
+// or another statement embeds). Its header, strict like a check file's:
+//
+//	-- statement: replay_events      the file's id: its name without NNN_ and .sql
+//	                                  (or -- fragment: for a fragment; exactly one of the two)
+//	-- description: …                what it does, in the field's terms (required)
+//	-- returns: …                    optional: the shape of its result (columns and types)
+//
+// An unknown key, a missing description, or an id that is not the file's
+// name is a broken build: MustSet panics when the program starts.
 package queries
 
-import "embed"
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"strings"
+	"text/template"
 
-// FS holds every check file (*.sql) at its root.
+	"github.com/reconcile-dev/reconcile/internal/sqlfile"
+)
+
+// FS holds the check files at its root and the statements in the
+// sub-folders listed above.
 //
-//go:embed *.sql
+//go:embed *.sql rules/*.sql prepare/*.sql replay/*.sql run/*.sql totals/*.sql explain/*.sql evidence/*.sql
 var FS embed.FS
+
+// Keys are the header keys a file in a sub-folder may carry.
+var Keys = []string{"statement", "fragment", "description", "returns"}
+
+// Set is one sub-folder of statements and fragments, parsed once.
+type Set struct {
+	dir string
+	set *sqlfile.Set
+}
+
+// MustSet parses every file of sub-folder dir of FS with the template
+// helpers funcs and checks its header (see the package doc). It panics on
+// any problem: the files are embedded, so a failure is a bug in the build.
+func MustSet(dir string, funcs template.FuncMap) *Set {
+	s, err := sqlfile.NewSet(FS, dir, Keys, funcs)
+	if err != nil {
+		panic(err)
+	}
+	var errs []error
+	for _, id := range s.IDs() {
+		f, _ := s.Get(id)
+		stmt, frag := f.Value("statement"), f.Value("fragment")
+		switch {
+		case stmt != "" && frag != "":
+			errs = append(errs, fmt.Errorf("%s: both -- statement: and -- fragment:", f.Name))
+		case stmt == "" && frag == "":
+			errs = append(errs, fmt.Errorf("%s: no -- statement: or -- fragment: line", f.Name))
+		case stmt+frag != f.ID:
+			errs = append(errs, fmt.Errorf("%s: header names %q; it must equal the file name %q", f.Name, stmt+frag, f.ID))
+		}
+		if f.Value("description") == "" {
+			errs = append(errs, fmt.Errorf("%s: no -- description: line", f.Name))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		panic(fmt.Errorf("%w: %w", sqlfile.ErrParse, err))
+	}
+	return &Set{dir: dir, set: s}
+}
+
+// SQL renders the file with id for data and returns the statement (or
+// fragment) as it is sent to DuckDB: without its header, without a
+// trailing newline. Errors name the file.
+func (s *Set) SQL(id string, data any) (string, error) {
+	out, err := s.set.Render(id, data)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(sqlfile.Body(out), "\n"), nil
+}
+
+// IDs lists the ids of the set's files in file-name order.
+func (s *Set) IDs() []string { return s.set.IDs() }
+
+// Dir is the sub-folder the set was read from.
+func (s *Set) Dir() string { return s.dir }

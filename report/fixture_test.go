@@ -103,7 +103,11 @@ func outcomeFrom(t testing.TB, fsys fs.FS, id, assertion, desc string) *checks.O
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := &checks.Outcome{ID: id, Assertion: assertion, Description: desc, File: file, Columns: recs[0],
+	var cols []checks.Column
+	for _, name := range recs[0] {
+		cols = append(cols, checks.Column{Name: name})
+	}
+	o := &checks.Outcome{ID: id, Assertion: assertion, Description: desc, File: file, Columns: cols,
 		Exceptions: int64(len(recs) - 1), Status: checks.Pass, Table: "exceptions__" + id,
 		SQL: "SELECT *\nFROM source\nWHERE false -- " + id}
 	if o.Exceptions > 0 {

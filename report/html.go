@@ -202,7 +202,7 @@ func (t *table) col(name string) int {
 // CSV in evidence, or from o.FirstRows without it.
 func readTable(o *checks.Outcome, evidence fs.FS) (*table, error) {
 	if evidence == nil || o.File == "" {
-		t := &table{header: o.Columns}
+		t := &table{header: o.ColumnNames()}
 		for _, row := range o.FirstRows {
 			vals := make([]string, len(row))
 			for i, s := range row {

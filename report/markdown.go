@@ -95,7 +95,7 @@ func (markdownWriter) Write(_ context.Context, w io.Writer, r *Result) error {
 				fmt.Fprintf(&b, " The first %d:", len(c.FirstRows))
 			}
 			b.WriteString("\n\n")
-			writeTable(&b, c.Columns, c.FirstRows)
+			writeTable(&b, c.ColumnNames(), c.FirstRows)
 			b.WriteString("\n")
 		}
 		for _, n := range c.Notes {

@@ -133,8 +133,11 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 	notes = append(notes, sources.ZoneNotes(inputs[0], inputs[1])...)
 	notes = append(notes, inputNotes...)
 	fmt.Fprintf(logw, "prepared exact types in %s\n", time.Since(t0).Round(time.Millisecond))
-	outcomes, err := checks.Run(ctx, db, all, params, folder.Dir(), logw)
+	outcomes, err := checks.Run(ctx, db, all, params, logw)
 	if err != nil {
+		return nil, err
+	}
+	if err := writeExceptions(ctx, db, folder, outcomes); err != nil {
 		return nil, err
 	}
 	totals, err := checks.ComputeTotals(ctx, db, params)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/queries"
 )
 
 // ErrNoKey is returned by Explain when no source or sink row has the key
@@ -162,41 +162,68 @@ func keyText(k []KeyPart) string {
 	return strings.Join(parts, ", ")
 }
 
-// rows runs q and returns its rows as named values.
-func rows(ctx context.Context, db *duck.DB, q string) ([]string, [][]*string, error) {
-	return db.Strings(ctx, q)
+// explainSQL are the statements of `reconcile explain` (queries/explain),
+// rendered with the checks' helpers, so the rules of restart attribution,
+// timestamp reading and the window verdict are those of the checks.
+var explainSQL *queries.Set
+
+func init() {
+	f := checks.Funcs()
+	f["recordkey"] = func(alias string, key []KeyPart) (string, error) {
+		return explainSQL.SQL("record_key", struct {
+			Alias string
+			Key   []KeyPart
+		}{alias, key})
+	}
+	f["windowkey"] = func(alias string, key windowKey) (string, error) {
+		return explainSQL.SQL("window_key", struct {
+			Alias, End string
+			Groups     []KeyPart
+		}{alias, key.End, key.Groups})
+	}
+	explainSQL = queries.MustSet("explain", f)
 }
 
-func textMatch(alias string, cols, values []string) string {
-	out := make([]string, len(cols))
-	for i, c := range cols {
-		out[i] = fmt.Sprintf("CAST(%s.%s AS VARCHAR) = %s", alias, duck.Ident(c), duck.Literal(values[i]))
+// windowKey is a window and group as asked for: the window end (an instant
+// DuckDB reads back) and each group column's value as typed.
+type windowKey struct {
+	End    string
+	Groups []KeyPart
+}
+
+// rows renders statement id of queries/explain and returns its rows.
+func rows(ctx context.Context, db *duck.DB, id string, data any) ([]string, [][]*string, error) {
+	q, err := explainSQL.SQL(id, data)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(out) == 0 {
-		return "TRUE"
-	}
-	return strings.Join(out, " AND ")
+	return db.Strings(ctx, q)
 }
 
 func explainRecord(ctx context.Context, db *duck.DB, s *spec.Spec, values []string, ex *Explanation) error {
 	for i, c := range s.ID {
 		ex.Key = append(ex.Key, KeyPart{c, values[i]})
 	}
-	cols, srcRows, err := rows(ctx, db, fmt.Sprintf("SELECT t.* EXCLUDE (__row), t.__file || ':' || t.__line AS __loc FROM source AS t WHERE %s ORDER BY t.__row", textMatch("t", s.ID, values)))
+	cols, srcRows, err := rows(ctx, db, "record_rows", struct {
+		Table string
+		Key   []KeyPart
+	}{checks.SourceTable, ex.Key})
 	if err != nil {
 		return err
 	}
 	for _, r := range srcRows {
 		ex.Source = append(ex.Source, plainRow(cols, r, ""))
 	}
-	cols, sinkRows, err := rows(ctx, db, fmt.Sprintf("SELECT t.* EXCLUDE (__row), t.__file || ':' || t.__line AS __loc FROM sink AS t WHERE %s ORDER BY t.__row", textMatch("t", s.ID, values)))
+	cols, sinkRows, err := rows(ctx, db, "record_rows", struct {
+		Table string
+		Key   []KeyPart
+	}{checks.SinkTable, ex.Key})
 	if err != nil {
 		return err
 	}
+	// No nearest restart: restarts: needs reperform: (a windowed sink).
 	for _, r := range sinkRows {
-		row := plainRow(cols, r, s.Checkpoint)
-		row.NearestRestart = nearestByEpoch(ex.Restarts, row.Checkpoint)
-		ex.Sink = append(ex.Sink, row)
+		ex.Sink = append(ex.Sink, plainRow(cols, r, s.Checkpoint))
 	}
 	ex.Verdict = fmt.Sprintf("%d source row(s), %d sink row(s)", len(ex.Source), len(ex.Sink))
 	switch {
@@ -239,36 +266,32 @@ func deref(s *string) string {
 func explainWindow(ctx context.Context, db *duck.DB, r *checks.Replay, values []string, ex *Explanation) error {
 	ex.Kind, ex.TimeZone = "window", r.Zone
 	ex.Key = append(ex.Key, KeyPart{r.WindowColumn, values[0]})
+	key := windowKey{}
 	for i, g := range r.GroupBy {
 		ex.Key = append(ex.Key, KeyPart{g, values[i+1]})
+		key.Groups = append(key.Groups, KeyPart{g, values[i+1]})
 	}
 	// The window of the key, read as the sink's window column is.
-	_, w, err := db.Strings(ctx, fmt.Sprintf(`SELECT window_start, window_end, strftime(window_start, '%%Y-%%m-%%dT%%H:%%M:%%SZ'), strftime(window_end, '%%Y-%%m-%%dT%%H:%%M:%%SZ')
-FROM (SELECT CASE WHEN %[2]s = 'end' THEN make_timestamptz(epoch_us(t) - %[3]d) ELSE t END AS window_start,
-             CASE WHEN %[2]s = 'end' THEN t ELSE make_timestamptz(epoch_us(t) + %[3]d) END AS window_end
-      FROM (SELECT %[1]s AS t))`, instantOf(values[0], r.Zone), duck.Literal(r.WindowEdge), r.Window.Size.Micros()))
+	_, w, err := rows(ctx, db, "window_bounds", struct {
+		Value, Edge, Zone string
+		Size              int64
+	}{values[0], r.WindowEdge, r.Zone, r.Window.Size.Micros()})
 	if err != nil {
 		return fmt.Errorf("%w: --key %q is not a timestamp: %w", spec.ErrInvalid, values[0], err)
 	}
 	if len(w) == 0 || w[0][0] == nil {
-		return fmt.Errorf("%w: --key %q is not a timestamp", spec.ErrInvalid, values[0])
+		return fmt.Errorf("%w: --key %q is not a timestamp (expected ISO 8601 such as 2026-11-26T03:00:00Z or 2026-11-26 03:00:00, or epoch milliseconds)", spec.ErrInvalid, values[0])
 	}
 	ex.Window = &ExplainWindow{Start: *w[0][2], End: *w[0][3], Assigner: r.Window.String()}
-	end := fmt.Sprintf("TIMESTAMPTZ %s", duck.Literal(*w[0][1]))
-	grp := func(alias string) string {
-		out := []string{fmt.Sprintf("%s.__window_end = %s", alias, end)}
-		for i, g := range r.GroupBy {
-			out = append(out, fmt.Sprintf("CAST(%s.%s AS VARCHAR) = %s", alias, duck.Ident(g), duck.Literal(values[i+1])))
-		}
-		return strings.Join(out, " AND ")
-	}
+	key.End = *w[0][1]
+	data := struct {
+		Key        windowKey
+		Groups     []string
+		Aggregates []checks.ReplayAggregate
+	}{key, r.GroupBy, r.Aggregates}
 
 	// Expected values and source events.
-	var aggs []string
-	for _, a := range r.Aggregates {
-		aggs = append(aggs, "e."+duck.Ident(a.Column))
-	}
-	cols, exp, err := rows(ctx, db, fmt.Sprintf("SELECT e.__events, %s FROM expected AS e WHERE %s", strings.Join(aggs, ", "), grp("e")))
+	cols, exp, err := rows(ctx, db, "window_expected", data)
 	if err != nil {
 		return err
 	}
@@ -280,21 +303,14 @@ FROM (SELECT CASE WHEN %[2]s = 'end' THEN make_timestamptz(epoch_us(t) - %[3]d) 
 	}
 
 	// Sink rows.
-	var sums []string
-	for _, a := range r.Aggregates {
-		sums = append(sums, fmt.Sprintf("CAST(sum(k.%s) FILTER (WHERE k.__compared) AS %s) AS %s", duck.Ident(a.Column), a.Type, duck.Ident(a.Column)))
-	}
-	cols, sum, err := rows(ctx, db, fmt.Sprintf("SELECT count(*) FILTER (WHERE k.__compared), %s FROM replay_sink AS k WHERE %s", strings.Join(sums, ", "), grp("k")))
+	cols, sum, err := rows(ctx, db, "window_sink_sum", data)
 	if err != nil {
 		return err
 	}
-	compared, _ := strconv.Atoi(deref(sum[0][0]))
 	for i := 1; i < len(cols); i++ {
 		ex.SinkSum = append(ex.SinkSum, Value{cols[i], sum[0][i]})
 	}
-	cols, sinkRows, err := rows(ctx, db, fmt.Sprintf(`SELECT t.* EXCLUDE (__row), k.__checkpoint AS __checkpoint, strftime(k.__watermark, '%%Y-%%m-%%dT%%H:%%M:%%S.%%gZ') AS __watermark,
-       k.__emission AS __emission, k.__compared AS __compared, t.__file || ':' || t.__line AS __loc
-FROM replay_sink AS k JOIN sink AS t ON t.__row = k.__row WHERE %s ORDER BY k.__row`, grp("k")))
+	cols, sinkRows, err := rows(ctx, db, "window_sink_rows", data)
 	if err != nil {
 		return err
 	}
@@ -312,10 +328,13 @@ FROM replay_sink AS k JOIN sink AS t ON t.__row = k.__row WHERE %s ORDER BY k.__
 			}
 		}
 		x.Values = kept
+		var epoch, nearest, relation string
 		for i, c := range cols {
 			switch c {
 			case "__checkpoint":
 				x.Checkpoint = deref(row[i])
+			case "__epoch":
+				epoch = deref(row[i])
 			case "__watermark":
 				x.Watermark = strings.Replace(deref(row[i]), ".000Z", "Z", 1)
 			case "__emission":
@@ -323,24 +342,26 @@ FROM replay_sink AS k JOIN sink AS t ON t.__row = k.__row WHERE %s ORDER BY k.__
 			case "__compared":
 				b := deref(row[i]) == "true"
 				x.Compared = &b
+			case "__nearest_restart":
+				nearest = deref(row[i])
+			case "__nearest_relation":
+				relation = deref(row[i])
 			}
 		}
-		x.NearestRestart = nearestByEpoch(ex.Restarts, x.Checkpoint)
+		x.NearestRestart = nearestByEpoch(nearest, relation, epoch)
 		ex.Sink = append(ex.Sink, x)
 	}
 
 	// Source events of the window and group, with every window they
 	// belong to.
-	cols, srcRows, err := rows(ctx, db, fmt.Sprintf(`SELECT t.* EXCLUDE (__row), strftime(v.__event_time, '%%Y-%%m-%%dT%%H:%%M:%%S.%%gZ') AS __event_time,
-       (SELECT string_agg('[' || strftime(a.__window_start, '%%Y-%%m-%%dT%%H:%%M:%%SZ') || ', ' || strftime(a.__window_end, '%%Y-%%m-%%dT%%H:%%M:%%SZ') || ')', ' ' ORDER BY a.__window_start)
-          FROM replay_events AS a WHERE a.__row = v.__row) AS __windows,
-       t.__file || ':' || t.__line AS __loc
-FROM replay_events AS v JOIN source AS t ON t.__row = v.__row WHERE %s ORDER BY v.__row`, grp("v")))
+	cols, srcRows, err := rows(ctx, db, "window_source_rows", data)
 	if err != nil {
 		return err
 	}
 	for _, row := range srcRows {
 		x := plainRow(cols, row, "")
+		var nearest, micros string
+		replayed := false
 		for i, c := range cols {
 			switch c {
 			case "__event_time":
@@ -350,176 +371,86 @@ FROM replay_events AS v JOIN source AS t ON t.__row = v.__row WHERE %s ORDER BY 
 				for j := 1; j < len(x.Windows); j++ {
 					x.Windows[j] = "[" + x.Windows[j]
 				}
+			case "__nearest_restart":
+				nearest = deref(row[i])
+			case "__nearest_micros":
+				micros = deref(row[i])
+			case "__nearest_replayed":
+				replayed = deref(row[i]) == "true"
 			}
 		}
-		if t, err := time.Parse(time.RFC3339Nano, x.EventTime); err == nil {
-			x.NearestRestart = nearestByTime(ex.Restarts, t)
-		}
+		x.NearestRestart = nearestByTime(nearest, micros, replayed)
 		ex.Source = append(ex.Source, x)
 	}
 
-	// The verdict and the restart that explains it (the rules of the
-	// replay checks: restartof / restartofkey).
-	ex.Verdict = windowVerdict(ex, compared, len(ex.Sink))
-	_, rr, err := rows(ctx, db, fmt.Sprintf(`SELECT (SELECT r.restart FROM restarts AS r
-	WHERE (r.restored_checkpoint < m.first AND m.first <= r.open_epoch)
-	   OR (NOT m.agrees AND EXISTS (SELECT 1 FROM replay_events AS ev WHERE %s AND ev.__event_time >= r.restored_checkpoint_time AND ev.__event_time < r.restart_time))
-	ORDER BY r.restart_time LIMIT 1)
-FROM (SELECT min(k.__epoch) FILTER (WHERE k.__compared) AS first, %s AS agrees FROM replay_sink AS k WHERE %s) AS m
-WHERE m.first IS NOT NULL AND (NOT m.agrees OR %d > 1)`, grp("ev"), duck.Literal(strconv.FormatBool(agrees(ex))), grp("k"), compared))
+	// The verdict and the restart that explains it, by the rules of the
+	// replay checks (explain/window_verdict.sql).
+	_, v, err := rows(ctx, db, "window_verdict", data)
 	if err != nil {
 		return err
 	}
-	if len(rr) == 1 && rr[0][0] != nil {
-		ex.Restart = *rr[0][0]
-	}
+	compared, _ := strconv.Atoi(deref(v[0][1]))
+	all, _ := strconv.Atoi(deref(v[0][2]))
+	ex.Verdict = windowVerdict(deref(v[0][0]), compared, all, ex.Window.Events)
+	ex.Restart = deref(v[0][3])
 	return nil
 }
 
-// agrees reports whether the compared sink rows sum to the re-performed
-// values.
-func agrees(ex *Explanation) bool {
-	if len(ex.Expected) != len(ex.SinkSum) {
-		return false
-	}
-	for i := range ex.Expected {
-		if deref(ex.Expected[i].Value) != deref(ex.SinkSum[i].Value) {
-			return false
-		}
-	}
-	return true
-}
-
-func windowVerdict(ex *Explanation, compared, all int) string {
-	switch {
-	case ex.Expected == nil && all == 0:
-		return "no source event and no sink row"
-	case ex.Expected == nil:
-		return fmt.Sprintf("unexpected: %d sink row(s) for a window and group with no source event", all)
-	case all == 0:
-		return fmt.Sprintf("missing: %d source event(s), no sink row", ex.Window.Events)
-	}
-	eachRight := true
-	for _, s := range ex.Sink {
-		if s.Compared != nil && !*s.Compared {
-			continue
-		}
-		vals := map[string]string{}
-		for _, v := range s.Values {
-			vals[v.Name] = deref(v.Value)
-		}
-		for _, e := range ex.Expected {
-			if !decimalEqual(vals[e.Name], deref(e.Value)) {
-				eachRight = false
-			}
-		}
-	}
+// windowVerdict words the verdict explain/window_verdict.sql reached on a
+// window and group: compared sink rows of all, events source events.
+func windowVerdict(verdict string, compared, all int, events int64) string {
 	superseded := ""
 	if compared < all {
 		superseded = fmt.Sprintf(" (%d earlier emission(s) superseded)", all-compared)
 	}
-	switch {
-	case compared == 1 && agrees(ex):
+	switch verdict {
+	case "none":
+		return "no source event and no sink row"
+	case "unexpected":
+		return fmt.Sprintf("unexpected: %d sink row(s) for a window and group with no source event", all)
+	case "missing":
+		return fmt.Sprintf("missing: %d source event(s), no sink row", events)
+	case "agrees":
 		return "agrees: one row, equal to the re-performed value" + superseded
-	case compared > 1 && eachRight:
+	case "each_row_right_repeated":
 		return fmt.Sprintf("duplicated: %d rows, each equal to the re-performed value; summed, the window shows %d times its value%s", compared, compared, superseded)
-	case compared == 1:
+	case "one_row_inflated", "one_row_short":
 		return "mismatch: one row, not equal to the re-performed value" + superseded
 	default:
 		return fmt.Sprintf("mismatch: %d rows that differ from the re-performed value%s", compared, superseded)
 	}
 }
 
-// decimalEqual compares decimal texts numerically ("82" = "82.00").
-func decimalEqual(a, b string) bool {
-	na, nb := normDecimal(a), normDecimal(b)
-	return na == nb
-}
-
-func normDecimal(s string) string {
-	s = strings.TrimSpace(s)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+"), "0")
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		s = strings.TrimRight(s, "0")
-		s = strings.TrimSuffix(s, ".")
-	}
-	if s == "" || s == "." {
-		return "0"
-	}
-	if neg {
-		return "-" + s
-	}
-	return s
-}
-
-// instantOf renders a SQL TIMESTAMPTZ for a timestamp typed on the command
-// line, by the rules of the replay (zone-less: in zone).
-func instantOf(v, zone string) string {
-	return fmt.Sprintf(`CASE WHEN regexp_matches(%[1]s, '\d:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|z|UTC|[+-]\d{2}(:?\d{2})?)$') THEN CAST(%[1]s AS TIMESTAMPTZ)
-	ELSE timezone(%[2]s, CAST(%[1]s AS TIMESTAMP)) END`, duck.Literal(strings.TrimSpace(v)), duck.Literal(zone))
-}
-
-// nearestByEpoch names the restart whose restored checkpoint is closest to
-// a sink row's checkpoint epoch, and how the row relates to it.
-func nearestByEpoch(rs []checks.Restart, epoch string) string {
-	e, err := strconv.ParseInt(strings.TrimSpace(epoch), 10, 64)
-	if err != nil || len(rs) == 0 {
-		return ""
-	}
-	best := -1
-	var bestD int64
-	for i, r := range rs {
-		if r.RestoredCheckpoint < 0 {
-			continue
-		}
-		d := e - r.RestoredCheckpoint
-		if d < 0 {
-			d = -d
-		}
-		if best < 0 || d < bestD {
-			best, bestD = i, d
-		}
-	}
-	if best < 0 {
-		return ""
-	}
-	r := rs[best]
+// nearestByEpoch words the restart nearest to a sink row by checkpoint
+// (explain/window_sink_rows.sql) and how the row relates to it.
+func nearestByEpoch(restart, relation, epoch string) string {
 	switch {
-	case e <= r.RestoredCheckpoint:
-		return fmt.Sprintf("%s: checkpoint %d is covered by the restored checkpoint (not replayed)", r.Label(), e)
-	case e <= r.OpenEpoch:
-		return fmt.Sprintf("%s: checkpoint %d is after the restored checkpoint and could be written before the restart — rolled back in state, not in the sink", r.Label(), e)
+	case restart == "":
+		return ""
+	case relation == "covered":
+		return fmt.Sprintf("%s: checkpoint %s is covered by the restored checkpoint (not replayed)", restart, epoch)
+	case relation == "rewound":
+		return fmt.Sprintf("%s: checkpoint %s is after the restored checkpoint and could be written before the restart — rolled back in state, not in the sink", restart, epoch)
 	default:
-		return fmt.Sprintf("%s: checkpoint %d was written after the restart", r.Label(), e)
+		return fmt.Sprintf("%s: checkpoint %s was written after the restart", restart, epoch)
 	}
 }
 
-// nearestByTime names the restart closest in time to a source event and
-// whether the event lies in its replayed interval.
-func nearestByTime(rs []checks.Restart, t time.Time) string {
-	if len(rs) == 0 {
+// nearestByTime words the restart nearest in time to a source event
+// (explain/window_source_rows.sql): micros from the event to the restart,
+// and whether the event lies in the restart's replayed interval.
+func nearestByTime(restart, micros string, replayed bool) string {
+	if restart == "" {
 		return ""
 	}
-	sorted := append([]checks.Restart(nil), rs...)
-	sort.Slice(sorted, func(i, j int) bool {
-		return absDur(sorted[i].Time.Sub(t)) < absDur(sorted[j].Time.Sub(t))
-	})
-	r := sorted[0]
-	rel := "after"
-	if t.Before(r.Time) {
-		rel = "before"
+	us, _ := strconv.ParseInt(micros, 10, 64)
+	d, rel := time.Duration(us)*time.Microsecond, "before"
+	if d <= 0 {
+		d, rel = -d, "after"
 	}
-	s := fmt.Sprintf("%s: event %s %s it", r.Label(), absDur(r.Time.Sub(t)).Round(time.Second), rel)
-	if r.RestoredCheckpointTime != nil && !t.Before(*r.RestoredCheckpointTime) && t.Before(r.Time) {
+	s := fmt.Sprintf("%s: event %s %s it", restart, d.Round(time.Second), rel)
+	if replayed {
 		s += ", in its replayed interval (processed twice)"
 	}
 	return s
-}
-
-func absDur(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
 }

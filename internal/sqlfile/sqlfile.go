@@ -171,6 +171,29 @@ func Body(sql string) string {
 	return strings.Join(lines[i:], "\n")
 }
 
+// WithoutKeys returns sql with the header lines of the given keys removed:
+// lines of the header (the leading "--" lines, as Parse reads it) only;
+// everything else is kept byte for byte.
+func WithoutKeys(sql string, keys ...string) string {
+	lines := strings.SplitAfter(sql, "\n")
+	out := make([]string, 0, len(lines))
+	header := true
+	for _, line := range lines {
+		l := strings.TrimSpace(line)
+		if header && !strings.HasPrefix(l, "--") {
+			header = false
+		}
+		if header {
+			key, _, ok := strings.Cut(strings.TrimSpace(strings.TrimPrefix(l, "--")), ":")
+			if ok && slices.Contains(keys, strings.TrimSpace(key)) {
+				continue
+			}
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "")
+}
+
 // Set is a folder of parsed statements read once, for the built-in SQL a
 // package runs (as sqlc's seed.go reads its embedded folder once). A file
 // of the set that does not parse is a broken build, so MustSet panics.

@@ -97,3 +97,11 @@ func TestHelpersQuote(t *testing.T) {
 		t.Errorf("nullid %s", got)
 	}
 }
+
+func TestWithoutKeys(t *testing.T) {
+	in := "-- check: x\n-- chart: balance\n-- description: a\n--\n-- columns: a=b,\n-- columns: c=d\nSELECT 1 -- chart: not a header\n-- chart: not a header either\n"
+	want := "-- check: x\n-- description: a\n--\nSELECT 1 -- chart: not a header\n-- chart: not a header either\n"
+	if got := WithoutKeys(in, "chart", "columns"); got != want {
+		t.Errorf("WithoutKeys:\n%q\nwant\n%q", got, want)
+	}
+}

@@ -1,0 +1,15 @@
+-- check: missing_ids
+-- assertion: completeness
+-- description: Source records whose id has no row in the sink: entries that were never posted.
+-- requires: id
+-- notes: partial_null_ids
+-- columns: source_rows=source, source_location=location, source_*=source
+SELECT s."entry_id", s."leg",
+       count(*) AS source_rows,
+       CAST(sum(s."amount") AS DECIMAL(38,2)) AS "source_amount",
+       CAST(sum(s."fee") AS DECIMAL(38,4)) AS "source_fee",
+       arg_min((s."__file" || ':' || s."__line"), s.__row) AS source_location
+FROM source AS s
+WHERE NOT ((s."entry_id" IS NULL OR CAST(s."entry_id" AS VARCHAR) = '') AND (s."leg" IS NULL OR CAST(s."leg" AS VARCHAR) = ''))
+  AND NOT EXISTS (SELECT 1 FROM sink AS k WHERE (s."entry_id" IS NOT DISTINCT FROM k."entry_id" AND s."leg" IS NOT DISTINCT FROM k."leg"))
+GROUP BY s."entry_id", s."leg"

@@ -1,0 +1,13 @@
+-- check: null_ids
+-- assertion: accuracy
+-- description: Source or sink rows whose id is NULL or empty (for a composite id: every part). They can be neither
+-- description: matched nor counted as duplicates, so each one is an exception.
+-- requires: id
+-- notes: partial_null_ids
+SELECT s."entry_id", s."leg", 'source' AS side, s.__file AS file, s.__line AS line
+FROM source AS s
+WHERE ((s."entry_id" IS NULL OR CAST(s."entry_id" AS VARCHAR) = '') AND (s."leg" IS NULL OR CAST(s."leg" AS VARCHAR) = ''))
+UNION ALL
+SELECT k."entry_id", k."leg", 'sink', k.__file, k.__line
+FROM sink AS k
+WHERE ((k."entry_id" IS NULL OR CAST(k."entry_id" AS VARCHAR) = '') AND (k."leg" IS NULL OR CAST(k."leg" AS VARCHAR) = ''))

@@ -1,0 +1,16 @@
+-- check: unexpected_ids
+-- assertion: accuracy
+-- description: Sink rows whose id is not in the source: postings with no source record behind them.
+-- requires: id
+-- notes: partial_null_ids
+-- columns: sink_rows=sink, checkpoint_ids=checkpoints, sink_location=location, sink_*=sink
+SELECT k."entry_id", k."leg",
+       count(*) AS sink_rows,
+       CAST(sum(k."amount") AS DECIMAL(38,2)) AS "sink_amount",
+       CAST(sum(k."fee") AS DECIMAL(38,4)) AS "sink_fee",
+       array_to_string(list(DISTINCT CAST(coalesce(CAST(k."checkpoint_id" AS VARCHAR), 'NULL') AS VARCHAR) ORDER BY TRY_CAST(CAST(coalesce(CAST(k."checkpoint_id" AS VARCHAR), 'NULL') AS VARCHAR) AS HUGEINT) NULLS LAST, CAST(coalesce(CAST(k."checkpoint_id" AS VARCHAR), 'NULL') AS VARCHAR)), ';') AS checkpoint_ids,
+       arg_min((k."__file" || ':' || k."__line"), k.__row) AS sink_location
+FROM sink AS k
+WHERE NOT ((k."entry_id" IS NULL OR CAST(k."entry_id" AS VARCHAR) = '') AND (k."leg" IS NULL OR CAST(k."leg" AS VARCHAR) = ''))
+  AND NOT EXISTS (SELECT 1 FROM source AS s WHERE (s."entry_id" IS NOT DISTINCT FROM k."entry_id" AND s."leg" IS NOT DISTINCT FROM k."leg"))
+GROUP BY k."entry_id", k."leg"

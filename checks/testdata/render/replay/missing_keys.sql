@@ -1,0 +1,15 @@
+-- check: missing_keys
+-- assertion: completeness
+-- description: Windows and groups with source events but no sink row: windows never flushed (or lost), with the
+-- description: re-performed values and the number of source events.
+-- requires: reperform
+-- finding: replay
+-- columns: window_start=window_start, window_end=window_end, first_source_location=location, expected_*=source
+SELECT e.__window_start AS window_start, e.__window_end AS window_end, e."region",
+       e.__events AS source_events,
+       e."total" AS "expected_total",
+       e."n" AS "expected_n",
+       s.__file || ':' || s.__line AS first_source_location
+FROM expected AS e
+JOIN source AS s ON s.__row = e.__first_row
+WHERE NOT EXISTS (SELECT 1 FROM replay_sink AS k WHERE (k.__window_end = e.__window_end AND k."region" IS NOT DISTINCT FROM e."region"))

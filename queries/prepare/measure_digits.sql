@@ -1,0 +1,7 @@
+-- statement: measure_digits
+-- description: The fraction digits (scale) and the integer digits without leading zeros that the text measure .Col
+-- description: of table .Table needs, so every value fits one exact DECIMAL with nothing rounded.
+-- returns: one row: scale INTEGER, int_digits INTEGER
+SELECT coalesce(max(length(regexp_extract({{q .Col}}, '\.(\d*)\s*$', 1))), 0) AS scale,
+       coalesce(max(length(ltrim(regexp_extract({{q .Col}}, '^\s*[+-]?(\d*)', 1), '0'))), 0) AS int_digits
+FROM {{q .Table}}
