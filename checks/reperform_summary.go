@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
 // ReplaySummary is the re-performance of a windowed sink in summary.json
@@ -45,7 +46,7 @@ type ReplaySummary struct {
 
 // RestartFindings is one restart and the findings it explains.
 type RestartFindings struct {
-	Restart
+	restarts.Restart
 	Label string `json:"label"`
 	// Findings counts exception rows per check explained by this restart.
 	Findings map[string]int64 `json:"findings"`
@@ -61,7 +62,7 @@ var replayChecks = []string{"duplicate_keys", "key_checkpoint_conflicts", "reper
 // explains it: the restart column where the check has one; for
 // key_checkpoint_conflicts, the restart that rewound its first checkpoint;
 // none for missing and unexpected keys.
-func SummarizeReplay(ctx context.Context, db *duck.DB, r *Replay, rs *Restarts, outs []*Outcome) (*ReplaySummary, error) {
+func SummarizeReplay(ctx context.Context, db *duck.DB, r *Replay, rs *restarts.Restarts, outs []*Outcome) (*ReplaySummary, error) {
 	sum := &ReplaySummary{EventTime: r.EventTime, Window: r.Window.String(), WindowColumn: r.WindowColumn, TimeZone: r.Zone, Emission: "all", Unexplained: map[string]int64{}}
 	if r.LastBy != "" {
 		sum.Emission = "last_by " + r.LastBy

@@ -13,6 +13,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
 // fixtureDir holds the exceptions CSVs the fixture's outcomes point at.
@@ -59,9 +60,9 @@ func fixture(t testing.TB) *Result {
 		EventTime: "event_time", Window: "tumbling 1h", WindowColumn: "window_end", TimeZone: "UTC", Emission: "all",
 		SourceEvents: 1955, ExpectedKeys: 24, SinkRows: 26, SinkDistinctKeys: 24, SinkRowsPerKey: 26.0 / 24,
 		Restarts: []checks.RestartFindings{
-			{Restart: checks.Restart{No: 1, Time: time.Date(2026, 3, 1, 3, 14, 0, 0, time.UTC), RestoredCheckpoint: 7, RestoredCheckpointTime: &barrier, OpenEpoch: 9, From: "exceptions.json"},
+			{Restart: restarts.Restart{No: 1, Time: time.Date(2026, 3, 1, 3, 14, 0, 0, time.UTC), RestoredCheckpoint: 7, RestoredCheckpointTime: &barrier, OpenEpoch: 9, From: "exceptions.json"},
 				Label: "restart 1 at 2026-03-01T03:14:00Z from checkpoint 7", Findings: map[string]int64{"duplicate_keys": 1, "key_checkpoint_conflicts": 2}, Keys: 1},
-			{Restart: checks.Restart{No: 2, Time: time.Date(2026, 3, 1, 5, 40, 0, 250e6, time.UTC), RestoredCheckpoint: -1, OpenEpoch: 12, From: "restarts.csv"},
+			{Restart: restarts.Restart{No: 2, Time: time.Date(2026, 3, 1, 5, 40, 0, 250e6, time.UTC), RestoredCheckpoint: -1, OpenEpoch: 12, From: "restarts.csv"},
 				Label: "restart 2 at 2026-03-01T05:40:00.25Z", Findings: map[string]int64{"duplicate_keys": 1}, Keys: 1},
 		},
 		RestartFiles: []string{"flink/exceptions.json", "restarts.csv"},

@@ -25,6 +25,7 @@ import (
 	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/report"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
 // Options tune a run beyond the spec.
@@ -359,7 +360,7 @@ func shortHash(s string) string {
 
 // IsUsage reports whether err is a usage or spec error (exit code 2).
 func IsUsage(err error) bool {
-	for _, target := range []error{spec.ErrInvalid, checks.ErrLoad, checks.ErrRestarts, sources.ErrUnknownKind, sources.ErrInvalidLocation, checks.ErrColumn, report.ErrExists} {
+	for _, target := range []error{spec.ErrInvalid, checks.ErrLoad, restarts.ErrRestarts, sources.ErrUnknownKind, sources.ErrInvalidLocation, checks.ErrColumn, report.ErrExists} {
 		if errors.Is(err, target) {
 			return true
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
 // ErrNoKey is returned by Explain when no source or sink row has the key
@@ -46,7 +47,7 @@ type Explanation struct {
 	Sink   []ExplainRow `json:"sink_rows"`
 	Source []ExplainRow `json:"source_rows"`
 	// Restarts are all restarts known.
-	Restarts []checks.Restart `json:"restarts,omitempty"`
+	Restarts []restarts.Restart `json:"restarts,omitempty"`
 }
 
 // KeyPart is one key column and its value.
@@ -102,10 +103,10 @@ func Explain(ctx context.Context, s *spec.Spec, values []string) (*Explanation, 
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	var rs *checks.Restarts
+	var rs *restarts.Restarts
 	if s.Restarts != "" {
 		var err error
-		if rs, err = checks.ReadRestarts(s.Restarts, s.Zone()); err != nil {
+		if rs, err = restarts.ReadRestarts(s.Restarts, s.Zone()); err != nil {
 			return nil, err
 		}
 	}
@@ -462,7 +463,7 @@ func instantOf(v, zone string) string {
 
 // nearestByEpoch names the restart whose restored checkpoint is closest to
 // a sink row's checkpoint epoch, and how the row relates to it.
-func nearestByEpoch(rs []checks.Restart, epoch string) string {
+func nearestByEpoch(rs []restarts.Restart, epoch string) string {
 	e, err := strconv.ParseInt(strings.TrimSpace(epoch), 10, 64)
 	if err != nil || len(rs) == 0 {
 		return ""
@@ -497,11 +498,11 @@ func nearestByEpoch(rs []checks.Restart, epoch string) string {
 
 // nearestByTime names the restart closest in time to a source event and
 // whether the event lies in its replayed interval.
-func nearestByTime(rs []checks.Restart, t time.Time) string {
+func nearestByTime(rs []restarts.Restart, t time.Time) string {
 	if len(rs) == 0 {
 		return ""
 	}
-	sorted := append([]checks.Restart(nil), rs...)
+	sorted := append([]restarts.Restart(nil), rs...)
 	sort.Slice(sorted, func(i, j int) bool {
 		return absDur(sorted[i].Time.Sub(t)) < absDur(sorted[j].Time.Sub(t))
 	})
