@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
-	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/internal/load"
 )
 
 // Table names every check reads.
@@ -193,7 +193,7 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 		return 0, 0, fmt.Errorf("%w: measure %s is %s in the %s; a measure must be a decimal number (text, integer or DECIMAL)", ErrColumn, m, typ, side)
 	}
 	col := duck.Ident(m)
-	msg, bad, err := sources.BadValue(ctx, db, table, m, fmt.Sprintf("%s IS NOT NULL AND NOT regexp_full_match(%s, '%s')", col, col, decimalText))
+	msg, bad, err := load.BadValue(ctx, db, table, m, fmt.Sprintf("%s IS NOT NULL AND NOT regexp_full_match(%s, '%s')", col, col, decimalText))
 	if err != nil {
 		return 0, 0, err
 	}
@@ -266,11 +266,11 @@ type tableColumns struct {
 }
 
 func readColumns(ctx context.Context, db *duck.DB) (*tableColumns, error) {
-	src, err := sources.UserColumns(ctx, db, SourceTable)
+	src, err := load.UserColumns(ctx, db, SourceTable)
 	if err != nil {
 		return nil, err
 	}
-	sink, err := sources.UserColumns(ctx, db, SinkTable)
+	sink, err := load.UserColumns(ctx, db, SinkTable)
 	if err != nil {
 		return nil, err
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/spec"
-	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // Tables of the re-performance of a windowed sink, created by
@@ -264,7 +264,7 @@ func checkInstants(ctx context.Context, db *duck.DB, table, col, typ, zone strin
 	default:
 		return 0, fmt.Errorf("%w: column %s is %s; a timestamp column must be a timestamp, a date, epoch milliseconds or text", ErrColumn, col, typ)
 	}
-	msg, bad, err := sources.BadValue(ctx, db, table, col, fmt.Sprintf("%s IS NOT NULL AND trim(CAST(%s AS VARCHAR)) <> '' AND (%s) IS NULL", c, c, instant(c, typ, zone, true)))
+	msg, bad, err := load.BadValue(ctx, db, table, col, fmt.Sprintf("%s IS NOT NULL AND trim(CAST(%s AS VARCHAR)) <> '' AND (%s) IS NULL", c, c, instant(c, typ, zone, true)))
 	if err != nil {
 		return 0, err
 	}

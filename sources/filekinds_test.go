@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
@@ -79,11 +80,20 @@ func writeParquet(t *testing.T, dir string) sources.Location {
 	return sources.Location{Role: "source", URI: path}
 }
 
-func TestCSVConformance(t *testing.T)     { sourcetest.Run(t, writeCSV) }
-func TestNDJSONConformance(t *testing.T)  { sourcetest.Run(t, writeNDJSON) }
+func TestCSVConformance(t *testing.T) {
+	sourcetest.Run(t, writeCSV)
+	sourcetest.RunCompressed(t, writeCSV)
+}
+
+func TestNDJSONConformance(t *testing.T) {
+	sourcetest.Run(t, writeNDJSON)
+	sourcetest.RunCompressed(t, writeNDJSON)
+}
+
 func TestParquetConformance(t *testing.T) { sourcetest.Run(t, writeParquet) }
 
-func load(t *testing.T, loc sources.Location) (*duck.DB, *sources.Input, error) {
+// loadInto opens loc and loads it as table t of a fresh DuckDB session.
+func loadInto(t *testing.T, loc sources.Location) (*duck.DB, *sources.Input, error) {
 	t.Helper()
 	db, err := duck.Open(context.Background(), t.TempDir())
 	if err != nil {
@@ -94,7 +104,8 @@ func load(t *testing.T, loc sources.Location) (*duck.DB, *sources.Input, error) 
 	if err != nil {
 		return db, nil, err
 	}
-	in, err := src.Load(context.Background(), db, "t")
+	defer src.Close()
+	in, err := load.Table(context.Background(), db, "t", src)
 	return db, in, err
 }
 
@@ -108,7 +119,7 @@ func TestGlobSkipsInProgressParts(t *testing.T) {
 	} {
 		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
 	}
-	db, in, err := load(t, sources.Location{Role: "sink", URI: "*.csv", BaseDir: dir})
+	db, in, err := loadInto(t, sources.Location{Role: "sink", URI: "*.csv", BaseDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +140,7 @@ func TestCSVHeadersMustAgree(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("id,amount\n1,2\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "b.csv"), []byte("amount,id\n2,1\n"), 0o644)
-	_, _, err := load(t, sources.Location{Role: "sink", URI: "*.csv", BaseDir: dir})
+	_, _, err := loadInto(t, sources.Location{Role: "sink", URI: "*.csv", BaseDir: dir})
 	if err == nil || !strings.Contains(err.Error(), "b.csv") || !strings.Contains(err.Error(), "same columns") {
 		t.Fatalf("err = %v, want one naming b.csv and its header", err)
 	}
@@ -144,7 +155,7 @@ func TestNDJSONNumbersStayExact(t *testing.T) {
 
 {"id": 3, "amount": null, "flag": true}
 `), 0o644)
-	db, in, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.ndjson")})
+	db, in, err := loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.ndjson")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +176,7 @@ func TestNDJSONNumbersStayExact(t *testing.T) {
 func TestNDJSONErrorsNameTheLine(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.ndjson"), []byte("{\"id\": 1}\n{\"id\": 2\n"), 0o644)
-	_, _, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.ndjson")})
+	_, _, err := loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.ndjson")})
 	if err == nil || !strings.Contains(err.Error(), "a.ndjson:2") {
 		t.Fatalf("err = %v, want one naming a.ndjson:2", err)
 	}
@@ -176,7 +187,7 @@ func TestNDJSONErrorsNameTheLine(t *testing.T) {
 func TestDeclaredTypes(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("id,amount\n1,1.25\n2,2.5\n"), 0o644)
-	db, _, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: map[string]any{"types": map[string]any{"id": "BIGINT", "amount": "DECIMAL(10,2)"}}})
+	db, _, err := loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: map[string]any{"types": map[string]any{"id": "BIGINT", "amount": "DECIMAL(10,2)"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,11 +195,11 @@ func TestDeclaredTypes(t *testing.T) {
 	if cols[0].Type != "BIGINT" || cols[1].Type != "DECIMAL(10,2)" {
 		t.Errorf("types %v", cols)
 	}
-	_, _, err = load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: map[string]any{"types": map[string]any{"amount": "DECIMAL(10,1)"}}})
+	_, _, err = loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: map[string]any{"types": map[string]any{"amount": "DECIMAL(10,1)"}}})
 	if err == nil || !strings.Contains(err.Error(), "a.csv:2: column amount: value \"1.25\"") {
 		t.Errorf("err = %v, want the rounding value 1.25 at line 2 named", err)
 	}
-	_, _, err = load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: map[string]any{"delimiter": ",", "colour": "red"}})
+	_, _, err = loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: map[string]any{"delimiter": ",", "colour": "red"}})
 	if err == nil || !strings.Contains(err.Error(), "unknown option(s) colour") {
 		t.Errorf("err = %v, want unknown option colour", err)
 	}
@@ -244,7 +255,7 @@ func TestGlobSkipsStagingFolders(t *testing.T) {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
 		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
 	}
-	_, in, err := load(t, sources.Location{Role: "sink", URI: "out/*/*.csv", BaseDir: dir})
+	_, in, err := loadInto(t, sources.Location{Role: "sink", URI: "out/*/*.csv", BaseDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,12 +267,12 @@ func TestGlobSkipsStagingFolders(t *testing.T) {
 func TestNDJSONDuplicateKeyAndBOM(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "dup.ndjson"), []byte("{\"id\": \"A\"}\n{\"id\": \"A\", \"id\": \"B\"}\n"), 0o644)
-	_, _, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "dup.ndjson")})
+	_, _, err := loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "dup.ndjson")})
 	if err == nil || !strings.Contains(err.Error(), "dup.ndjson:2: key \"id\" appears twice") {
 		t.Errorf("err = %v, want the duplicate key on line 2 named", err)
 	}
 	os.WriteFile(filepath.Join(dir, "bom.ndjson"), []byte("\xef\xbb\xbf{\"id\": \"A\"}\n"), 0o644)
-	if _, in, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "bom.ndjson")}); err != nil || in.Rows != 1 {
+	if _, in, err := loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "bom.ndjson")}); err != nil || in.Rows != 1 {
 		t.Errorf("a byte-order mark: err %v, want 1 row", err)
 	}
 }
@@ -271,7 +282,7 @@ func TestNDJSONDuplicateKeyAndBOM(t *testing.T) {
 func TestCSVPhysicalLines(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("id,note\n1,a\n\n2,\"two\nlines\"\n3,c\n"), 0o644)
-	db, _, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv")})
+	db, _, err := loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv")})
 	if err != nil {
 		t.Fatal(err)
 	}
