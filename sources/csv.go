@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -136,33 +137,21 @@ func (s *csvSource) readFile(f ScanFile, ncols int, builders []*array.StringBuil
 		return err
 	}
 	defer rc.Close()
-	cr := s.reader(rc)
-	cr.FieldsPerRecord = ncols
-	cr.ReuseRecord = true
-	for i := 0; ; i++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
+	it := s.records(rc, f, ncols)
+	for {
+		rec, line, err := it.next()
+		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
-				return fmt.Errorf("%s:%d: %d fields, the header has %d", f.Name, pe.StartLine, len(rec), ncols)
-			}
-			if errors.As(err, &pe) {
-				return fmt.Errorf("%s:%d: %w", f.Name, pe.StartLine, pe.Err)
-			}
 			return err
 		}
-		if i == 0 {
-			rec[0] = strings.TrimPrefix(rec[0], "\uFEFF")
-			if s.header {
-				continue
-			}
-		}
-		line, _ := cr.FieldPos(0)
 		size := 0
-		for j, v := range rec {
+		for j := range ncols {
+			v := ""
+			if rec != nil {
+				v = rec[j]
+			}
 			if v == "" {
 				builders[j].AppendNull()
 				continue
@@ -173,10 +162,124 @@ func (s *csvSource) readFile(f ScanFile, ncols int, builders []*array.StringBuil
 			builders[j].Append(v)
 			size += len(v)
 		}
-		if err := w.EndRow(f.Name, int64(line), size); err != nil {
+		if err := w.EndRow(f.Name, line, size); err != nil {
 			return err
 		}
 	}
+}
+
+// csvRecords yields the records of one CSV file as an engine's CSV reader
+// (DuckDB's read_csv) sees them, each with the physical line it starts on,
+// the header excluded. encoding/csv skips empty lines; so does read_csv for
+// a file of several columns, but with one column an empty line is a record
+// whose one field is empty (a NULL), wherever it stands, at the end of the
+// file too. For one column such lines are found from the lines each record
+// spans and the file's line count, and yielded as nil records.
+type csvRecords struct {
+	cr      *csv.Reader
+	lines   *lineCounter
+	f       ScanFile
+	ncols   int
+	header  bool
+	first   bool
+	prevEnd int64    // the last line the previous record (or the header) spans
+	held    []string // a record read past empty lines, yielded after them
+	heldAt  int64
+	eof     bool
+}
+
+func (s *csvSource) records(r io.Reader, f ScanFile, ncols int) *csvRecords {
+	lc := &lineCounter{r: r}
+	cr := s.reader(lc)
+	cr.FieldsPerRecord = ncols
+	cr.ReuseRecord = true
+	return &csvRecords{cr: cr, lines: lc, f: f, ncols: ncols, header: s.header, first: true}
+}
+
+// next returns the next record (nil for an empty line of a one-column file)
+// and its line, or io.EOF.
+func (it *csvRecords) next() ([]string, int64, error) {
+	for {
+		if it.held != nil {
+			if it.ncols == 1 && it.prevEnd+1 < it.heldAt {
+				it.prevEnd++
+				return nil, it.prevEnd, nil
+			}
+			rec, at := it.held, it.heldAt
+			it.held = nil
+			it.prevEnd = at + spannedLines(rec)
+			return rec, at, nil
+		}
+		if it.eof {
+			if it.ncols == 1 && it.prevEnd < it.lines.total() {
+				it.prevEnd++
+				return nil, it.prevEnd, nil
+			}
+			return nil, 0, io.EOF
+		}
+		rec, err := it.cr.Read()
+		if errors.Is(err, io.EOF) {
+			it.eof = true
+			continue
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
+				return nil, 0, fmt.Errorf("%s:%d: %d fields, the header has %d", it.f.Name, pe.StartLine, len(rec), it.ncols)
+			}
+			if errors.As(err, &pe) {
+				return nil, 0, fmt.Errorf("%s:%d: %w", it.f.Name, pe.StartLine, pe.Err)
+			}
+			return nil, 0, err
+		}
+		line, _ := it.cr.FieldPos(0)
+		if it.first {
+			it.first = false
+			rec[0] = strings.TrimPrefix(rec[0], "\uFEFF")
+			if it.header {
+				it.prevEnd = int64(line) + spannedLines(rec)
+				continue
+			}
+		}
+		it.held, it.heldAt = rec, int64(line)
+	}
+}
+
+// spannedLines is the number of line breaks inside a record's fields: the
+// lines it spans beyond its first (encoding/csv turns a quoted CRLF into a
+// LF, so each break is one LF).
+func spannedLines(rec []string) int64 {
+	var n int64
+	for _, v := range rec {
+		n += int64(strings.Count(v, "\n"))
+	}
+	return n
+}
+
+// lineCounter counts the lines of what it reads: a last line without a
+// line break counts.
+type lineCounter struct {
+	r     io.Reader
+	n     int64
+	last  byte
+	bytes bool
+}
+
+func (lc *lineCounter) Read(p []byte) (int, error) {
+	n, err := lc.r.Read(p)
+	if n > 0 {
+		lc.n += int64(bytes.Count(p[:n], []byte{'\n'}))
+		lc.last, lc.bytes = p[n-1], true
+	}
+	return n, err
+}
+
+// total is the number of lines read so far.
+func (lc *lineCounter) total() int64 {
+	if lc.bytes && lc.last != '\n' {
+		return lc.n + 1
+	}
+	return lc.n
 }
 
 // reader is an encoding/csv reader for the source's dialect. encoding/csv
@@ -312,25 +415,21 @@ func (sc *Scan) RecordLines(ctx context.Context, f ScanFile, fn func(line int64)
 		return err
 	}
 	defer rc.Close()
-	cr := s.reader(rc)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
+	it := s.records(rc, f, len(sc.Columns))
 	for i := 0; ; i++ {
-		if _, err := cr.Read(); errors.Is(err, io.EOF) {
+		_, line, err := it.next()
+		if err == io.EOF {
 			return nil
-		} else if err != nil {
-			return fmt.Errorf("%s: %w", f.Name, err)
 		}
-		if i == 0 && s.header {
-			continue
+		if err != nil {
+			return err
 		}
 		if i%BatchRows == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		line, _ := cr.FieldPos(0)
-		if err := fn(int64(line)); err != nil {
+		if err := fn(line); err != nil {
 			return err
 		}
 	}

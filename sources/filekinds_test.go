@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -182,29 +183,6 @@ func TestNDJSONErrorsNameTheLine(t *testing.T) {
 	}
 }
 
-// A declared type is applied with a checked cast; a value that does not
-// convert, or that a declared DECIMAL would round, names file and line.
-func TestDeclaredTypes(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("id,amount\n1,1.25\n2,2.5\n"), 0o644)
-	db, _, err := loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: map[string]any{"types": map[string]any{"id": "BIGINT", "amount": "DECIMAL(10,2)"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cols, _ := db.Columns(context.Background(), "t")
-	if cols[0].Type != "BIGINT" || cols[1].Type != "DECIMAL(10,2)" {
-		t.Errorf("types %v", cols)
-	}
-	_, _, err = loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: map[string]any{"types": map[string]any{"amount": "DECIMAL(10,1)"}}})
-	if err == nil || !strings.Contains(err.Error(), "a.csv:2: column amount: value \"1.25\"") {
-		t.Errorf("err = %v, want the rounding value 1.25 at line 2 named", err)
-	}
-	_, _, err = loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: map[string]any{"delimiter": ",", "colour": "red"}})
-	if err == nil || !strings.Contains(err.Error(), "unknown option(s) colour") {
-		t.Errorf("err = %v, want unknown option colour", err)
-	}
-}
-
 func TestKindOf(t *testing.T) {
 	tests := []struct{ uri, kind string }{
 		{"a/b.csv", "csv"}, {"a/b.CSV.gz", "csv"}, {"x.parquet", "parquet"}, {"x.jsonl", "jsonl"},
@@ -277,20 +255,54 @@ func TestNDJSONDuplicateKeyAndBOM(t *testing.T) {
 	}
 }
 
-// __line is the physical line a record starts on, also after blank lines
-// and quoted fields that span lines (DuckDB numbers records, not lines).
-func TestCSVPhysicalLines(t *testing.T) {
+// ListFiles names the reason for every file it skips.
+func TestListFilesReasons(t *testing.T) {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("id,note\n1,a\n\n2,\"two\nlines\"\n3,c\n"), 0o644)
-	db, _, err := loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv")})
+	for _, name := range []string{"out/a/part-0.csv", "out/a/.part-1.csv", "out/_temporary/part-2.csv", "out/a/_SUCCESS.csv"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
+		os.WriteFile(filepath.Join(dir, name), []byte("id\n1\n"), 0o644)
+	}
+	l, err := sources.ListFiles("out/*/*.csv", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rows, err := db.Strings(context.Background(), "SELECT id, __line FROM t ORDER BY __row")
-	if err != nil {
-		t.Fatal(err)
+	if len(l.Files) != 1 || filepath.Base(l.Files[0]) != "part-0.csv" {
+		t.Errorf("files %v, want out/a/part-0.csv only", l.Files)
 	}
-	if got, want := fmt.Sprint(deref(rows[0]), deref(rows[1]), deref(rows[2])), "[1 2] [2 4] [3 6]"; got != want {
-		t.Errorf("id and line: %s, want %s", got, want)
+	var got []string
+	for _, s := range l.Skipped {
+		rel, _ := filepath.Rel(dir, s.Path)
+		got = append(got, filepath.ToSlash(rel)+": "+s.Reason)
+	}
+	want := []string{
+		`out/_temporary/part-2.csv: folder _temporary/ starts with "_": a stream or batch job's in-progress or temporary file`,
+		`out/a/.part-1.csv: name starts with ".": a stream or batch job's in-progress or temporary file`,
+		`out/a/_SUCCESS.csv: name starts with "_": a stream or batch job's in-progress or temporary file`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("skipped:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := sources.ListFiles("out/*/.part-*", dir); !errors.Is(err, sources.ErrNoFiles) {
+		t.Errorf("only hidden files matched: err = %v, want ErrNoFiles", err)
+	}
+	if l, err := sources.ListFiles("out/a/.part-1.csv", dir); err != nil || len(l.Files) != 1 {
+		t.Errorf("a hidden file named outright is read: %v %v", l, err)
+	}
+}
+
+// A Parquet file compresses its pages itself: a compressed one is refused,
+// naming the file, by both ways of reading.
+func TestParquetCompressedRefused(t *testing.T) {
+	dir := t.TempDir()
+	loc := writeParquet(t, dir)
+	os.Rename(loc.URI, loc.URI+".gz")
+	loc.URI += ".gz"
+	_, _, err := loadInto(t, loc)
+	if !errors.Is(err, sources.ErrInvalidLocation) || !strings.Contains(err.Error(), "fixture.parquet.gz") {
+		t.Errorf("loader: err = %v, want ErrInvalidLocation naming the file", err)
+	}
+	src, _ := sources.Open(loc)
+	if _, _, err := src.Read(context.Background()); !errors.Is(err, sources.ErrInvalidLocation) {
+		t.Errorf("Read: err = %v, want ErrInvalidLocation", err)
 	}
 }
