@@ -80,7 +80,11 @@ type Location struct {
 //  4. The record schema is the user columns in input order, then __file,
 //     __line and __row. A user column with a provenance name is refused
 //     (ErrInvalidLocation). Values are exact: text as written, decimals as
-//     decimal128 (never float64), instants as UTC timestamps.
+//     decimal128 (never float64), instants as UTC timestamps. __file and
+//     __line locate a record in the kind's own terms (a file and line, a
+//     table and row); a kind with more to say about where a record came
+//     from (a Kafka partition, offset and timestamp) adds columns of its
+//     own, named in its kind doc.
 //  5. A value that cannot be represented exactly, or a row that cannot be
 //     read, ends the records with an error (Err) that names the file or
 //     table, the line or row, the column and the value. Nothing is skipped
