@@ -228,11 +228,11 @@ func plainIdent(p string) bool {
 }
 
 // sql is the statement run to read the input.
-func (s *pgSource) sql() string {
+func (s *pgSource) sql() (string, error) {
 	if s.table != nil {
-		return "SELECT * FROM " + pgx.Identifier(s.table).Sanitize()
+		return pgSQL("read_table", struct{ Table []string }{s.table})
 	}
-	return s.query
+	return s.query, nil
 }
 
 // Read connects, opens a REPEATABLE READ READ ONLY transaction, records the
@@ -287,7 +287,10 @@ func (s *pgSource) Read(ctx context.Context) (in *Input, records array.RecordRea
 	details["host"] = cfg.Host
 	details["port"] = cfg.Port
 	details["isolation"] = "REPEATABLE READ, READ ONLY"
-	query := s.sql()
+	query, err := s.sql()
+	if err != nil {
+		return nil, nil, err
+	}
 	details["sql"] = query
 
 	sd, err := conn.PgConn().Prepare(ctx, "", query, nil)
@@ -298,7 +301,11 @@ func (s *pgSource) Read(ctx context.Context) (in *Input, records array.RecordRea
 	if err != nil {
 		return nil, nil, err
 	}
-	if scan := prescanSQL(query, cols); scan != "" {
+	scan, err := prescanSQL(query, cols)
+	if err != nil {
+		return nil, nil, err
+	}
+	if scan != "" {
 		details["prescan_sql"] = scan
 		if err := prescan(ctx, tx, scan, cols); err != nil {
 			return nil, nil, err
@@ -357,8 +364,12 @@ func pgEvidence(ctx context.Context, tx pgx.Tx) (map[string]any, error) {
 	if _, err := tx.Exec(ctx, "SAVEPOINT reconcile_wal"); err != nil {
 		return nil, fmt.Errorf("savepoint: %w", err)
 	}
+	walSQL, err := pgSQL("wal_lsn", struct{ Standby bool }{recovery})
+	if err != nil {
+		return nil, err
+	}
 	var lsn *string
-	if err := tx.QueryRow(ctx, "SELECT "+fn+"::text").Scan(&lsn); err != nil {
+	if err := tx.QueryRow(ctx, walSQL).Scan(&lsn); err != nil {
 		d["wal_lsn_unavailable"] = err.Error()
 		if _, rerr := tx.Exec(ctx, "ROLLBACK TO SAVEPOINT reconcile_wal"); rerr != nil {
 			return nil, fmt.Errorf("after %s failed (%v): %w", fn, err, rerr)
@@ -440,20 +451,20 @@ var ErrUnmappedType = fmt.Errorf("%w: unmapped PostgreSQL type", ErrInvalidLocat
 // prescanSQL is the statement that finds the scale of every unconstrained
 // numeric column of query ("" when there is none), run in the same snapshot
 // before the rows are read.
-func prescanSQL(query string, cols []pgColumn) string {
-	var exprs []string
+func prescanSQL(query string, cols []pgColumn) (string, error) {
+	var names []string
 	for _, c := range cols {
 		if c.numeric {
-			id := pgx.Identifier{c.Name}.Sanitize()
-			exprs = append(exprs, fmt.Sprintf("max(scale(%s))", id))
+			names = append(names, c.Name)
 		}
 	}
-	if len(exprs) == 0 {
-		return ""
+	if len(names) == 0 {
+		return "", nil
 	}
-	// The query stands on lines of its own: a trailing -- comment must not
-	// swallow the closing parenthesis.
-	return "SELECT " + strings.Join(exprs, ", ") + " FROM (\n" + query + "\n) AS reconcile_prescan"
+	return pgSQL("prescan", struct {
+		Columns []string
+		Query   string
+	}{names, query})
 }
 
 // prescan sets the decimal128 type of every unconstrained numeric column to

@@ -543,8 +543,8 @@ func TestPostgresQueryWithComment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := in.Details["prescan_sql"]; !ok {
-		t.Error("no prescan_sql in the evidence")
+	if got, want := in.Details["prescan_sql"], "SELECT max(scale(\"x\")) FROM (\nSELECT 1.25::numeric AS x -- the amount\n) AS reconcile_prescan"; got != want {
+		t.Errorf("prescan_sql %q, want %q", got, want)
 	}
 	_, rows, err := db.Strings(context.Background(), "SELECT x, typeof(x) FROM t")
 	if err != nil || fmt.Sprint(derefs(rows)) != "[[1.25 DECIMAL(38,2)]]" {

@@ -40,37 +40,25 @@ import (
 // statements are the files of queries/load, parsed once; a file that does
 // not parse, or whose statement: is not its id, is a broken build.
 var statements = sync.OnceValue(func() *sqlfile.Set {
-	set := sqlfile.MustSet(queries.FS, "load", []string{"statement", "description"}, sqlfile.Funcs())
-	for _, id := range set.IDs() {
-		f, _ := set.Get(id)
-		if f.Value("statement") != id || f.Value("description") == "" {
-			panic(fmt.Sprintf("load: %s: want -- statement: %s and a -- description:", f.Name, id))
-		}
-	}
-	return set
+	return sqlfile.MustStatements(queries.FS, "load", sqlfile.Funcs())
 })
-
-// render renders the statement id of queries/load with data.
-func render(id string, data any) (string, error) {
-	return statements().Render(id, data)
-}
 
 // exec renders and runs one statement.
 func exec(ctx context.Context, db *duck.DB, id string, data any, args ...any) error {
-	q, err := render(id, data)
+	q, err := statements().Statement(id, data)
 	if err != nil {
 		return err
 	}
-	return db.Exec(ctx, sqlfile.Body(q), args...)
+	return db.Exec(ctx, q, args...)
 }
 
 // count renders and runs one statement that returns one BIGINT.
 func count(ctx context.Context, db *duck.DB, id string, data any, args ...any) (int64, error) {
-	q, err := render(id, data)
+	q, err := statements().Statement(id, data)
 	if err != nil {
 		return 0, err
 	}
-	return db.Count(ctx, sqlfile.Body(q), args...)
+	return db.Count(ctx, q, args...)
 }
 
 type tableData struct{ Table string }
@@ -171,7 +159,7 @@ func UserColumns(ctx context.Context, db *duck.DB, table string) ([]duck.Column,
 // columns, rendered by the caller from its own SQL file. ok is false when
 // no row matches.
 func BadValue(ctx context.Context, db *duck.DB, table, column, cond string) (msg string, ok bool, err error) {
-	q, err := render("bad_value", struct{ Table, Column, Cond string }{table, column, cond})
+	q, err := statements().Statement("bad_value", struct{ Table, Column, Cond string }{table, column, cond})
 	if err != nil {
 		return "", false, err
 	}
@@ -181,7 +169,7 @@ func BadValue(ctx context.Context, db *duck.DB, table, column, cond string) (msg
 // firstBad runs a statement returning (__file, __line, value) of at most one
 // row and formats it as BadValue does.
 func firstBad(ctx context.Context, db *duck.DB, q, column string) (string, bool, error) {
-	_, rows, err := db.Strings(ctx, sqlfile.Body(q))
+	_, rows, err := db.Strings(ctx, q)
 	if err != nil || len(rows) == 0 {
 		return "", false, err
 	}

@@ -248,7 +248,7 @@ func applyDeclared(ctx context.Context, db *duck.DB, table string, declared []so
 				data.Scale, _ = strconv.Atoi(m[3])
 			}
 		}
-		q, err := render("declared_type_check", data)
+		q, err := statements().Statement("declared_type_check", data)
 		if err != nil {
 			return err
 		}

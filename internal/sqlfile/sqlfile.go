@@ -188,6 +188,34 @@ func MustSet(fsys fs.FS, dir string, keys []string, funcs template.FuncMap) *Set
 	return s
 }
 
+// StatementKeys are the header keys of a statement file (as opposed to a
+// check file): "-- statement:", the file's id, and "-- description:".
+var StatementKeys = []string{"statement", "description"}
+
+// MustStatements is MustSet for a folder of statement files: each file
+// carries the strict header StatementKeys, with its statement: equal to its
+// id and a description. It panics otherwise (the files are embedded).
+func MustStatements(fsys fs.FS, dir string, funcs template.FuncMap) *Set {
+	s := MustSet(fsys, dir, StatementKeys, funcs)
+	for _, id := range s.names {
+		f := s.files[id]
+		if f.Value("statement") != id || f.Value("description") == "" {
+			panic(fmt.Sprintf("%s: %s: want -- statement: %s and a -- description:", ErrParse, f.Name, id))
+		}
+	}
+	return s
+}
+
+// Statement renders the file with id and returns the statement as it is
+// sent: without its header, trimmed (see Body).
+func (s *Set) Statement(id string, data any) (string, error) {
+	q, err := s.Render(id, data)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(Body(q)), nil
+}
+
 // NewSet is MustSet returning the error (for user-supplied folders).
 func NewSet(fsys fs.FS, dir string, keys []string, funcs template.FuncMap) (*Set, error) {
 	names, err := fs.Glob(fsys, path.Join(dir, "*.sql"))
