@@ -2,6 +2,7 @@ package sqlfile
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -95,5 +96,42 @@ func TestHelpersQuote(t *testing.T) {
 	}
 	if got := NullID("k", []string{"id"}); got != `((k."id" IS NULL OR CAST(k."id" AS VARCHAR) = ''))` {
 		t.Errorf("nullid %s", got)
+	}
+}
+
+// A statement folder needs statement: equal to the file's id and a
+// description; Statement renders without the header, trimmed.
+func TestMustStatements(t *testing.T) {
+	good := fstest.MapFS{"x/010_read.sql": {Data: []byte("-- statement: read\n-- description: Reads.\nSELECT {{q .}}\n\n")}}
+	s := MustStatements(good, "x", Funcs())
+	if got, err := s.Statement("read", "a b"); err != nil || got != `SELECT "a b"` {
+		t.Errorf("statement = %q, %v", got, err)
+	}
+	for name, text := range map[string]string{
+		"wrong id":       "-- statement: other\n-- description: Reads.\nSELECT 1",
+		"no description": "-- statement: read\nSELECT 1",
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "x/010_read.sql") {
+					t.Errorf("recovered %v, want a panic naming the file", r)
+				}
+			}()
+			MustStatements(fstest.MapFS{"x/010_read.sql": {Data: []byte(text)}}, "x", Funcs())
+		})
+	}
+}
+
+// sqltype lets only a type name through.
+func TestTypeName(t *testing.T) {
+	for _, ok := range []string{"VARCHAR", "DECIMAL(18,2)", "decimal( 38 , 4 )", "TIMESTAMP WITH TIME ZONE", "numeric(18,2)"} {
+		if got, err := TypeName(ok); err != nil || got != ok {
+			t.Errorf("TypeName(%q) = %q, %v", ok, got, err)
+		}
+	}
+	for _, bad := range []string{"", "INT; DROP TABLE t", "VARCHAR)", "1NT", "DECIMAL(18,-2)"} {
+		if _, err := TypeName(bad); err == nil {
+			t.Errorf("TypeName(%q) accepted", bad)
+		}
 	}
 }
