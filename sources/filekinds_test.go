@@ -25,8 +25,8 @@ func writeCSV(t *testing.T, dir string) sources.Location {
 		t.Fatal(err)
 	}
 	w := csv.NewWriter(f)
-	w.Write(sourcetest.Fixture.Columns)
-	for _, r := range sourcetest.Fixture.Rows {
+	w.Write(sourcetest.Fixture().Columns)
+	for _, r := range sourcetest.Fixture().Rows {
 		rec := make([]string, len(r))
 		for i, v := range r {
 			if v != nil {
@@ -43,7 +43,7 @@ func writeCSV(t *testing.T, dir string) sources.Location {
 func writeNDJSON(t *testing.T, dir string) sources.Location {
 	t.Helper()
 	var b strings.Builder
-	for _, r := range sourcetest.Fixture.Rows {
+	for _, r := range sourcetest.Fixture().Rows {
 		parts := make([]string, len(r))
 		for i, v := range r {
 			val := "null"
@@ -54,7 +54,7 @@ func writeNDJSON(t *testing.T, dir string) sources.Location {
 					val = *v
 				}
 			}
-			parts[i] = fmt.Sprintf("%q: %s", sourcetest.Fixture.Columns[i], val)
+			parts[i] = fmt.Sprintf("%q: %s", sourcetest.Fixture().Columns[i], val)
 		}
 		b.WriteString("{" + strings.Join(parts, ", ") + "}\n")
 	}

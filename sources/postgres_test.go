@@ -61,13 +61,13 @@ func TestPostgresConformance(t *testing.T) {
 	sourcetest.Run(t, func(t *testing.T, dir string) sources.Location {
 		schema, conn := pgtest.Schema(t)
 		pgtest.Exec(t, conn, fmt.Sprintf(`CREATE TABLE %s.fixture (entry_id text, account text, amount numeric(20,2))`, schema))
-		rows := make([][]any, len(sourcetest.Fixture.Rows))
-		for i, r := range sourcetest.Fixture.Rows {
+		rows := make([][]any, len(sourcetest.Fixture().Rows))
+		for i, r := range sourcetest.Fixture().Rows {
 			rows[i] = []any{r[0], r[1], r[2]}
 		}
 		// COPY, in the fixture's order: a table without ORDER BY returns a
 		// freshly loaded heap in insertion order.
-		if _, err := conn.CopyFrom(context.Background(), pgx.Identifier{schema, "fixture"}, sourcetest.Fixture.Columns, pgx.CopyFromRows(rows)); err != nil {
+		if _, err := conn.CopyFrom(context.Background(), pgx.Identifier{schema, "fixture"}, sourcetest.Fixture().Columns, pgx.CopyFromRows(rows)); err != nil {
 			t.Fatal(err)
 		}
 		return sources.Location{Role: "sink", URI: pgtest.TableURL(schema, "fixture")}

@@ -16,6 +16,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -31,18 +32,22 @@ import (
 // (sources.BatchRows), so every kind's batching is exercised.
 const FixtureRows = sources.BatchRows + 4_464
 
-// Fixture is the shared table every kind must read faithfully. Values are
-// text as a file would hold them; nil is a NULL (an empty field). The first
+// Table is a fixture: column names and rows of values as text, as a file
+// would hold them; nil is a NULL (an empty field).
+type Table struct {
+	Columns []string
+	Rows    [][]*string
+}
+
+// Fixture is the shared table every kind must read faithfully. The first
 // rows are the ones a naive reader gets wrong (a leading zero, a trailing
 // space, case, a NULL, a decimal beyond float64); the rest are generated.
 // Amounts have two fraction digits, as a numeric(20,2) column returns them.
-var Fixture = struct {
-	Columns []string
-	Rows    [][]*string
-}{
-	Columns: []string{"entry_id", "account", "amount"},
-	Rows:    fixtureRows(),
-}
+// It is built on first use, so a binary that only links the suite holds no
+// fixture.
+var Fixture = sync.OnceValue(func() *Table {
+	return &Table{Columns: []string{"entry_id", "account", "amount"}, Rows: fixtureRows()}
+})
 
 func fixtureRows() [][]*string {
 	rows := [][]*string{
@@ -104,11 +109,11 @@ func Run(t *testing.T, write Writer) {
 		for _, c := range in.Columns {
 			names = append(names, c.Name)
 		}
-		if strings.Join(names, ",") != strings.Join(Fixture.Columns, ",") {
-			t.Errorf("Input.Columns %v, want %v", names, Fixture.Columns)
+		if strings.Join(names, ",") != strings.Join(Fixture().Columns, ",") {
+			t.Errorf("Input.Columns %v, want %v", names, Fixture().Columns)
 		}
-		cols := make([]string, len(Fixture.Columns))
-		for i, c := range Fixture.Columns {
+		cols := make([]string, len(Fixture().Columns))
+		for i, c := range Fixture().Columns {
 			cols[i] = duck.Ident(c)
 		}
 		_, rows, err := db.Strings(context.Background(), "SELECT "+strings.Join(cols, ", ")+", __file, __line, __row FROM t ORDER BY __row")
@@ -261,11 +266,11 @@ func readAll(t *testing.T, src sources.Source) ([][]*string, int) {
 		t.Errorf("Input %+v: want Role, Kind and Location", in)
 	}
 	sc := rr.Schema()
-	nu := len(Fixture.Columns)
+	nu := len(Fixture().Columns)
 	if sc.NumFields() != nu+3 {
-		t.Fatalf("schema %v: want %v then __file, __line, __row", sc, Fixture.Columns)
+		t.Fatalf("schema %v: want %v then __file, __line, __row", sc, Fixture().Columns)
 	}
-	for i, c := range Fixture.Columns {
+	for i, c := range Fixture().Columns {
 		if sc.Field(i).Name != c {
 			t.Errorf("column %d is %q, want %q", i, sc.Field(i).Name, c)
 		}
@@ -323,14 +328,14 @@ func checkRows(t *testing.T, rows [][]*string) {
 	if len(rows) != FixtureRows {
 		t.Fatalf("%d rows, want %d", len(rows), FixtureRows)
 	}
-	nu := len(Fixture.Columns)
+	nu := len(Fixture().Columns)
 	bad := 0
 	lastLine := map[string]int64{}
 	for i, r := range rows {
-		for j, want := range Fixture.Rows[i] {
+		for j, want := range Fixture().Rows[i] {
 			if got := r[j]; (got == nil) != (want == nil) || got != nil && *got != *want {
 				if bad++; bad <= 5 {
-					t.Errorf("row %d %s = %s, want %s", i, Fixture.Columns[j], show(got), show(want))
+					t.Errorf("row %d %s = %s, want %s", i, Fixture().Columns[j], show(got), show(want))
 				}
 			}
 		}
