@@ -157,9 +157,6 @@ func (w *RowWriter) EndRow(file string, line int64, size int) error {
 	return nil
 }
 
-// Rows is the number of rows ended or appended so far.
-func (w *RowWriter) Rows() int64 { return w.next }
-
 // AppendBatch appends every row of rec — the user columns, in schema order
 // and of the schema's types — with __file set to file and __line counting
 // from firstLine. Rows ended before are handed over first; rec is cut into
