@@ -42,7 +42,7 @@ type csvSource struct {
 func openCSV(loc Location) (Source, error) {
 	o := newOptions("csv", loc.Options)
 	def := ","
-	if strings.HasSuffix(strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(loc.URI, ".gz"), ".zst")), ".tsv") {
+	if name := strings.ToLower(loc.URI); strings.HasSuffix(strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst"), ".tsv") {
 		def = "\t"
 	}
 	delim := o.String("delimiter", def)

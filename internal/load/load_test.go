@@ -307,3 +307,17 @@ func deref(r []*string) []string {
 	}
 	return out
 }
+
+// A .tsv is tab-delimited, compressed or not, in any letter case.
+func TestTSVDefaultDelimiter(t *testing.T) {
+	for _, ext := range []string{"", ".gz", ".ZST"} {
+		p := write(t, t.TempDir(), "A.TSV", ext, "id\tnote\n1\ta,b\n")
+		db, _, err := loadInto(t, sources.Location{Role: "sink", URI: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rowsOf(t, db, "SELECT id, note FROM t"); got != "[1 a,b]" {
+			t.Errorf("%s: %q", filepath.Base(p), got)
+		}
+	}
+}
