@@ -30,7 +30,9 @@ func init() {
 // without one, columns are named column0, column1, …), types.
 //
 // It implements Scanner: an engine may read the files itself (DuckDB's
-// read_csv with nothing sniffed). Read parses them with encoding/csv.
+// read_csv with nothing sniffed). Read parses them with encoding/csv, which
+// gives the same records with one known difference: a CRLF line break inside
+// a quoted field becomes LF (encoding/csv drops the CR; read_csv keeps it).
 type csvSource struct {
 	loc      Location
 	delim    rune
