@@ -56,8 +56,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/fault"
-	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/internal/load"
 )
 
 // Table names every check reads.
@@ -187,7 +187,7 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 	if err != nil {
 		return 0, 0, err
 	}
-	msg, bad, err := sources.BadValue(ctx, db, table, m, cond)
+	msg, bad, err := load.BadValue(ctx, db, table, m, cond)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -266,11 +266,11 @@ type tableColumns struct {
 }
 
 func readColumns(ctx context.Context, db *duck.DB) (*tableColumns, error) {
-	src, err := sources.UserColumns(ctx, db, SourceTable)
+	src, err := load.UserColumns(ctx, db, SourceTable)
 	if err != nil {
 		return nil, err
 	}
-	sink, err := sources.UserColumns(ctx, db, SinkTable)
+	sink, err := load.UserColumns(ctx, db, SinkTable)
 	if err != nil {
 		return nil, err
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/spec"
-	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // Tables of the re-performance of a windowed sink, created by
@@ -232,7 +232,7 @@ func checkInstants(ctx context.Context, db *duck.DB, table, col, typ, zone strin
 	if err != nil {
 		return 0, err
 	}
-	msg, bad, err := sources.BadValue(ctx, db, table, col, cond)
+	msg, bad, err := load.BadValue(ctx, db, table, col, cond)
 	if err != nil {
 		return 0, err
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
 // ReplaySummary is the re-performance of a windowed sink in summary.json
@@ -44,7 +45,7 @@ type ReplaySummary struct {
 
 // RestartFindings is one restart and the findings it explains.
 type RestartFindings struct {
-	Restart
+	restarts.Restart
 	Label string `json:"label"`
 	// Findings counts exception rows per check explained by this restart.
 	Findings map[string]int64 `json:"findings"`
@@ -59,7 +60,7 @@ type RestartFindings struct {
 // rewound the first of its checkpoint ids (role checkpoints); else none.
 // A finding's key is its window end and group columns (roles window_end and
 // group).
-func SummarizeReplay(ctx context.Context, db *duck.DB, r *Replay, rs *Restarts, outs []*Outcome) (*ReplaySummary, error) {
+func SummarizeReplay(ctx context.Context, db *duck.DB, r *Replay, rs *restarts.Restarts, outs []*Outcome) (*ReplaySummary, error) {
 	sum := &ReplaySummary{EventTime: r.EventTime, Window: r.Window.String(), WindowColumn: r.WindowColumn, TimeZone: r.Zone, Emission: "all", Unexplained: map[string]int64{}}
 	if r.LastBy != "" {
 		sum.Emission = "last_by " + r.LastBy

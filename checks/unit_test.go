@@ -24,6 +24,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/queries"
+	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/render")
@@ -617,9 +618,9 @@ func TestPrepareReplayErrors(t *testing.T) {
 
 // One restart at 00:12 from checkpoint 3 (triggered 00:06), whose open
 // epoch is 5: writes of checkpoints 4 and 5 were rolled back.
-func restarts() *checks.Restarts {
+func restartsFixture() *restarts.Restarts {
 	barrier := time.Date(2026, 11, 26, 0, 6, 0, 0, time.UTC)
-	return &checks.Restarts{Restarts: []checks.Restart{{No: 1, Time: time.Date(2026, 11, 26, 0, 12, 0, 0, time.UTC), RestoredCheckpoint: 3,
+	return &restarts.Restarts{Restarts: []restarts.Restart{{No: 1, Time: time.Date(2026, 11, 26, 0, 12, 0, 0, time.UTC), RestoredCheckpoint: 3,
 		RestoredCheckpointTime: &barrier, OpenEpoch: 5, From: "restarts.csv"}}}
 }
 
@@ -629,7 +630,7 @@ func restarts() *checks.Restarts {
 func TestRestartOfRule(t *testing.T) {
 	ctx := context.Background()
 	db := newDB(t)
-	stmts, err := checks.LoadRestarts(ctx, db, restarts())
+	stmts, err := checks.LoadRestarts(ctx, db, restartsFixture())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -666,7 +667,7 @@ func TestSummarizeReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs := restarts()
+	rs := restartsFixture()
 	if _, err := checks.LoadRestarts(ctx, db, rs); err != nil {
 		t.Fatal(err)
 	}

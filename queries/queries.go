@@ -20,6 +20,8 @@
 //	totals/      the population figures (checks.ComputeTotals)
 //	explain/     every row of one key (`reconcile explain`)
 //	evidence/    the exceptions CSV of a check (internal/control)
+//	load/        putting an input into the engine as a table (internal/load)
+//	postgres/    what the postgres input kind sends to the server
 //
 // A file in a sub-folder is a Go text/template of one DuckDB statement or
 // one fragment of SQL (an expression or a condition that a template helper
@@ -47,7 +49,7 @@ import (
 // FS holds the check files at its root and the statements in the
 // sub-folders listed above.
 //
-//go:embed *.sql rules/*.sql prepare/*.sql replay/*.sql run/*.sql totals/*.sql explain/*.sql evidence/*.sql
+//go:embed *.sql rules/*.sql prepare/*.sql replay/*.sql run/*.sql totals/*.sql explain/*.sql evidence/*.sql load/*.sql postgres/*.sql
 var FS embed.FS
 
 // Keys are the header keys a file in a sub-folder may carry.

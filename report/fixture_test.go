@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/reconcile-dev/reconcile/checks"
-	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
 // fixtureDir holds the exceptions CSVs the fixture's outcomes point at.
@@ -45,10 +45,10 @@ func fixture(t testing.TB) *Result {
 			{Role: "source", Kind: "csv", Location: "source.csv", Rows: 3000,
 				Files:   []sources.File{{Path: "source.csv", Bytes: 133832, SHA256: "589cb52736bbd8f789e7044dee11c65ebf156e67910c5482c252a59461e1d0b4"}},
 				Ignored: []string{".source.csv.inprogress"},
-				Columns: []duck.Column{{Name: "entry_id", Type: "VARCHAR"}, {Name: "account", Type: "VARCHAR"}, {Name: "amount", Type: "VARCHAR"}}},
+				Columns: []sources.Column{{Name: "entry_id", Type: "VARCHAR"}, {Name: "account", Type: "VARCHAR"}, {Name: "amount", Type: "VARCHAR"}}},
 			{Role: "sink", Kind: "postgres", Location: "postgres://reconcile@db.internal/ledger", Rows: 3130,
 				Details: map[string]any{"snapshot": "00000003-0000001B-1", "query": "SELECT * FROM postings"},
-				Columns: []duck.Column{{Name: "entry_id", Type: "VARCHAR"}, {Name: "amount", Type: "DECIMAL(18,2)"}, {Name: "checkpoint_id", Type: "BIGINT"}}},
+				Columns: []sources.Column{{Name: "entry_id", Type: "VARCHAR"}, {Name: "amount", Type: "DECIMAL(18,2)"}, {Name: "checkpoint_id", Type: "BIGINT"}}},
 		},
 		Totals: &checks.Totals{SourceRows: 3000, SinkRows: 3130, SourceDistinctIDs: 3000, SinkDistinctIDs: 3000,
 			Measures: []checks.MeasureTotal{{Name: "amount", Type: "DECIMAL(38,2)", SourceSum: "3375343.63", SinkSum: "3527966.40", Difference: "152622.77"}}},
@@ -59,9 +59,9 @@ func fixture(t testing.TB) *Result {
 		EventTime: "event_time", Window: "tumbling 1h", WindowColumn: "window_end", TimeZone: "UTC", Emission: "all",
 		SourceEvents: 1955, ExpectedKeys: 24, SinkRows: 26, SinkDistinctKeys: 24, SinkRowsPerKey: 26.0 / 24,
 		Restarts: []checks.RestartFindings{
-			{Restart: checks.Restart{No: 1, Time: time.Date(2026, 3, 1, 3, 14, 0, 0, time.UTC), RestoredCheckpoint: 7, RestoredCheckpointTime: &barrier, OpenEpoch: 9, From: "exceptions.json"},
+			{Restart: restarts.Restart{No: 1, Time: time.Date(2026, 3, 1, 3, 14, 0, 0, time.UTC), RestoredCheckpoint: 7, RestoredCheckpointTime: &barrier, OpenEpoch: 9, From: "exceptions.json"},
 				Label: "restart 1 at 2026-03-01T03:14:00Z from checkpoint 7", Findings: map[string]int64{"duplicate_keys": 1, "key_checkpoint_conflicts": 2}, Keys: 1},
-			{Restart: checks.Restart{No: 2, Time: time.Date(2026, 3, 1, 5, 40, 0, 250e6, time.UTC), RestoredCheckpoint: -1, OpenEpoch: 12, From: "restarts.csv"},
+			{Restart: restarts.Restart{No: 2, Time: time.Date(2026, 3, 1, 5, 40, 0, 250e6, time.UTC), RestoredCheckpoint: -1, OpenEpoch: 12, From: "restarts.csv"},
 				Label: "restart 2 at 2026-03-01T05:40:00.25Z", Findings: map[string]int64{"duplicate_keys": 1}, Keys: 1},
 		},
 		RestartFiles: []string{"flink/exceptions.json", "restarts.csv"},

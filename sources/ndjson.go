@@ -7,68 +7,103 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/reconcile-dev/reconcile/internal/duck"
 )
 
 func init() {
 	Register("ndjson", openNDJSON, "jsonl")
 }
 
-// openNDJSON reads newline-delimited JSON: one object per line, blank lines
-// skipped. Each top-level key becomes a VARCHAR column (columns in order of
-// first appearance across the files). Values keep their literal JSON text:
-// a string is unquoted, a number stays exactly as written (DuckDB's
-// read_json parses numbers as DOUBLE, which turns 12345678901234567.89 into
-// 12345678901234568, so this kind decodes with encoding/json's UseNumber
-// instead), true/false stay "true"/"false", null is NULL and a nested
-// object or array is kept as its JSON text. Option: types.
+// ndjsonSource reads newline-delimited JSON: one object per line, blank
+// lines skipped, a UTF-8 byte-order mark dropped. Each top-level key becomes
+// a text column (columns in order of first appearance across the files).
+// Values keep their literal JSON text: a string is unquoted, a number stays
+// exactly as written (DuckDB's read_json parses numbers as DOUBLE, which
+// turns 12345678901234567.89 into 12345678901234568, so this kind decodes
+// with encoding/json's UseNumber instead), true/false stay "true"/"false",
+// null is NULL and a nested object or array is kept as its JSON text. A key
+// given twice in one object, or two keys differing only in case, is an error
+// naming file and line. Option: types.
+type ndjsonSource struct {
+	loc      Location
+	declared []Column
+}
+
 func openNDJSON(loc Location) (Source, error) {
 	o := newOptions("ndjson", loc.Options)
 	types := o.Types()
 	if err := o.Err(); err != nil {
 		return nil, err
 	}
-	base := absDir(loc.BaseDir)
-	return &fileSource{kind: "ndjson", loc: loc, types: types, load: func(ctx context.Context, db *duck.DB, table string, files []string) error {
-		return loadNDJSON(ctx, db, table, files, base)
-	}}, nil
+	return &ndjsonSource{loc: loc, declared: types}, nil
 }
 
-func loadNDJSON(ctx context.Context, db *duck.DB, table string, files []string, base string) error {
+func (s *ndjsonSource) Close() error { return nil }
+
+// Read lists and fingerprints the files, reads them once to learn their
+// keys (the columns), and returns the records of a second pass.
+func (s *ndjsonSource) Read(ctx context.Context) (*Input, array.RecordReader, error) {
+	in, files, err := listInput(ctx, s.loc, "ndjson", s.declared)
+	if err != nil {
+		return nil, nil, err
+	}
 	keys, err := ndjsonKeys(ctx, files)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	r := &ndjsonReader{ctx: ctx, files: files, base: base, keys: keys, batch: 8192}
-	r.index = make(map[string]int, len(keys))
-	fields := make([]arrow.Field, 0, len(keys)+3)
+	index := make(map[string]int, len(keys))
+	fields := make([]arrow.Field, len(keys))
 	for i, k := range keys {
-		r.index[k] = i
-		fields = append(fields, arrow.Field{Name: k, Type: arrow.BinaryTypes.String, Nullable: true})
+		index[k] = i
+		fields[i] = arrow.Field{Name: k, Type: arrow.BinaryTypes.String, Nullable: true}
 	}
-	fields = append(fields,
-		arrow.Field{Name: FileColumn, Type: arrow.BinaryTypes.String},
-		arrow.Field{Name: LineColumn, Type: arrow.PrimitiveTypes.Int64},
-		arrow.Field{Name: RowColumn, Type: arrow.PrimitiveTypes.Int64})
-	r.schema = arrow.NewSchema(fields, nil)
-	r.refs = 1
-	defer r.Release()
-	_, err = db.LoadArrow(ctx, table, r)
-	return err
+	rr, err := ReadRows(ctx, fields, ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *RowWriter) error {
+		builders := make([]*array.StringBuilder, len(keys))
+		for i := range keys {
+			builders[i] = w.Column(i).(*array.StringBuilder)
+		}
+		row := make([]*string, len(keys))
+		for _, f := range files {
+			err := ndjsonLines(ctx, f.Path, func(line []byte, n int64) error {
+				ks, vals, err := ndjsonObject(line, f.Name, n)
+				if err != nil {
+					return err
+				}
+				clear(row)
+				for i, k := range ks {
+					row[index[k]] = vals[i]
+				}
+				size := 0
+				for i, v := range row {
+					if v == nil {
+						builders[i].AppendNull()
+						continue
+					}
+					builders[i].Append(*v)
+					size += len(*v)
+				}
+				return w.EndRow(f.Name, n, size)
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return in, rr, nil
 }
 
 // ndjsonLines calls fn for every non-blank line of each file with its
 // 1-based line number.
 func ndjsonLines(ctx context.Context, path string, fn func(line []byte, n int64) error) error {
-	f, err := os.Open(path)
+	f, err := OpenFile(path)
 	if err != nil {
 		return err
 	}
@@ -97,7 +132,7 @@ func ndjsonLines(ctx context.Context, path string, fn func(line []byte, n int64)
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("%s:%d: %w", path, n, err)
+			return fmt.Errorf("after line %d: %w", n, err) // err names the file
 		}
 	}
 }
@@ -155,11 +190,14 @@ func jsonText(raw json.RawMessage) *string {
 	return &s
 }
 
-func ndjsonKeys(ctx context.Context, files []string) ([]string, error) {
+// ndjsonKeys reads every object's keys: the columns, in order of first
+// appearance.
+func ndjsonKeys(ctx context.Context, files []ScanFile) ([]string, error) {
 	seen := map[string]string{} // lower case → key as first written
 	var keys []string
-	for _, p := range files {
-		err := ndjsonLines(ctx, p, func(line []byte, n int64) error {
+	for _, f := range files {
+		p := f.Name
+		err := ndjsonLines(ctx, f.Path, func(line []byte, n int64) error {
 			ks, _, err := ndjsonObject(line, p, n)
 			for _, k := range ks {
 				switch first, ok := seen[strings.ToLower(k)]; {
@@ -177,133 +215,7 @@ func ndjsonKeys(ctx context.Context, files []string) ([]string, error) {
 		}
 	}
 	if len(keys) == 0 {
-		return nil, fmt.Errorf("%s: no JSON object found, so no columns", files[0])
+		return nil, fmt.Errorf("%s: no JSON object found, so no columns", files[0].Name)
 	}
 	return keys, nil
-}
-
-// ndjsonReader is an array.RecordReader over NDJSON files. It reads one
-// file at a time on a goroutine-free pull: each Next decodes up to batch
-// lines.
-type ndjsonReader struct {
-	ctx    context.Context
-	files  []string
-	base   string
-	keys   []string
-	index  map[string]int
-	schema *arrow.Schema
-	batch  int
-	refs   int64
-
-	cancel context.CancelFunc
-	lines  chan ndjsonLine
-	errc   chan error
-	cur    arrow.RecordBatch
-	err    error
-	row    int64
-}
-
-type ndjsonLine struct {
-	path string
-	n    int64
-	line []byte
-}
-
-func (r *ndjsonReader) Retain() { r.refs++ }
-func (r *ndjsonReader) Release() {
-	r.refs--
-	if r.refs > 0 {
-		return
-	}
-	if r.cancel != nil {
-		r.cancel()
-	}
-	if r.cur != nil {
-		r.cur.Release()
-		r.cur = nil
-	}
-}
-func (r *ndjsonReader) Schema() *arrow.Schema          { return r.schema }
-func (r *ndjsonReader) Record() arrow.RecordBatch      { return r.cur }
-func (r *ndjsonReader) RecordBatch() arrow.RecordBatch { return r.cur }
-func (r *ndjsonReader) Err() error                     { return r.err }
-
-func (r *ndjsonReader) start() {
-	r.lines = make(chan ndjsonLine, 4*r.batch)
-	r.errc = make(chan error, 1)
-	ctx, cancel := context.WithCancel(r.ctx)
-	r.cancel = cancel
-	go func() {
-		defer close(r.lines)
-		for _, p := range r.files {
-			err := ndjsonLines(ctx, p, func(line []byte, n int64) error {
-				select {
-				case r.lines <- ndjsonLine{Rel(r.base, p), n, bytes.Clone(line)}:
-					return nil
-				case <-ctx.Done():
-					return ctx.Err()
-				}
-			})
-			if err != nil {
-				r.errc <- err
-				return
-			}
-		}
-	}()
-}
-
-func (r *ndjsonReader) Next() bool {
-	if r.err != nil {
-		return false
-	}
-	if r.lines == nil {
-		r.start()
-	}
-	if r.cur != nil {
-		r.cur.Release()
-		r.cur = nil
-	}
-	b := array.NewRecordBuilder(memory.DefaultAllocator, r.schema)
-	defer b.Release()
-	nk := len(r.keys)
-	count := 0
-	for count < r.batch {
-		l, ok := <-r.lines
-		if !ok {
-			select {
-			case err := <-r.errc:
-				r.err = err
-				return false
-			default:
-			}
-			break
-		}
-		keys, vals, err := ndjsonObject(l.line, l.path, l.n)
-		if err != nil {
-			r.err = err
-			return false
-		}
-		row := make([]*string, nk)
-		for i, k := range keys {
-			row[r.index[k]] = vals[i]
-		}
-		for i, v := range row {
-			sb := b.Field(i).(*array.StringBuilder)
-			if v == nil {
-				sb.AppendNull()
-			} else {
-				sb.Append(*v)
-			}
-		}
-		b.Field(nk).(*array.StringBuilder).Append(l.path)
-		b.Field(nk + 1).(*array.Int64Builder).Append(l.n)
-		b.Field(nk + 2).(*array.Int64Builder).Append(r.row)
-		r.row++
-		count++
-	}
-	if count == 0 {
-		return false
-	}
-	r.cur = b.NewRecordBatch()
-	return true
 }

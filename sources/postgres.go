@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
-
-	"github.com/reconcile-dev/reconcile/internal/duck"
 )
 
 func init() {
@@ -39,7 +39,7 @@ type pgSource struct {
 // kind: postgres option, a key=value connection string) and the table: or
 // query: option or URI parameter. Exactly one of table and query is
 // required. It does no I/O: the connection string is parsed by pgx, which
-// also reads the PG* environment variables and ~/.pgpass, only in Load.
+// also reads the PG* environment variables and ~/.pgpass, only in Read.
 func openPostgres(loc Location) (Source, error) {
 	o := newOptions("postgres", loc.Options)
 	table := o.String("table", "")
@@ -228,24 +228,25 @@ func plainIdent(p string) bool {
 }
 
 // sql is the statement run to read the input.
-func (s *pgSource) sql() string {
+func (s *pgSource) sql() (string, error) {
 	if s.table != nil {
-		return "SELECT * FROM " + pgx.Identifier(s.table).Sanitize()
+		return pgSQL("read_table", struct{ Table []string }{s.table})
 	}
-	return s.query
+	return s.query, nil
 }
 
-// Load connects, opens a REPEATABLE READ READ ONLY transaction, records the
-// server version, snapshot and WAL position, checks that every column has
-// a mapped type (before any row is read), and streams the rows in binary
-// format into table through Arrow record batches. Errors:
+// Read connects, opens a REPEATABLE READ READ ONLY transaction, records the
+// server version, snapshot and WAL position, and checks that every column
+// has a mapped type, all before any row is read; the records then stream
+// the rows in binary format, decoded straight into Arrow builders. The
+// connection is closed when the records end or are released. Errors:
 // ErrInvalidLocation for a connection string pgx cannot parse, and
 // ErrUnmappedType (which wraps it) for a column type with no exact mapping;
 // otherwise a *pgconn.PgError from the server (a missing table is SQLSTATE
 // 42P01; the message names table, database and user), a value with no exact
 // representation (the message names row, column and value), or ctx's error.
-// On error no table is left in db. No error or Input carries the password.
-func (s *pgSource) Load(ctx context.Context, db *duck.DB, table string) (in *Input, err error) {
+// No error or Input carries the password.
+func (s *pgSource) Read(ctx context.Context) (in *Input, records array.RecordReader, err error) {
 	defer func() {
 		if err != nil {
 			err = s.scrub(err)
@@ -253,7 +254,7 @@ func (s *pgSource) Load(ctx context.Context, db *duck.DB, table string) (in *Inp
 	}()
 	cfg, err := pgx.ParseConfig(s.connStr)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
+		return nil, nil, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
 	}
 	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
 		cfg.RuntimeParams["application_name"] = "reconcile"
@@ -265,79 +266,70 @@ func (s *pgSource) Load(ctx context.Context, db *duck.DB, table string) (in *Inp
 	}
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("connect: %w", err)
+		return nil, nil, fmt.Errorf("connect: %w", err)
 	}
-	defer conn.Close(context.WithoutCancel(ctx))
+	closeConn := func() { conn.Close(context.WithoutCancel(ctx)) }
+	reading := false
+	defer func() {
+		if !reading {
+			closeConn()
+		}
+	}()
 
 	tx, err := conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
-		return nil, fmt.Errorf("begin: %w", err)
+		return nil, nil, fmt.Errorf("begin: %w", err)
 	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
-
 	details, err := pgEvidence(ctx, tx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	details["host"] = cfg.Host
 	details["port"] = cfg.Port
 	details["isolation"] = "REPEATABLE READ, READ ONLY"
-	query := s.sql()
+	query, err := s.sql()
+	if err != nil {
+		return nil, nil, err
+	}
 	details["sql"] = query
 
 	sd, err := conn.PgConn().Prepare(ctx, "", query, nil)
 	if err != nil {
-		return nil, s.queryError(details, err)
+		return nil, nil, s.queryError(details, err)
 	}
 	cols, err := pgColumns(ctx, tx, sd.Fields)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if scan := prescanSQL(query, cols); scan != "" {
+	scan, err := prescanSQL(query, cols)
+	if err != nil {
+		return nil, nil, err
+	}
+	if scan != "" {
 		details["prescan_sql"] = scan
 		if err := prescan(ctx, tx, scan, cols); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	details["columns"] = columnEvidence(cols)
 
-	prog := newProgress(s.loc.Progress, "reading "+s.label())
-	formats := make([]int16, len(cols))
-	for i := range formats {
-		formats[i] = pgx.BinaryFormatCode
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = arrow.Field{Name: c.Name, Type: c.Arrow, Nullable: true}
 	}
-	qctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	rr := conn.PgConn().ExecParams(qctx, query, nil, nil, nil, formats)
-	if len(rr.FieldDescriptions()) == 0 {
-		// The statement failed before its first row (a cast that overflows,
-		// a division by zero): the error is in the result.
-		if _, err := rr.Close(); err != nil {
-			return nil, s.queryError(details, err)
+	file := s.file()
+	records, err = ReadRows(ctx, fields, ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.label()}, func(ctx context.Context, w *RowWriter) error {
+		defer closeConn() // which ends the read-only transaction
+		if err := pgFill(ctx, conn.PgConn(), query, cols, file, w); err != nil {
+			return s.scrub(s.queryError(details, err))
 		}
-	}
-	if err := sameColumns(rr.FieldDescriptions(), cols); err != nil {
-		rr.Close()
-		return nil, err
-	}
-	r := newPGReader(qctx, cancel, rr, cols, s.file(), prog)
-	_, err = db.LoadArrow(ctx, table, r)
-	r.Release()
-	r.stop() // DuckDB is done with r: make sure the reading goroutine has ended
+		return nil
+	})
 	if err != nil {
-		prog.Abort()
-		return nil, s.queryError(details, err)
+		return nil, nil, err
 	}
-	prog.Done()
-	rows, err := db.Count(ctx, "SELECT count(*) FROM "+duck.Ident(table))
-	if err != nil {
-		return nil, err
-	}
-	ucols, err := UserColumns(ctx, db, table)
-	if err != nil {
-		return nil, err
-	}
-	return &Input{Role: s.loc.Role, Kind: "postgres", Location: Redact(s.loc.URI), Rows: rows, Columns: ucols, Details: details}, nil
+	reading = true
+	return &Input{Role: s.loc.Role, Kind: "postgres", Location: Redact(s.loc.URI), Details: details}, records, nil
 }
 
 // pgEvidence runs the transaction's first statement, which fixes its
@@ -372,8 +364,12 @@ func pgEvidence(ctx context.Context, tx pgx.Tx) (map[string]any, error) {
 	if _, err := tx.Exec(ctx, "SAVEPOINT reconcile_wal"); err != nil {
 		return nil, fmt.Errorf("savepoint: %w", err)
 	}
+	walSQL, err := pgSQL("wal_lsn", struct{ Standby bool }{recovery})
+	if err != nil {
+		return nil, err
+	}
 	var lsn *string
-	if err := tx.QueryRow(ctx, "SELECT "+fn+"::text").Scan(&lsn); err != nil {
+	if err := tx.QueryRow(ctx, walSQL).Scan(&lsn); err != nil {
 		d["wal_lsn_unavailable"] = err.Error()
 		if _, rerr := tx.Exec(ctx, "ROLLBACK TO SAVEPOINT reconcile_wal"); rerr != nil {
 			return nil, fmt.Errorf("after %s failed (%v): %w", fn, err, rerr)
@@ -445,7 +441,7 @@ func pgColumns(ctx context.Context, tx pgx.Tx, fields []pgconn.FieldDescription)
 	return cols, nil
 }
 
-// ErrUnmappedType is returned by Load when a PostgreSQL column has a type
+// ErrUnmappedType is returned by Read when a PostgreSQL column has a type
 // with no exact mapping (see the package doc). The message names every such
 // column and its type; nothing has been read. It wraps ErrInvalidLocation:
 // the location must change (a query that casts the column), so it is a
@@ -455,20 +451,20 @@ var ErrUnmappedType = fmt.Errorf("%w: unmapped PostgreSQL type", ErrInvalidLocat
 // prescanSQL is the statement that finds the scale of every unconstrained
 // numeric column of query ("" when there is none), run in the same snapshot
 // before the rows are read.
-func prescanSQL(query string, cols []pgColumn) string {
-	var exprs []string
+func prescanSQL(query string, cols []pgColumn) (string, error) {
+	var names []string
 	for _, c := range cols {
 		if c.numeric {
-			id := pgx.Identifier{c.Name}.Sanitize()
-			exprs = append(exprs, fmt.Sprintf("max(scale(%s))", id))
+			names = append(names, c.Name)
 		}
 	}
-	if len(exprs) == 0 {
-		return ""
+	if len(names) == 0 {
+		return "", nil
 	}
-	// The query stands on lines of its own: a trailing -- comment must not
-	// swallow the closing parenthesis.
-	return "SELECT " + strings.Join(exprs, ", ") + " FROM (\n" + query + "\n) AS reconcile_prescan"
+	return pgSQL("prescan", struct {
+		Columns []string
+		Query   string
+	}{names, query})
 }
 
 // prescan sets the decimal128 type of every unconstrained numeric column to

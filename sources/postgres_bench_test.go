@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/pgtest"
 	"github.com/reconcile-dev/reconcile/sources"
 )
@@ -122,7 +123,7 @@ func BenchmarkPostgresLoad(b *testing.B) {
 			b.Fatal(err)
 		}
 		t0 := time.Now()
-		in, err := src.Load(ctx, db, "sink")
+		in, err := load.Table(ctx, db, "sink", src)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -46,14 +46,12 @@ func CopyCSV(ctx context.Context, connStr, table string, cols []PGColumn, csvPat
 	if len(header) > 0 {
 		header[0] = strings.TrimPrefix(header[0], "\uFEFF")
 	}
-	defs := make([]string, len(cols))
 	names := make([]string, len(cols))
 	for i, c := range cols {
 		if !pgTypeName.MatchString(c.Type) {
 			return 0, fmt.Errorf("%w: column %s: %q is not a PostgreSQL type name", ErrInvalidLocation, c.Name, c.Type)
 		}
 		names[i] = c.Name
-		defs[i] = pgx.Identifier{c.Name}.Sanitize() + " " + c.Type
 	}
 	if strings.Join(header, ",") != strings.Join(names, ",") {
 		return 0, fmt.Errorf("%s: header %v, want %v", csvPath, header, names)
@@ -75,18 +73,30 @@ func CopyCSV(ctx context.Context, connStr, table string, cols []PGColumn, csvPat
 		return 0, err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
-	id := pgx.Identifier(parts).Sanitize()
-	var stmts []string
+	data := struct {
+		Table   []string
+		Schema  string
+		Columns []PGColumn
+	}{Table: parts, Columns: cols}
+	ids := []string{"copy_drop_table", "copy_create_table"}
 	if len(parts) == 2 {
-		stmts = append(stmts, "CREATE SCHEMA IF NOT EXISTS "+pgx.Identifier{parts[0]}.Sanitize())
+		data.Schema = parts[0]
+		ids = append([]string{"copy_create_schema"}, ids...)
 	}
-	stmts = append(stmts, "DROP TABLE IF EXISTS "+id, "CREATE TABLE "+id+" ("+strings.Join(defs, ", ")+")")
-	for _, q := range stmts {
+	for _, id := range ids {
+		q, err := pgSQL(id, data)
+		if err != nil {
+			return 0, err
+		}
 		if _, err := tx.Exec(ctx, q); err != nil {
 			return 0, fmt.Errorf("%s: %w", q, err)
 		}
 	}
-	tag, err := conn.PgConn().CopyFrom(ctx, f, "COPY "+id+" FROM STDIN (FORMAT csv, HEADER true)")
+	copySQL, err := pgSQL("copy_from_csv", data)
+	if err != nil {
+		return 0, err
+	}
+	tag, err := conn.PgConn().CopyFrom(ctx, f, copySQL)
 	if err != nil {
 		return 0, fmt.Errorf("copy %s into %s: %w", csvPath, table, err)
 	}

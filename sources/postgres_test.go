@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/pgtest"
 	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/sourcetest"
@@ -38,7 +39,7 @@ func pgLoad(t *testing.T, loc sources.Location) (*duck.DB, *sources.Input, error
 		t.Fatalf("Open: %v", err)
 	}
 	defer src.Close()
-	in, err := src.Load(ctx, db, "t")
+	in, err := load.Table(ctx, db, "t", src)
 	return db, in, err
 }
 
@@ -60,10 +61,14 @@ func TestPostgresConformance(t *testing.T) {
 	sourcetest.Run(t, func(t *testing.T, dir string) sources.Location {
 		schema, conn := pgtest.Schema(t)
 		pgtest.Exec(t, conn, fmt.Sprintf(`CREATE TABLE %s.fixture (entry_id text, account text, amount numeric(20,2))`, schema))
-		for _, r := range sourcetest.Fixture.Rows {
-			if _, err := conn.Exec(context.Background(), fmt.Sprintf("INSERT INTO %s.fixture VALUES ($1, $2, $3)", schema), r[0], r[1], r[2]); err != nil {
-				t.Fatal(err)
-			}
+		rows := make([][]any, len(sourcetest.Fixture().Rows))
+		for i, r := range sourcetest.Fixture().Rows {
+			rows[i] = []any{r[0], r[1], r[2]}
+		}
+		// COPY, in the fixture's order: a table without ORDER BY returns a
+		// freshly loaded heap in insertion order.
+		if _, err := conn.CopyFrom(context.Background(), pgx.Identifier{schema, "fixture"}, sourcetest.Fixture().Columns, pgx.CopyFromRows(rows)); err != nil {
+			t.Fatal(err)
 		}
 		return sources.Location{Role: "sink", URI: pgtest.TableURL(schema, "fixture")}
 	})
@@ -83,7 +88,7 @@ func TestPostgresTypesRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := csvSrc.Load(ctx, db, "c"); err != nil {
+	if _, err := load.Table(ctx, db, "c", csvSrc); err != nil {
 		t.Fatal(err)
 	}
 	// column → DuckDB type of the PostgreSQL load, and the expression that
@@ -454,7 +459,7 @@ func TestPostgresCancelMidway(t *testing.T) {
 	}
 	time.AfterFunc(500*time.Millisecond, cancel)
 	t0 := time.Now()
-	_, err = src.Load(ctx, db, "t")
+	_, err = load.Table(ctx, db, "t", src)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -519,8 +524,8 @@ func TestPostgresEnvironmentAndKeyValue(t *testing.T) {
 
 // A zone-less timestamp compared with a zoned one is flagged.
 func TestZoneNotes(t *testing.T) {
-	src := &sources.Input{Columns: []duck.Column{{Name: "posted_at", Type: "TIMESTAMP"}, {Name: "d", Type: "DATE"}}}
-	sink := &sources.Input{Columns: []duck.Column{{Name: "posted_at", Type: "TIMESTAMP WITH TIME ZONE"}, {Name: "d", Type: "DATE"}}}
+	src := &sources.Input{Columns: []sources.Column{{Name: "posted_at", Type: "TIMESTAMP"}, {Name: "d", Type: "DATE"}}}
+	sink := &sources.Input{Columns: []sources.Column{{Name: "posted_at", Type: "TIMESTAMP WITH TIME ZONE"}, {Name: "d", Type: "DATE"}}}
 	notes := sources.ZoneNotes(src, sink)
 	if len(notes) != 1 || !strings.Contains(notes[0], "posted_at is a zone-less TIMESTAMP in the source") {
 		t.Errorf("notes %q", notes)
@@ -538,8 +543,8 @@ func TestPostgresQueryWithComment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := in.Details["prescan_sql"]; !ok {
-		t.Error("no prescan_sql in the evidence")
+	if got, want := in.Details["prescan_sql"], "SELECT max(scale(\"x\")) FROM (\nSELECT 1.25::numeric AS x -- the amount\n) AS reconcile_prescan"; got != want {
+		t.Errorf("prescan_sql %q, want %q", got, want)
 	}
 	_, rows, err := db.Strings(context.Background(), "SELECT x, typeof(x) FROM t")
 	if err != nil || fmt.Sprint(derefs(rows)) != "[[1.25 DECIMAL(38,2)]]" {

@@ -1,80 +1,3 @@
-// Package sources loads the two populations a reconciliation compares — the
-// source records (what should have been posted) and the committed sink
-// output (what was posted) — into the run's embedded DuckDB session.
-//
-// Inputs are addressed by a URI. A kind is chosen, in this order, by the
-// spec's `kind:` option, by a scheme ("postgres://…"), by a "kind:" prefix
-// ("csv:exports/part-*"), or by the file extension (.csv .tsv .parquet
-// .ndjson .jsonl, optionally followed by .gz or .zst). Kinds register
-// themselves with Register, in the manner of database/sql drivers.
-//
-// # Loaded table layout
-//
-// Every kind materialises its input as one table holding the input's columns
-// in input order, under their input names, followed by three provenance
-// columns:
-//
-//	__file  VARCHAR  the file (or table) the record came from
-//	__line  BIGINT   its position there: the line number for CSV (the header
-//	                 is line 1) and NDJSON, the 1-based row for Parquet and
-//	                 PostgreSQL
-//	__row   BIGINT   0-based position across the whole input, in read order
-//
-// Column types: text formats (CSV, NDJSON) load every column as VARCHAR
-// exactly as written — nothing is sniffed, so an id "0123" stays "0123" and an
-// amount "1.5" after row 20,480 stays "1.5" — unless the location declares a
-// type with the `types:` option. Typed formats (Parquet, PostgreSQL) keep
-// their declared types. Turning measures into exact decimals is the checks
-// package's job, done identically for every kind.
-//
-// # PostgreSQL
-//
-// Kind postgres (alias postgresql) reads a table or the result of a query:
-//
-//	postgres://user@host:5432/db?table=schema.name
-//	postgres://user@host/db?query=SELECT+…      (form-encoded)
-//	{uri: "postgres://user@host/db", table: ledger.postings}
-//	{uri: "host=h dbname=db", kind: postgres, query: "SELECT …"}
-//
-// What the URI leaves out comes from the standard PG* environment variables
-// and ~/.pgpass, as libpq does. An unquoted table name is folded to lower
-// case; "Quoted"."Names" are kept; the name is always quoted as an
-// identifier in the SQL, never spliced. The rows are read in one REPEATABLE
-// READ, READ ONLY transaction in PostgreSQL's binary format and streamed
-// through Arrow record batches of at most 65,536 rows (or 32 MiB of values),
-// so memory does not grow with the table. Input.Details records
-// server_version, database, user, snapshot (pg_current_snapshot()),
-// wal_lsn (pg_current_wal_lsn(), or the replay position on a standby; when
-// it cannot be read, wal_lsn_unavailable says why), transaction_started_at,
-// the exact sql run and each column's PostgreSQL and Arrow types. __file is
-// the table (schema.name) or "query"; __line is the 1-based row in read
-// order.
-//
-// Every value keeps its exact value. The type mapping:
-//
-//	PostgreSQL                         Arrow                 DuckDB
-//	smallint, integer, bigint          int16, int32, int64   SMALLINT, INTEGER, BIGINT
-//	numeric(p,s), p ≤ 38               decimal128(p,s)       DECIMAL(p,s)
-//	numeric(p,s), p > 38               decimal128(38,s)      DECIMAL(38,s)
-//	numeric (unconstrained)            decimal128(38,s)      DECIMAL(38,s), s = largest
-//	                                                         scale in the data (pre-scan)
-//	real, double precision             float32, float64      FLOAT, DOUBLE
-//	text, varchar(n), char(n), name    utf8                  VARCHAR (char(n) keeps its
-//	                                                         padding as the server sends it)
-//	boolean                            bool                  BOOLEAN
-//	date                               date32                DATE
-//	timestamp (without time zone)      timestamp[us]         TIMESTAMP (zone-less)
-//	timestamptz                        timestamp[us, UTC]    TIMESTAMP WITH TIME ZONE
-//	uuid                               utf8 (canonical)      VARCHAR
-//	json, jsonb                        utf8 (the JSON text)  VARCHAR
-//	bytea                              binary                BLOB
-//
-// A numeric NaN or ±Infinity, a value with more than 38 digits, and a date
-// or timestamp ±infinity stop the load with an error naming the row, the
-// column and the value. Any other type (interval, time, arrays, enums,
-// domains, …) is an error naming each such column before a row is read;
-// cast it in a query. Floating-point columns load as they are but are
-// refused as measures by package checks.
 package sources
 
 import (
@@ -86,19 +9,22 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/reconcile-dev/reconcile/internal/fault"
 )
 
-// Provenance column names of every loaded table (see the package doc).
+// Provenance column names, the last three columns of every kind's records
+// (see the package doc).
 const (
 	FileColumn = "__file"
 	LineColumn = "__line"
 	RowColumn  = "__row"
 )
 
-// Errors returned by Open. Both mean the location itself is wrong (a usage
-// error), as opposed to an input that could not be read.
+// Errors returned by Open, and by Read or Scan when the location turns out
+// to be unusable. Both mean the location itself is wrong (a usage error), as
+// opposed to an input that could not be read.
 var (
 	// ErrUnknownKind: no registered kind matches the location.
 	ErrUnknownKind = fault.Usage.New("sources: unknown kind")
@@ -119,30 +45,131 @@ type Location struct {
 	// BaseDir is the folder relative file paths are resolved against (the
 	// spec file's folder, or the working directory for flags).
 	BaseDir string
-	// Progress, when set, receives the progress of a long load: a live
+	// Progress, when set, receives the progress of a long read: a live
 	// line of rows and rows/s when it is a terminal, else one summary line.
 	Progress io.Writer
 }
 
-// Source is one input of a reconciliation.
+// Source is one input of a reconciliation: it reads the input and yields its
+// records as Arrow record batches, and it describes what it read. It names
+// no engine; package internal/load turns a Source into a DuckDB table.
 //
-// Implementations follow these rules:
-//  1. The Opener only parses and validates the Location; it does no I/O and
-//     reads no environment variable that the Location did not name.
-//  2. Load creates exactly one new table named table in db, laid out as the
-//     package doc says, and returns a description of what it read. On error
-//     it leaves no table behind.
-//  3. Load honours ctx: a cancelled context stops the load and is returned.
-//  4. Nothing a Source returns — Input, errors — contains a password.
+// A kind implements Source as follows (the numbered steps are the contract;
+// sourcetest.Run checks them for every kind):
+//
+//  1. Register an Opener under the kind's name and aliases in an init
+//     function. The Opener only parses and validates the Location: it does
+//     no I/O and reads no environment variable the Location does not name.
+//     Options are read with the kind's own names; an unknown option, a
+//     malformed one or a URI that cannot work is an ErrInvalidLocation.
+//  2. Read does the I/O up to the first row before it returns: it lists
+//     and fingerprints files (ListFiles, Fingerprint) or connects and fixes
+//     a snapshot, and it maps every column to an Arrow type that holds each
+//     value exactly, refusing a column it cannot map (naming it) before any
+//     row is read. It returns the Input — Role, Kind, Location (without a
+//     password), Files and Ignored or Details, Declared — and the records.
+//     Rows and Columns are left to whoever loads the records.
+//  3. The records are built by the shared batch builder: ReadRows with a
+//     fill function that, for each row, appends one value (or null) to
+//     every column's builder (RowWriter.Column) and then calls
+//     RowWriter.EndRow with the row's file and line. The builder appends
+//     the provenance columns, numbers __row, cuts batches at BatchRows rows
+//     or BatchBytes of values, keeps at most one batch waiting, honours ctx
+//     between batches and reports progress. A kind whose library already
+//     yields Arrow batches hands them to RowWriter.AppendBatch. A kind never
+//     builds provenance or batches by hand.
+//  4. The record schema is the user columns in input order, then __file,
+//     __line and __row. A user column with a provenance name is refused
+//     (ErrInvalidLocation). Values are exact: text as written, decimals as
+//     decimal128 (never float64), instants as UTC timestamps. __file and
+//     __line locate a record in the kind's own terms (a file and line, a
+//     table and row); a kind with more to say about where a record came
+//     from (a Kafka partition, offset and timestamp) adds columns of its
+//     own, named in its kind doc.
+//  5. A value that cannot be represented exactly, or a row that cannot be
+//     read, ends the records with an error (Err) that names the file or
+//     table, the line or row, the column and the value. Nothing is skipped
+//     silently and nothing is guessed.
+//  6. Cancellation: once ctx is cancelled, Read returns, or the records
+//     end with, an error for which errors.Is(err, context.Canceled) holds
+//     (ReadRows ensures it for the records).
+//  7. The caller releases the records (Release), which stops the reading
+//     and frees every batch, and then calls Close; Close releases anything
+//     the Source holds and is safe to call when Read was never called.
+//  8. Nothing a Source returns — Input, errors — contains a password.
+//
+// A file kind an engine can read with its own reader may also implement
+// Scanner, the optional fast path; Read remains required and must give the
+// same records.
 type Source interface {
-	Load(ctx context.Context, db *duck.DB, table string) (*Input, error)
+	Read(ctx context.Context) (*Input, array.RecordReader, error)
 	Close() error
+}
+
+// Scanner is the optional fast path of a file kind an engine can read
+// natively (CSV, Parquet), discovered by type assertion as database/sql
+// discovers a driver's optional interfaces. Scan does what Read does up to
+// the first row — lists and fingerprints the files, reads and checks the
+// CSV header — and returns the same Input and, instead of the records, a
+// description of the files (Scan). The loader decides whether to read them
+// itself or to call Read; both must give the same rows, columns and
+// provenance.
+type Scanner interface {
+	Scan(ctx context.Context) (*Input, *Scan, error)
+}
+
+// Format is the file format of a Scan.
+type Format string
+
+// The formats a Scan describes.
+const (
+	// FormatCSV is delimited text (RFC 4180 with a chosen delimiter and
+	// quote): every column is text, read as written.
+	FormatCSV Format = "csv"
+	// FormatParquet is Apache Parquet: each file declares its columns'
+	// types.
+	FormatParquet Format = "parquet"
+)
+
+// Scan describes the files of an input for an engine that reads them with
+// its own reader. It is engine-neutral: it says what the files hold and how
+// they are written, not how to read them.
+type Scan struct {
+	// Format is the files' format.
+	Format Format
+	// Files are the files to read, in read order.
+	Files []ScanFile
+	// Columns (CSV) are the column names every file's header gives (column0,
+	// column1, … without a header); each column is text, read as written and
+	// never sniffed: an empty field is NULL. Nil for Parquet, whose files
+	// declare their own.
+	Columns []string
+	// Header (CSV) says the first record of each file is the header.
+	Header bool
+	// Delimiter and Quote (CSV) are one character each. A quote inside a
+	// quoted field is written twice (RFC 4180), so Quote is also the
+	// escape character.
+	Delimiter, Quote string
+	// FirstLine is the __line of each file's first record: 2 for CSV with
+	// a header, else 1 (for Parquet, the 1-based row).
+	FirstLine int64
+}
+
+// ScanFile is one file of a Scan.
+type ScanFile struct {
+	// Path is the file to open.
+	Path string
+	// Name is the file as __file and the evidence name it: relative to the
+	// location's base folder when it lies below it.
+	Name string
+	// Compression is how the file is compressed, by its extension.
+	Compression Compression
 }
 
 // Opener builds a Source from a Location without doing any I/O.
 type Opener func(loc Location) (Source, error)
 
-// Input describes a loaded input for the evidence.
+// Input describes an input that was read, for the evidence.
 type Input struct {
 	// Role is "source" or "sink".
 	Role string `json:"role"`
@@ -154,15 +181,28 @@ type Input struct {
 	Files []File `json:"files,omitempty"`
 	// Ignored lists files a glob matched but that were not read because
 	// their names start with "." or "_" (in-progress or temporary part
-	// files of stream sinks).
+	// files of stream sinks); see ListFiles for the reasons.
 	Ignored []string `json:"ignored_files,omitempty"`
-	// Rows is the number of records loaded.
+	// Rows is the number of records loaded; set by the loader.
 	Rows int64 `json:"rows"`
-	// Columns are the loaded columns, provenance columns excluded.
-	Columns []duck.Column `json:"columns"`
+	// Columns are the loaded columns, provenance columns excluded, with
+	// the types the engine holds them in; set by the loader.
+	Columns []Column `json:"columns"`
 	// Details holds kind-specific facts an auditor needs to say "as of
 	// what" the input was read (a database snapshot, the SQL run, …).
 	Details map[string]any `json:"details,omitempty"`
+	// Declared are the column types the location declares (the types:
+	// option), sorted by column name: the loader converts each column to
+	// its type, checking every value. They show in Columns once loaded.
+	Declared []Column `json:"-"`
+}
+
+// Column is one column of an input: its name and type. The type is a SQL
+// type name ("VARCHAR", "DECIMAL(18,2)", "TIMESTAMP WITH TIME ZONE"): as
+// declared in a types: option, or as the engine holds the loaded column.
+type Column struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
 }
 
 // File is one file read, fingerprinted.

@@ -19,6 +19,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/report"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
 // Every sentinel of every package lands on its exit code, bare, wrapped
@@ -35,7 +36,7 @@ func TestCodeOf(t *testing.T) {
 		{"errVerifyFailed", errVerifyFailed, exitFailed},
 		{"spec.ErrInvalid", spec.ErrInvalid, exitUsage},
 		{"checks.ErrLoad", checks.ErrLoad, exitUsage},
-		{"checks.ErrRestarts", checks.ErrRestarts, exitUsage},
+		{"restarts.ErrRestarts", restarts.ErrRestarts, exitUsage},
 		{"checks.ErrColumn", checks.ErrColumn, exitUsage},
 		{"sources.ErrUnknownKind", sources.ErrUnknownKind, exitUsage},
 		{"sources.ErrInvalidLocation", sources.ErrInvalidLocation, exitUsage},
@@ -51,7 +52,7 @@ func TestCodeOf(t *testing.T) {
 		{"report.ErrBadManifest", report.ErrBadManifest, exitRuntime},
 		{"a file that cannot be opened", &fs.PathError{Op: "open", Path: "x.csv", Err: fs.ErrNotExist}, exitRuntime},
 		{"an error of no class", errors.New("boom"), exitRuntime},
-		{"a usage sentinel around an I/O error", fmt.Errorf("%w: %w", checks.ErrRestarts, fs.ErrPermission), exitUsage},
+		{"a usage sentinel around an I/O error", fmt.Errorf("%w: %w", restarts.ErrRestarts, fs.ErrPermission), exitUsage},
 	}
 	for _, tt := range tests {
 		wrapped := map[string]error{"bare": tt.err}

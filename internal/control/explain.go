@@ -13,6 +13,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/queries"
+	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
 // ErrNoKey is returned by Explain when no source or sink row has the key
@@ -46,7 +47,7 @@ type Explanation struct {
 	Sink   []ExplainRow `json:"sink_rows"`
 	Source []ExplainRow `json:"source_rows"`
 	// Restarts are all restarts known.
-	Restarts []checks.Restart `json:"restarts,omitempty"`
+	Restarts []restarts.Restart `json:"restarts,omitempty"`
 }
 
 // KeyPart is one key column and its value.
@@ -102,10 +103,10 @@ func Explain(ctx context.Context, s *spec.Spec, values []string) (*Explanation, 
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	var rs *checks.Restarts
+	var rs *restarts.Restarts
 	if s.Restarts != "" {
 		var err error
-		if rs, err = checks.ReadRestarts(s.Restarts, s.Zone()); err != nil {
+		if rs, err = restarts.ReadRestarts(s.Restarts, s.Zone()); err != nil {
 			return nil, err
 		}
 	}

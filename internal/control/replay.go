@@ -12,6 +12,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/report"
+	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
 // columnsOf is what checks.Prepare needs from the spec. For a windowed sink
@@ -37,22 +38,22 @@ func columnsOf(s *spec.Spec) checks.Columns {
 // reperform:.
 type replayRun struct {
 	replay   *checks.Replay
-	restarts *checks.Restarts
+	restarts *restarts.Restarts
 }
 
 // readRestarts reads the spec's restarts: file(s), before any input is
 // loaded (nil when none is given).
-func readRestarts(s *spec.Spec) (*checks.Restarts, error) {
+func readRestarts(s *spec.Spec) (*restarts.Restarts, error) {
 	if s.Restarts == "" || s.Reperform == nil {
 		return nil, nil
 	}
-	return checks.ReadRestarts(s.Restarts, s.Zone())
+	return restarts.ReadRestarts(s.Restarts, s.Zone())
 }
 
 // prepareReplay re-performs the windowed sink (tables replay_events,
 // expected, replay_sink, restarts) and sets p.Replay. It returns notes for
 // the evidence.
-func prepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec, p *checks.Params, rs *checks.Restarts, logw io.Writer) (*replayRun, []string, error) {
+func prepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec, p *checks.Params, rs *restarts.Restarts, logw io.Writer) (*replayRun, []string, error) {
 	if s.Reperform == nil {
 		return nil, nil, nil
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
 )
@@ -47,8 +48,8 @@ func (p *pair) Close() {
 }
 
 // session is a DuckDB database, spilling to its own temporary folder, with
-// the source and sink loaded as the tables checks.SourceTable and
-// checks.SinkTable.
+// the source and sink loaded (package load) as the tables
+// checks.SourceTable and checks.SinkTable.
 type session struct {
 	db     *duck.DB
 	tmp    string
@@ -80,7 +81,7 @@ func (p *pair) load(ctx context.Context, memoryLimit string, logw io.Writer) (*s
 		src         sources.Source
 	}{{checks.SourceTable, "source", p.source}, {checks.SinkTable, "sink", p.sink}} {
 		t0 := time.Now()
-		info, err := in.src.Load(ctx, db, in.table)
+		info, err := load.Table(ctx, db, in.table, in.src)
 		if err != nil {
 			ss.Close()
 			return nil, fmt.Errorf("load %s: %w", in.role, err)

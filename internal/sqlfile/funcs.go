@@ -3,6 +3,7 @@ package sqlfile
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"strings"
 	"text/template"
 )
@@ -45,11 +46,28 @@ func NullID(alias string, names []string) string {
 	return "(" + strings.Join(out, " AND ") + ")"
 }
 
+// typeName is a SQL type name: a word (or words) with an optional
+// (precision[, scale]), such as VARCHAR, TIMESTAMP WITH TIME ZONE or
+// DECIMAL(18,2).
+var typeName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_ ]*(\(\s*\d+\s*(,\s*\d+\s*)?\))?$`)
+
+// TypeName renders t as a SQL type name, or fails when t is anything else
+// (so a type taken from a spec can never inject SQL).
+func TypeName(t string) (string, error) {
+	if !typeName.MatchString(t) {
+		return "", fmt.Errorf("sqlfile: %q is not a type name such as VARCHAR or DECIMAL(18,2)", t)
+	}
+	return t, nil
+}
+
 // base are the helpers every SQL file may use. Each returns a SQL fragment
 // with every identifier and literal quoted.
 var base = template.FuncMap{
 	// q quotes one identifier: {{q "amount"}} → "amount".
 	"q": Ident,
+	// sqltype renders a SQL type name, refusing anything else:
+	// {{sqltype "DECIMAL(18,2)"}} → DECIMAL(18,2).
+	"sqltype": TypeName,
 	// lit quotes a string literal: {{lit "a'b"}} → 'a''b'.
 	"lit": Literal,
 	// litlist renders a DuckDB list of string literals: ['a', 'b'].

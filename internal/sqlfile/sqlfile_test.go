@@ -105,3 +105,17 @@ func TestWithoutKeys(t *testing.T) {
 		t.Errorf("WithoutKeys:\n%q\nwant\n%q", got, want)
 	}
 }
+
+// sqltype lets only a type name through.
+func TestTypeName(t *testing.T) {
+	for _, ok := range []string{"VARCHAR", "DECIMAL(18,2)", "decimal( 38 , 4 )", "TIMESTAMP WITH TIME ZONE", "numeric(18,2)"} {
+		if got, err := TypeName(ok); err != nil || got != ok {
+			t.Errorf("TypeName(%q) = %q, %v", ok, got, err)
+		}
+	}
+	for _, bad := range []string{"", "INT; DROP TABLE t", "VARCHAR)", "1NT", "DECIMAL(18,-2)"} {
+		if _, err := TypeName(bad); err == nil {
+			t.Errorf("TypeName(%q) accepted", bad)
+		}
+	}
+}

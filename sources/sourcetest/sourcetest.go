@@ -1,32 +1,69 @@
-//go:build duckdb_arrow
-
 // Package sourcetest is the conformance suite every source kind runs: it
-// checks the loaded-table contract of package sources against one shared
-// fixture, written by each kind in its own format.
+// checks the Source contract of package sources (the numbered rules of its
+// doc comment) against one shared fixture, written by each kind in its own
+// format. It reads the records twice — as Arrow batches straight from
+// Source.Read, with no engine, and through package load into DuckDB (the
+// native scan for a kind that has one) — and requires both to give the
+// fixture's values and the same provenance.
 package sourcetest
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/sources"
 )
 
-// Fixture is the shared table every kind must load faithfully. Values are
-// text as a file would hold them; nil is a NULL (an empty field).
-var Fixture = struct {
+// FixtureRows is the number of rows of Fixture: more than one batch
+// (sources.BatchRows), so every kind's batching is exercised.
+const FixtureRows = sources.BatchRows + 4_464
+
+// Table is a fixture: column names and rows of values as text, as a file
+// would hold them; nil is a NULL (an empty field).
+type Table struct {
 	Columns []string
 	Rows    [][]*string
-}{
-	Columns: []string{"entry_id", "account", "amount"},
-	Rows: [][]*string{
+}
+
+// Fixture is the shared table every kind must read faithfully. The first
+// rows are the ones a naive reader gets wrong (a leading zero, a trailing
+// space, case, a NULL, a decimal beyond float64); the rest are generated.
+// Amounts have two fraction digits, as a numeric(20,2) column returns them.
+// It is built on first use, so a binary that only links the suite holds no
+// fixture.
+var Fixture = sync.OnceValue(func() *Table {
+	return &Table{Columns: []string{"entry_id", "account", "amount"}, Rows: fixtureRows()}
+})
+
+func fixtureRows() [][]*string {
+	rows := [][]*string{
 		{s("0001"), s("ACC-1"), s("10.50")},
 		{s("007"), s("ACC-2"), s("-0.01")},
 		{s("A1 "), nil, s("12345678901234567.89")},
 		{s("b2"), s("ACC-3"), nil},
-	},
+	}
+	for i := len(rows); i < FixtureRows; i++ {
+		var account *string
+		if i%97 != 0 {
+			account = s(fmt.Sprintf("ACC-%d", i%13))
+		}
+		rows = append(rows, []*string{s(fmt.Sprintf("E%08d", i)), account, s(fmt.Sprintf("%d.%02d", i*7919%100000-50000, i%100))})
+	}
+	return rows
 }
 
 func s(v string) *string { return &v }
@@ -35,88 +72,308 @@ func s(v string) *string { return &v }
 // Location that reads it.
 type Writer func(t *testing.T, dir string) sources.Location
 
-// Run checks a kind against the contract: columns in order, values exact,
-// row count, provenance columns, no table left by a failed load, and
-// cancellation. exactText says the kind keeps values as text (CSV, NDJSON);
-// typed kinds are compared after a cast to VARCHAR.
+// Run checks a kind against the contract:
+//   - Read yields the fixture's columns in order, then __file (utf8),
+//     __line (int64) and __row (int64), in batches of at most BatchRows
+//     rows, more than one; values exact (typed kinds compared as text);
+//     __row 0, 1, 2, … in read order; __line positive and increasing within
+//     a file;
+//   - the loader (package load) gives the same rows, values and provenance
+//     as Read, Input.Rows the row count and Input.Columns the fixture's
+//     columns;
+//   - a context cancelled before the read, or between two batches, ends
+//     it with an error for which errors.Is(err, context.Canceled) holds,
+//     and the loader leaves no table behind.
 func Run(t *testing.T, write Writer) {
-	ctx := context.Background()
-	// open starts a DuckDB session and opens the kind on a fresh fixture.
-	open := func(t *testing.T) (*duck.DB, sources.Source) {
-		db, err := duck.Open(ctx, t.TempDir())
-		if err != nil {
-			t.Fatal(err)
+	t.Run("records", func(t *testing.T) {
+		src := open(t, write(t, t.TempDir()))
+		got, batches := readAll(t, src)
+		if batches < 2 {
+			t.Errorf("%d batch(es) for %d rows: want batches of at most %d rows", batches, FixtureRows, sources.BatchRows)
 		}
-		t.Cleanup(func() { db.Close() })
-		src, err := sources.Open(write(t, t.TempDir()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { src.Close() })
-		return db, src
-	}
+		checkRows(t, got)
+	})
 
-	t.Run("loads columns and values exactly", func(t *testing.T) {
-		db, src := open(t)
-		in, err := src.Load(ctx, db, "t")
+	t.Run("loader gives what Read gives", func(t *testing.T) {
+		loc := write(t, t.TempDir())
+		read, _ := readAll(t, open(t, loc))
+		db := engine(t)
+		in, err := load.Table(context.Background(), db, "t", open(t, loc))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if in.Rows != int64(len(Fixture.Rows)) {
-			t.Errorf("Rows = %d, want %d", in.Rows, len(Fixture.Rows))
+		if in.Rows != int64(FixtureRows) {
+			t.Errorf("Input.Rows = %d, want %d", in.Rows, FixtureRows)
 		}
 		var names []string
 		for _, c := range in.Columns {
 			names = append(names, c.Name)
 		}
-		if len(names) != len(Fixture.Columns) {
-			t.Fatalf("columns %v, want %v", names, Fixture.Columns)
+		if strings.Join(names, ",") != strings.Join(Fixture().Columns, ",") {
+			t.Errorf("Input.Columns %v, want %v", names, Fixture().Columns)
 		}
-		for i := range names {
-			if names[i] != Fixture.Columns[i] {
-				t.Errorf("column %d = %q, want %q", i, names[i], Fixture.Columns[i])
-			}
+		cols := make([]string, len(Fixture().Columns))
+		for i, c := range Fixture().Columns {
+			cols[i] = duck.Ident(c)
 		}
-		_, rows, err := db.Strings(ctx, `SELECT entry_id, account, amount, __row FROM t ORDER BY __row`)
+		_, rows, err := db.Strings(context.Background(), "SELECT "+strings.Join(cols, ", ")+", __file, __line, __row FROM t ORDER BY __row")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rows) != len(Fixture.Rows) {
-			t.Fatalf("%d rows, want %d", len(rows), len(Fixture.Rows))
+		if len(rows) != len(read) {
+			t.Fatalf("the loader gave %d rows, Read %d", len(rows), len(read))
 		}
+		bad := 0
 		for i, r := range rows {
-			for j, want := range Fixture.Rows[i] {
-				got := r[j]
-				switch {
-				case want == nil && got != nil:
-					t.Errorf("row %d %s = %q, want NULL", i, Fixture.Columns[j], *got)
-				case want != nil && got == nil:
-					t.Errorf("row %d %s = NULL, want %q", i, Fixture.Columns[j], *want)
-				case want != nil && *got != *want:
-					t.Errorf("row %d %s = %q, want %q", i, Fixture.Columns[j], *got, *want)
+			if w := read[i]; fmt.Sprint(text(r)) != fmt.Sprint(text(w)) {
+				if bad++; bad <= 3 {
+					t.Errorf("row %d: loader %v, Read %v", i, text(r), text(w))
 				}
 			}
-			if *r[3] != string(rune('0'+i)) {
-				t.Errorf("row %d __row = %s, want %d", i, *r[3], i)
-			}
 		}
-		n, err := db.Count(ctx, `SELECT count(DISTINCT __line) FROM t WHERE __file IS NOT NULL AND __line > 0`)
-		if err != nil || n != int64(len(Fixture.Rows)) {
-			t.Errorf("distinct __line = %d (%v), want %d", n, err, len(Fixture.Rows))
+		checkRows(t, rows)
+	})
+
+	t.Run("cancelled before the read", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		src := open(t, write(t, t.TempDir()))
+		_, rr, err := src.Read(ctx)
+		if err == nil {
+			for rr.Next() {
+			}
+			err = rr.Err()
+			rr.Release()
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Read with a cancelled context: err = %v, want one matching context.Canceled", err)
+		}
+		db := engine(t)
+		if _, err := load.Table(ctx, db, "t", open(t, write(t, t.TempDir()))); !errors.Is(err, context.Canceled) {
+			t.Errorf("load with a cancelled context: err = %v, want one matching context.Canceled", err)
+		}
+		if n, err := db.Count(context.Background(), `SELECT count(*) FROM information_schema.tables`); err != nil || n != 0 {
+			t.Errorf("a cancelled load left %d table(s) behind (%v)", n, err)
 		}
 	})
 
-	t.Run("cancelled context stops the load and leaves no table", func(t *testing.T) {
-		db, src := open(t)
-		cctx, cancel := context.WithCancel(ctx)
-		cancel()
-		if _, err := src.Load(cctx, db, "t"); err == nil {
-			t.Fatal("Load with a cancelled context succeeded")
-		} else if !errors.Is(err, context.Canceled) {
-			t.Logf("error (not context.Canceled, accepted if it names the cancellation): %v", err)
+	t.Run("cancelled between batches", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		src := open(t, write(t, t.TempDir()))
+		_, rr, err := src.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if n, _ := db.Count(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_name = 't'`); n != 0 {
-			t.Error("a failed load left table t behind")
+		defer rr.Release()
+		if !rr.Next() {
+			t.Fatalf("no first batch: %v", rr.Err())
+		}
+		cancel()
+		n := 0
+		for rr.Next() {
+			n++
+		}
+		if err := rr.Err(); !errors.Is(err, context.Canceled) {
+			t.Errorf("after cancelling, %d more batch(es) and err = %v, want one matching context.Canceled", n, err)
 		}
 	})
+}
+
+// RunCompressed runs Run on the fixture compressed, once with gzip (.gz) and
+// once with zstd (.zst): write must return a Location whose URI is the
+// path of one file, which is then compressed and renamed.
+func RunCompressed(t *testing.T, write Writer) {
+	for _, c := range []struct {
+		ext string
+		new func(io.Writer) (io.WriteCloser, error)
+	}{
+		{".gz", func(w io.Writer) (io.WriteCloser, error) { return gzip.NewWriter(w), nil }},
+		{".zst", func(w io.Writer) (io.WriteCloser, error) { return zstd.NewWriter(w) }},
+	} {
+		t.Run(c.ext, func(t *testing.T) {
+			Run(t, func(t *testing.T, dir string) sources.Location {
+				loc := write(t, dir)
+				Compress(t, loc.URI, loc.URI+c.ext, c.new)
+				loc.URI += c.ext
+				return loc
+			})
+		})
+	}
+}
+
+// Compress writes the file from, compressed by newWriter, to to, and
+// removes from.
+func Compress(t *testing.T, from, to string, newWriter func(io.Writer) (io.WriteCloser, error)) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := newWriter(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(from); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func open(t *testing.T, loc sources.Location) sources.Source {
+	t.Helper()
+	src, err := sources.Open(loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	return src
+}
+
+func engine(t *testing.T) *duck.DB {
+	t.Helper()
+	db, err := duck.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// readAll reads every record of src with Read and returns each row's values
+// as text (the user columns, then __file, __line, __row) and the number of
+// batches. It fails the test on a schema or batch that breaks the contract.
+func readAll(t *testing.T, src sources.Source) ([][]*string, int) {
+	t.Helper()
+	in, rr, err := src.Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	if in.Role == "" || in.Kind == "" || in.Location == "" {
+		t.Errorf("Input %+v: want Role, Kind and Location", in)
+	}
+	sc := rr.Schema()
+	nu := len(Fixture().Columns)
+	if sc.NumFields() != nu+3 {
+		t.Fatalf("schema %v: want %v then __file, __line, __row", sc, Fixture().Columns)
+	}
+	for i, c := range Fixture().Columns {
+		if sc.Field(i).Name != c {
+			t.Errorf("column %d is %q, want %q", i, sc.Field(i).Name, c)
+		}
+	}
+	for i, want := range []struct {
+		name string
+		typ  arrow.DataType
+	}{{sources.FileColumn, arrow.BinaryTypes.String}, {sources.LineColumn, arrow.PrimitiveTypes.Int64}, {sources.RowColumn, arrow.PrimitiveTypes.Int64}} {
+		if f := sc.Field(nu + i); f.Name != want.name || !arrow.TypeEqual(f.Type, want.typ) {
+			t.Errorf("provenance column %d is %s %s, want %s %s", i, f.Name, f.Type, want.name, want.typ)
+		}
+	}
+	var rows [][]*string
+	batches := 0
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		batches++
+		if rec.NumRows() > sources.BatchRows {
+			t.Errorf("batch %d holds %d rows, more than %d", batches, rec.NumRows(), sources.BatchRows)
+		}
+		for r := 0; r < int(rec.NumRows()); r++ {
+			row := make([]*string, rec.NumCols())
+			for c := range row {
+				row[c] = valueText(rec.Column(c), r)
+			}
+			rows = append(rows, row)
+		}
+	}
+	if err := rr.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rows, batches
+}
+
+// valueText is an Arrow value as text: a string as it is, a decimal with its
+// scale's digits, any other type as arrow-go renders it; nil for a null.
+func valueText(a arrow.Array, i int) *string {
+	if a.IsNull(i) {
+		return nil
+	}
+	switch v := a.(type) {
+	case *array.String:
+		return s(v.Value(i))
+	case *array.Decimal128:
+		// with every fraction digit (ValueStr drops trailing zeros)
+		return s(v.Value(i).ToString(v.DataType().(*arrow.Decimal128Type).Scale))
+	}
+	return s(a.ValueStr(i))
+}
+
+// checkRows compares rows (the user columns, then __file, __line, __row, as
+// text) with the fixture.
+func checkRows(t *testing.T, rows [][]*string) {
+	t.Helper()
+	if len(rows) != FixtureRows {
+		t.Fatalf("%d rows, want %d", len(rows), FixtureRows)
+	}
+	nu := len(Fixture().Columns)
+	bad := 0
+	lastLine := map[string]int64{}
+	for i, r := range rows {
+		for j, want := range Fixture().Rows[i] {
+			if got := r[j]; (got == nil) != (want == nil) || got != nil && *got != *want {
+				if bad++; bad <= 5 {
+					t.Errorf("row %d %s = %s, want %s", i, Fixture().Columns[j], show(got), show(want))
+				}
+			}
+		}
+		if r[nu] == nil || *r[nu] == "" {
+			t.Errorf("row %d: no __file", i)
+			return
+		}
+		line, err := strconv.ParseInt(deref(r[nu+1]), 10, 64)
+		if err != nil || line <= lastLine[*r[nu]] {
+			t.Errorf("row %d: __line %s after %d in %s: want a positive line, increasing within a file", i, show(r[nu+1]), lastLine[*r[nu]], *r[nu])
+			return
+		}
+		lastLine[*r[nu]] = line
+		if got := deref(r[nu+2]); got != strconv.Itoa(i) {
+			t.Errorf("row %d: __row %s, want %d", i, got, i)
+			return
+		}
+	}
+}
+
+func text(r []*string) []string {
+	out := make([]string, len(r))
+	for i, v := range r {
+		out[i] = show(v)
+	}
+	return out
+}
+
+func show(v *string) string {
+	if v == nil {
+		return "NULL"
+	}
+	return strconv.Quote(*v)
+}
+
+func deref(v *string) string {
+	if v == nil {
+		return ""
+	}
+	return *v
 }

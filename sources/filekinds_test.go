@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
@@ -23,8 +25,8 @@ func writeCSV(t *testing.T, dir string) sources.Location {
 		t.Fatal(err)
 	}
 	w := csv.NewWriter(f)
-	w.Write(sourcetest.Fixture.Columns)
-	for _, r := range sourcetest.Fixture.Rows {
+	w.Write(sourcetest.Fixture().Columns)
+	for _, r := range sourcetest.Fixture().Rows {
 		rec := make([]string, len(r))
 		for i, v := range r {
 			if v != nil {
@@ -41,7 +43,7 @@ func writeCSV(t *testing.T, dir string) sources.Location {
 func writeNDJSON(t *testing.T, dir string) sources.Location {
 	t.Helper()
 	var b strings.Builder
-	for _, r := range sourcetest.Fixture.Rows {
+	for _, r := range sourcetest.Fixture().Rows {
 		parts := make([]string, len(r))
 		for i, v := range r {
 			val := "null"
@@ -52,7 +54,7 @@ func writeNDJSON(t *testing.T, dir string) sources.Location {
 					val = *v
 				}
 			}
-			parts[i] = fmt.Sprintf("%q: %s", sourcetest.Fixture.Columns[i], val)
+			parts[i] = fmt.Sprintf("%q: %s", sourcetest.Fixture().Columns[i], val)
 		}
 		b.WriteString("{" + strings.Join(parts, ", ") + "}\n")
 	}
@@ -79,11 +81,20 @@ func writeParquet(t *testing.T, dir string) sources.Location {
 	return sources.Location{Role: "source", URI: path}
 }
 
-func TestCSVConformance(t *testing.T)     { sourcetest.Run(t, writeCSV) }
-func TestNDJSONConformance(t *testing.T)  { sourcetest.Run(t, writeNDJSON) }
+func TestCSVConformance(t *testing.T) {
+	sourcetest.Run(t, writeCSV)
+	sourcetest.RunCompressed(t, writeCSV)
+}
+
+func TestNDJSONConformance(t *testing.T) {
+	sourcetest.Run(t, writeNDJSON)
+	sourcetest.RunCompressed(t, writeNDJSON)
+}
+
 func TestParquetConformance(t *testing.T) { sourcetest.Run(t, writeParquet) }
 
-func load(t *testing.T, loc sources.Location) (*duck.DB, *sources.Input, error) {
+// loadInto opens loc and loads it as table t of a fresh DuckDB session.
+func loadInto(t *testing.T, loc sources.Location) (*duck.DB, *sources.Input, error) {
 	t.Helper()
 	db, err := duck.Open(context.Background(), t.TempDir())
 	if err != nil {
@@ -94,7 +105,8 @@ func load(t *testing.T, loc sources.Location) (*duck.DB, *sources.Input, error) 
 	if err != nil {
 		return db, nil, err
 	}
-	in, err := src.Load(context.Background(), db, "t")
+	defer src.Close()
+	in, err := load.Table(context.Background(), db, "t", src)
 	return db, in, err
 }
 
@@ -108,7 +120,7 @@ func TestGlobSkipsInProgressParts(t *testing.T) {
 	} {
 		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
 	}
-	db, in, err := load(t, sources.Location{Role: "sink", URI: "*.csv", BaseDir: dir})
+	db, in, err := loadInto(t, sources.Location{Role: "sink", URI: "*.csv", BaseDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +141,7 @@ func TestCSVHeadersMustAgree(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("id,amount\n1,2\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "b.csv"), []byte("amount,id\n2,1\n"), 0o644)
-	_, _, err := load(t, sources.Location{Role: "sink", URI: "*.csv", BaseDir: dir})
+	_, _, err := loadInto(t, sources.Location{Role: "sink", URI: "*.csv", BaseDir: dir})
 	if err == nil || !strings.Contains(err.Error(), "b.csv") || !strings.Contains(err.Error(), "same columns") {
 		t.Fatalf("err = %v, want one naming b.csv and its header", err)
 	}
@@ -144,7 +156,7 @@ func TestNDJSONNumbersStayExact(t *testing.T) {
 
 {"id": 3, "amount": null, "flag": true}
 `), 0o644)
-	db, in, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.ndjson")})
+	db, in, err := loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.ndjson")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,32 +177,9 @@ func TestNDJSONNumbersStayExact(t *testing.T) {
 func TestNDJSONErrorsNameTheLine(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.ndjson"), []byte("{\"id\": 1}\n{\"id\": 2\n"), 0o644)
-	_, _, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.ndjson")})
+	_, _, err := loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.ndjson")})
 	if err == nil || !strings.Contains(err.Error(), "a.ndjson:2") {
 		t.Fatalf("err = %v, want one naming a.ndjson:2", err)
-	}
-}
-
-// A declared type is applied with a checked cast; a value that does not
-// convert, or that a declared DECIMAL would round, names file and line.
-func TestDeclaredTypes(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("id,amount\n1,1.25\n2,2.5\n"), 0o644)
-	db, _, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: map[string]any{"types": map[string]any{"id": "BIGINT", "amount": "DECIMAL(10,2)"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cols, _ := db.Columns(context.Background(), "t")
-	if cols[0].Type != "BIGINT" || cols[1].Type != "DECIMAL(10,2)" {
-		t.Errorf("types %v", cols)
-	}
-	_, _, err = load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: map[string]any{"types": map[string]any{"amount": "DECIMAL(10,1)"}}})
-	if err == nil || !strings.Contains(err.Error(), "a.csv:2: column amount: value \"1.25\"") {
-		t.Errorf("err = %v, want the rounding value 1.25 at line 2 named", err)
-	}
-	_, _, err = load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: map[string]any{"delimiter": ",", "colour": "red"}})
-	if err == nil || !strings.Contains(err.Error(), "unknown option(s) colour") {
-		t.Errorf("err = %v, want unknown option colour", err)
 	}
 }
 
@@ -244,7 +233,7 @@ func TestGlobSkipsStagingFolders(t *testing.T) {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
 		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
 	}
-	_, in, err := load(t, sources.Location{Role: "sink", URI: "out/*/*.csv", BaseDir: dir})
+	_, in, err := loadInto(t, sources.Location{Role: "sink", URI: "out/*/*.csv", BaseDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,30 +245,64 @@ func TestGlobSkipsStagingFolders(t *testing.T) {
 func TestNDJSONDuplicateKeyAndBOM(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "dup.ndjson"), []byte("{\"id\": \"A\"}\n{\"id\": \"A\", \"id\": \"B\"}\n"), 0o644)
-	_, _, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "dup.ndjson")})
+	_, _, err := loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "dup.ndjson")})
 	if err == nil || !strings.Contains(err.Error(), "dup.ndjson:2: key \"id\" appears twice") {
 		t.Errorf("err = %v, want the duplicate key on line 2 named", err)
 	}
 	os.WriteFile(filepath.Join(dir, "bom.ndjson"), []byte("\xef\xbb\xbf{\"id\": \"A\"}\n"), 0o644)
-	if _, in, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "bom.ndjson")}); err != nil || in.Rows != 1 {
+	if _, in, err := loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "bom.ndjson")}); err != nil || in.Rows != 1 {
 		t.Errorf("a byte-order mark: err %v, want 1 row", err)
 	}
 }
 
-// __line is the physical line a record starts on, also after blank lines
-// and quoted fields that span lines (DuckDB numbers records, not lines).
-func TestCSVPhysicalLines(t *testing.T) {
+// ListFiles names the reason for every file it skips.
+func TestListFilesReasons(t *testing.T) {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("id,note\n1,a\n\n2,\"two\nlines\"\n3,c\n"), 0o644)
-	db, _, err := load(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv")})
+	for _, name := range []string{"out/a/part-0.csv", "out/a/.part-1.csv", "out/_temporary/part-2.csv", "out/a/_SUCCESS.csv"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
+		os.WriteFile(filepath.Join(dir, name), []byte("id\n1\n"), 0o644)
+	}
+	l, err := sources.ListFiles("out/*/*.csv", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rows, err := db.Strings(context.Background(), "SELECT id, __line FROM t ORDER BY __row")
-	if err != nil {
-		t.Fatal(err)
+	if len(l.Files) != 1 || filepath.Base(l.Files[0]) != "part-0.csv" {
+		t.Errorf("files %v, want out/a/part-0.csv only", l.Files)
 	}
-	if got, want := fmt.Sprint(deref(rows[0]), deref(rows[1]), deref(rows[2])), "[1 2] [2 4] [3 6]"; got != want {
-		t.Errorf("id and line: %s, want %s", got, want)
+	var got []string
+	for _, s := range l.Skipped {
+		rel, _ := filepath.Rel(dir, s.Path)
+		got = append(got, filepath.ToSlash(rel)+": "+s.Reason)
+	}
+	want := []string{
+		`out/_temporary/part-2.csv: folder _temporary/ starts with "_": a stream or batch job's in-progress or temporary file`,
+		`out/a/.part-1.csv: name starts with ".": a stream or batch job's in-progress or temporary file`,
+		`out/a/_SUCCESS.csv: name starts with "_": a stream or batch job's in-progress or temporary file`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("skipped:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := sources.ListFiles("out/*/.part-*", dir); !errors.Is(err, sources.ErrNoFiles) {
+		t.Errorf("only hidden files matched: err = %v, want ErrNoFiles", err)
+	}
+	if l, err := sources.ListFiles("out/a/.part-1.csv", dir); err != nil || len(l.Files) != 1 {
+		t.Errorf("a hidden file named outright is read: %v %v", l, err)
+	}
+}
+
+// A Parquet file compresses its pages itself: a compressed one is refused,
+// naming the file, by both ways of reading.
+func TestParquetCompressedRefused(t *testing.T) {
+	dir := t.TempDir()
+	loc := writeParquet(t, dir)
+	os.Rename(loc.URI, loc.URI+".gz")
+	loc.URI += ".gz"
+	_, _, err := loadInto(t, loc)
+	if !errors.Is(err, sources.ErrInvalidLocation) || !strings.Contains(err.Error(), "fixture.parquet.gz") {
+		t.Errorf("loader: err = %v, want ErrInvalidLocation naming the file", err)
+	}
+	src, _ := sources.Open(loc)
+	if _, _, err := src.Read(context.Background()); !errors.Is(err, sources.ErrInvalidLocation) {
+		t.Errorf("Read: err = %v, want ErrInvalidLocation", err)
 	}
 }

@@ -1,0 +1,189 @@
+// Package load puts one source into the engine as a table: it turns a
+// sources.Source into a DuckDB table of the layout every check reads — the
+// input's columns, then __file, __line and __row (see package sources) — and
+// completes the source's description of what was read (Input.Rows and
+// Input.Columns).
+//
+// A source is read one of two ways, chosen here:
+//
+//   - natively, when it implements sources.Scanner and DuckDB reads its
+//     Scan (CSV with read_csv, nothing sniffed; Parquet with read_parquet;
+//     plain, gzip or zstd files): the table gets its provenance columns
+//     afterwards, and a CSV's __line is moved to the physical line a
+//     record starts on where blank lines or multi-line fields make the two
+//     differ;
+//   - otherwise from the source's Arrow records (Source.Read), through
+//     DuckDB's Arrow scan (duck.DB.LoadArrow).
+//
+// Then every declared type (the types: option, Input.Declared) is applied
+// with a check of each value first, so a value that does not convert, or
+// that a declared DECIMAL would round, is an error naming its file, line,
+// column and value (BadValue) rather than a NULL or a rounded number.
+//
+// Every statement is a file of queries/load, parsed by package sqlfile with
+// the strict header "-- statement:" (the file's id) and "-- description:".
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/sqlfile"
+	"github.com/reconcile-dev/reconcile/queries"
+	"github.com/reconcile-dev/reconcile/sources"
+)
+
+// statements are the files of queries/load, parsed once; a file that does
+// not parse, or whose statement: is not its id, is a broken build.
+var statements = sync.OnceValue(func() *queries.Set {
+	return queries.MustSet("load", sqlfile.Funcs())
+})
+
+// exec renders and runs one statement.
+func exec(ctx context.Context, db *duck.DB, id string, data any, args ...any) error {
+	q, err := statements().SQL(id, data)
+	if err != nil {
+		return err
+	}
+	return db.Exec(ctx, q, args...)
+}
+
+// count renders and runs one statement that returns one BIGINT.
+func count(ctx context.Context, db *duck.DB, id string, data any, args ...any) (int64, error) {
+	q, err := statements().SQL(id, data)
+	if err != nil {
+		return 0, err
+	}
+	return db.Count(ctx, q, args...)
+}
+
+type tableData struct{ Table string }
+
+// drop removes table, even once ctx is cancelled.
+func drop(ctx context.Context, db *duck.DB, table string) {
+	exec(context.WithoutCancel(ctx), db, "drop_table", tableData{table})
+}
+
+// Table reads src into a new table named table of db and returns the
+// source's Input with Rows and Columns (the table's columns without the
+// provenance ones, with their DuckDB types) set.
+//
+// Errors are the source's (sources.ErrInvalidLocation, sources.ErrNoFiles,
+// a value or row that cannot be read, naming file and line), a DuckDB
+// reader's (shortened to its first lines: file, line, what was found), a
+// declared type a value does not convert to (naming file, line, column and
+// value), or — once ctx is cancelled — one for which errors.Is(err,
+// context.Canceled) holds. On error no table is left behind.
+func Table(ctx context.Context, db *duck.DB, table string, src sources.Source) (*sources.Input, error) {
+	in, err := loadTable(ctx, db, table, src)
+	if err != nil {
+		drop(ctx, db, table)
+		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+			err = fmt.Errorf("%w: %w", cerr, err)
+		}
+		return nil, err
+	}
+	return in, nil
+}
+
+func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Source) (*sources.Input, error) {
+	var in *sources.Input
+	if sc, ok := src.(sources.Scanner); ok {
+		sin, scan, err := sc.Scan(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if native(scan) {
+			if err := loadScan(ctx, db, table, sin.Location, scan); err != nil {
+				return nil, err
+			}
+			in = sin
+		}
+	}
+	if in == nil {
+		rin, records, err := src.Read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		_, err = db.LoadArrow(ctx, table, records)
+		records.Release()
+		if err != nil {
+			return nil, err
+		}
+		in = rin
+	}
+	if err := applyDeclared(ctx, db, table, in.Declared); err != nil {
+		return nil, err
+	}
+	rows, err := count(ctx, db, "count_rows", tableData{table})
+	if err != nil {
+		return nil, err
+	}
+	cols, err := UserColumns(ctx, db, table)
+	if err != nil {
+		return nil, err
+	}
+	in.Rows = rows
+	in.Columns = make([]sources.Column, len(cols))
+	for i, c := range cols {
+		in.Columns[i] = sources.Column{Name: c.Name, Type: c.Type}
+	}
+	return in, nil
+}
+
+// UserColumns returns the columns of a loaded table in order, without the
+// provenance columns (__file, __line, __row).
+func UserColumns(ctx context.Context, db *duck.DB, table string) ([]duck.Column, error) {
+	cols, err := db.Columns(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	out := cols[:0]
+	for _, c := range cols {
+		switch c.Name {
+		case sources.FileColumn, sources.LineColumn, sources.RowColumn:
+		default:
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// BadValue locates the first row of table, in read order, where cond holds
+// and returns `file:line: column C: value "v"` for an error message (NULL
+// shown as NULL). cond is a DuckDB boolean expression over the table's
+// columns, rendered by the caller from its own SQL file. ok is false when
+// no row matches.
+func BadValue(ctx context.Context, db *duck.DB, table, column, cond string) (msg string, ok bool, err error) {
+	q, err := statements().SQL("bad_value", struct{ Table, Column, Cond string }{table, column, cond})
+	if err != nil {
+		return "", false, err
+	}
+	return firstBad(ctx, db, q, column)
+}
+
+// firstBad runs a statement returning (__file, __line, value) of at most one
+// row and formats it as BadValue does.
+func firstBad(ctx context.Context, db *duck.DB, q, column string) (string, bool, error) {
+	_, rows, err := db.Strings(ctx, q)
+	if err != nil || len(rows) == 0 {
+		return "", false, err
+	}
+	r := rows[0]
+	val := "NULL"
+	if r[2] != nil {
+		val = strconv.Quote(*r[2])
+	}
+	return fmt.Sprintf("%s:%s: column %s: value %s", deref(r[0]), deref(r[1]), column, val), true, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,267 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/sources"
+)
+
+// native reports whether DuckDB reads scan with its own reader: CSV or
+// Parquet, each file plain, gzip or zstd (DuckDB reads both natively;
+// compression = 'auto' would go by a lower-case extension only, so the
+// loader names each file's compression itself).
+func native(scan *sources.Scan) bool {
+	switch scan.Format {
+	case sources.FormatCSV, sources.FormatParquet:
+	default:
+		return false
+	}
+	for _, f := range scan.Files {
+		if _, ok := duckCompression[f.Compression]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// duckCompression is read_csv's name for each compression it reads.
+var duckCompression = map[sources.Compression]string{
+	sources.NoCompression: "none",
+	sources.Gzip:          "gzip",
+	sources.Zstd:          "zstd",
+}
+
+// loadScan reads scan with DuckDB's file reader into table, with the
+// provenance columns of package sources. location names the input in
+// errors.
+func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *sources.Scan) error {
+	raw := table + "__raw"
+	defer drop(ctx, db, raw)
+	if err := readRaw(ctx, db, raw, scan); err != nil {
+		return fmt.Errorf("read %s: %w", location, shortReaderError(err))
+	}
+	paths := make([]string, len(scan.Files))
+	names := make([]string, len(scan.Files))
+	for i, f := range scan.Files {
+		paths[i], names[i] = f.Path, f.Name
+	}
+	err := exec(ctx, db, "file_provenance", struct {
+		Table, Raw   string
+		Paths, Names []string
+		FirstLine    int64
+	}{table, raw, paths, names, scan.FirstLine})
+	if err != nil {
+		return err
+	}
+	if scan.Format == sources.FormatCSV {
+		return physicalLines(ctx, db, table, scan)
+	}
+	return nil
+}
+
+// readRaw creates raw from the files, in read order, with a __file column
+// holding each row's path. CSV files are read in runs of one compression
+// (read_csv takes one for all its files), each run appended in turn.
+func readRaw(ctx context.Context, db *duck.DB, raw string, scan *sources.Scan) error {
+	if scan.Format == sources.FormatParquet {
+		paths := make([]string, len(scan.Files))
+		for i, f := range scan.Files {
+			paths[i] = f.Path
+		}
+		return exec(ctx, db, "read_parquet", struct {
+			Table string
+			Files []string
+		}{raw, paths})
+	}
+	for start := 0; start < len(scan.Files); {
+		c := scan.Files[start].Compression
+		end := start
+		var paths []string
+		for end < len(scan.Files) && scan.Files[end].Compression == c {
+			paths = append(paths, scan.Files[end].Path)
+			end++
+		}
+		err := exec(ctx, db, "read_csv", struct {
+			Table                         string
+			Append                        bool
+			Files, Columns                []string
+			Header                        bool
+			Delimiter, Quote, Compression string
+		}{raw, start > 0, paths, scan.Columns, scan.Header, scan.Delimiter, scan.Quote, duckCompression[c]})
+		if err != nil {
+			return err
+		}
+		start = end
+	}
+	return nil
+}
+
+// physicalLines makes __line the physical line a CSV record starts on.
+// DuckDB numbers records, not lines: after a blank line or a quoted field
+// that spans lines the two differ, and evidence pointing at "file:line"
+// would send a reader to the wrong record. For each file whose line count
+// differs from its record count, the records' start lines are read by the
+// source's own CSV reading (Scan.RecordLines) and written into the table.
+// Files without blank lines or multi-line fields (the common case) cost one
+// pass counting newlines. A file whose quote character is not ASCII keeps
+// record numbers, which are right up to the first difference.
+func physicalLines(ctx context.Context, db *duck.DB, table string, scan *sources.Scan) error {
+	for _, f := range scan.Files {
+		lines, err := countLines(f.Path)
+		if err != nil {
+			return err
+		}
+		records, err := count(ctx, db, "file_records", tableData{table}, f.Name)
+		if err != nil {
+			return err
+		}
+		if scan.Header {
+			records++
+		}
+		if records == lines {
+			continue
+		}
+		if len(scan.Quote) != 1 { // a quote outside ASCII (see the doc comment)
+			continue
+		}
+		if err := setLines(ctx, db, table, scan, f); err != nil {
+			return fmt.Errorf("%s: line numbers: %w", f.Name, err)
+		}
+	}
+	return nil
+}
+
+// countLines counts the lines of a file's text (a last line without a
+// newline counts), decompressed as every kind reads it.
+func countLines(path string) (int64, error) {
+	r, err := sources.OpenFile(path)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	buf := make([]byte, 1<<20)
+	var n int64
+	var last byte = '\n'
+	for {
+		k, err := r.Read(buf)
+		if k > 0 {
+			n += int64(bytes.Count(buf[:k], []byte{'\n'}))
+			last = buf[k-1]
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	if last != '\n' {
+		n++
+	}
+	return n, nil
+}
+
+// setLines reads the start line of every record of one file and sets
+// __line from it: the k-th record (from 0) carries the record-numbered
+// __line FirstLine+k until then.
+func setLines(ctx context.Context, db *duck.DB, table string, scan *sources.Scan, f sources.ScanFile) error {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "rec", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "line", Type: arrow.PrimitiveTypes.Int64},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	var recs []arrow.RecordBatch
+	defer func() {
+		for _, rb := range recs {
+			rb.Release()
+		}
+	}()
+	rec := scan.FirstLine
+	err := scan.RecordLines(ctx, f, func(line int64) error {
+		b.Field(0).(*array.Int64Builder).Append(rec)
+		b.Field(1).(*array.Int64Builder).Append(line)
+		rec++
+		if b.Field(0).Len() == sources.BatchRows {
+			recs = append(recs, b.NewRecordBatch())
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	recs = append(recs, b.NewRecordBatch())
+	rr, err := array.NewRecordReader(schema, recs)
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	m := table + "__lines"
+	if _, err := db.LoadArrow(ctx, m, rr); err != nil {
+		return err
+	}
+	defer drop(ctx, db, m)
+	return exec(ctx, db, "set_lines", struct{ Table, Lines string }{table, m}, f.Name)
+}
+
+var decimalType = regexp.MustCompile(`(?i)^\s*(DECIMAL|NUMERIC)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)\s*$`)
+
+// applyDeclared converts each column the location declares a type for
+// (Input.Declared, sorted by column) after checking every value: a value
+// that does not convert, or that a declared DECIMAL would round, is an error
+// naming file, line, column and value. A declared column the input lacks is
+// an ErrInvalidLocation.
+func applyDeclared(ctx context.Context, db *duck.DB, table string, declared []sources.Column) error {
+	if len(declared) == 0 {
+		return nil
+	}
+	cols, err := db.Columns(ctx, table)
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	for _, c := range cols {
+		have[c.Name] = true
+	}
+	for _, d := range declared {
+		if !have[d.Name] {
+			return fmt.Errorf("%w: option types names column %s, which the input does not have", sources.ErrInvalidLocation, d.Name)
+		}
+		data := struct {
+			Table, Column, Type string
+			Decimal             bool
+			Scale               int
+		}{Table: table, Column: d.Name, Type: d.Type}
+		if m := decimalType.FindStringSubmatch(d.Type); m != nil {
+			data.Decimal = true
+			if m[3] != "" {
+				data.Scale, _ = strconv.Atoi(m[3])
+			}
+		}
+		q, err := statements().SQL("declared_type_check", data)
+		if err != nil {
+			return err
+		}
+		msg, bad, err := firstBad(ctx, db, q, d.Name)
+		if err != nil {
+			return fmt.Errorf("check declared type %s of %s: %w", d.Type, d.Name, err)
+		}
+		if bad {
+			return fmt.Errorf("%s does not convert to the declared type %s", msg, d.Type)
+		}
+		if err := exec(ctx, db, "set_type", data); err != nil {
+			return err
+		}
+	}
+	return nil
+}

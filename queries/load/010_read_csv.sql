@@ -1,0 +1,14 @@
+-- statement: read_csv
+-- description: Reads CSV files that share one compression with DuckDB's
+-- description: read_csv, nothing sniffed: every column VARCHAR, named as the
+-- description: header every file shares; the delimiter and quote as declared (a
+-- description: doubled quote is a quote); the compression the file names say.
+-- description: Rows land in read order with their file in __file; a first
+-- description: group creates the table, later groups append to it.
+{{if .Append}}INSERT INTO {{q .Table}} SELECT *{{else}}CREATE TABLE {{q .Table}} AS SELECT *{{end}}
+FROM read_csv({{litlist .Files}},
+  auto_detect = false, header = {{.Header}},
+  delim = {{lit .Delimiter}}, quote = {{lit .Quote}}, escape = {{lit .Quote}},
+  columns = { {{- range $i, $c := .Columns}}{{if $i}}, {{end}}{{lit $c}}: 'VARCHAR'{{end -}} },
+  compression = {{lit .Compression}},
+  filename = '__file')

@@ -1,0 +1,21 @@
+-- statement: file_provenance
+-- description: Gives a table read by a DuckDB file reader the provenance
+-- description: columns every input has: __file as the evidence names the file
+-- description: (Names, matched to the Paths read; a path not among them stays
+-- description: as read), __line counting from FirstLine within each file, and
+-- description: __row the 0-based position in read order (the reader's
+-- description: insertion order, rowid). Files are matched through two small
+-- description: joins, so the cost does not grow with the number of files.
+CREATE TABLE {{q .Table}} AS
+WITH firsts AS (
+  SELECT __file, min(rowid) AS first_row FROM {{q .Raw}} GROUP BY __file
+), names AS (
+  SELECT unnest({{litlist .Paths}}) AS path, unnest({{litlist .Names}}) AS name
+)
+SELECT raw.* EXCLUDE (__file),
+  coalesce(names.name, raw.__file) AS __file,
+  raw.rowid - firsts.first_row + {{.FirstLine}} AS __line,
+  raw.rowid AS __row
+FROM {{q .Raw}} AS raw
+JOIN firsts ON raw.__file IS NOT DISTINCT FROM firsts.__file
+LEFT JOIN names ON raw.__file = names.path

@@ -1,0 +1,3 @@
+-- statement: count_rows
+-- description: The number of rows of a loaded table.
+SELECT count(*) FROM {{q .Table}}

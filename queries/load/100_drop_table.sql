@@ -1,0 +1,3 @@
+-- statement: drop_table
+-- description: Drops a table a failed load, or a finished step, leaves.
+DROP TABLE IF EXISTS {{q .Table}}

@@ -1,0 +1,438 @@
+package sources
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+func init() {
+	Register("csv", openCSV, "tsv", "txt")
+}
+
+// csvSource reads delimited text files. Nothing is sniffed: the header is
+// read here (a UTF-8 byte-order mark is dropped; every file must have the
+// same header), every column is text, an empty field (quoted or not) is
+// NULL, and a record with too many or too few fields is an error naming file
+// and line. __line is the physical line a record starts on, after blank
+// lines and quoted fields that span lines too.
+//
+// Options: delimiter (default ","; a tab for .tsv), quote (default '"'; a
+// quote inside a quoted field is doubled, RFC 4180), header (default true;
+// without one, columns are named column0, column1, …), types.
+//
+// It implements Scanner: an engine may read the files itself (DuckDB's
+// read_csv with nothing sniffed). Read parses them with encoding/csv, which
+// gives the same records with one known difference: a CRLF line break inside
+// a quoted field becomes LF (encoding/csv drops the CR; read_csv keeps it).
+type csvSource struct {
+	loc      Location
+	delim    rune
+	quote    rune
+	header   bool
+	declared []Column
+}
+
+func openCSV(loc Location) (Source, error) {
+	o := newOptions("csv", loc.Options)
+	def := ","
+	if name := strings.ToLower(loc.URI); strings.HasSuffix(strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst"), ".tsv") {
+		def = "\t"
+	}
+	delim := o.String("delimiter", def)
+	quote := o.String("quote", `"`)
+	header := o.Bool("header", true)
+	types := o.Types()
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	if utf8.RuneCountInString(delim) != 1 || utf8.RuneCountInString(quote) != 1 {
+		return nil, fmt.Errorf("%w: delimiter and quote must be one character each", ErrInvalidLocation)
+	}
+	d, q := []rune(delim)[0], []rune(quote)[0]
+	if d == q || d == '\n' || d == '\r' || q == '\n' || q == '\r' {
+		return nil, fmt.Errorf("%w: delimiter %q and quote %q must differ and be neither CR nor LF", ErrInvalidLocation, delim, quote)
+	}
+	return &csvSource{loc: loc, delim: d, quote: q, header: header, declared: types}, nil
+}
+
+func (s *csvSource) Close() error { return nil }
+
+// prepare lists and fingerprints the files and reads their header.
+func (s *csvSource) prepare(ctx context.Context) (*Input, []ScanFile, []string, error) {
+	in, files, err := listInput(ctx, s.loc, "csv", s.declared)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var cols []string
+	for i, f := range files {
+		c, err := csvHeader(f.Path, s.delim, s.quote, s.header)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if i == 0 {
+			cols = c
+		} else if strings.Join(c, "\x00") != strings.Join(cols, "\x00") {
+			return nil, nil, nil, fmt.Errorf("%s: header %q differs from %s's %q; every file of one input must have the same columns", f.Path, c, files[0].Path, cols)
+		}
+	}
+	return in, files, cols, nil
+}
+
+// Scan describes the files for an engine's own CSV reader.
+func (s *csvSource) Scan(ctx context.Context) (*Input, *Scan, error) {
+	in, files, cols, err := s.prepare(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	first := int64(1)
+	if s.header {
+		first = 2
+	}
+	return in, &Scan{Format: FormatCSV, Files: files, Columns: cols, Header: s.header,
+		Delimiter: string(s.delim), Quote: string(s.quote), FirstLine: first}, nil
+}
+
+// Read parses the files with encoding/csv into text columns.
+func (s *csvSource) Read(ctx context.Context) (*Input, array.RecordReader, error) {
+	if s.quote >= utf8.RuneSelf {
+		return nil, nil, fmt.Errorf("%w: quote %q: only an ASCII quote character can be read outside the engine's CSV reader", ErrInvalidLocation, string(s.quote))
+	}
+	in, files, cols, err := s.prepare(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = arrow.Field{Name: c, Type: arrow.BinaryTypes.String, Nullable: true}
+	}
+	rr, err := ReadRows(ctx, fields, ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *RowWriter) error {
+		builders := make([]*array.StringBuilder, len(cols))
+		for i := range cols {
+			builders[i] = w.Column(i).(*array.StringBuilder)
+		}
+		for _, f := range files {
+			if err := s.readFile(f, len(cols), builders, w); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return in, rr, nil
+}
+
+// readFile appends the records of one file.
+func (s *csvSource) readFile(f ScanFile, ncols int, builders []*array.StringBuilder, w *RowWriter) error {
+	rc, err := OpenFile(f.Path)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	it := s.records(rc, f, ncols)
+	for {
+		rec, line, err := it.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		size := 0
+		for j := range ncols {
+			v := ""
+			if rec != nil {
+				v = rec[j]
+			}
+			if v == "" {
+				builders[j].AppendNull()
+				continue
+			}
+			if s.swapped() {
+				v = swapQuotes(v, s.quote)
+			}
+			builders[j].Append(v)
+			size += len(v)
+		}
+		if err := w.EndRow(f.Name, line, size); err != nil {
+			return err
+		}
+	}
+}
+
+// csvRecords yields the records of one CSV file as an engine's CSV reader
+// (DuckDB's read_csv) sees them, each with the physical line it starts on,
+// the header excluded. encoding/csv skips empty lines; so does read_csv for
+// a file of several columns, but with one column an empty line is a record
+// whose one field is empty (a NULL), wherever it stands, at the end of the
+// file too. For one column such lines are found from the lines each record
+// spans and the file's line count, and yielded as nil records.
+type csvRecords struct {
+	cr      *csv.Reader
+	lines   *lineCounter
+	f       ScanFile
+	ncols   int
+	header  bool
+	first   bool
+	prevEnd int64    // the last line the previous record (or the header) spans
+	held    []string // a record read past empty lines, yielded after them
+	heldAt  int64
+	eof     bool
+}
+
+func (s *csvSource) records(r io.Reader, f ScanFile, ncols int) *csvRecords {
+	lc := &lineCounter{r: r}
+	cr := s.reader(lc)
+	cr.FieldsPerRecord = ncols
+	cr.ReuseRecord = true
+	return &csvRecords{cr: cr, lines: lc, f: f, ncols: ncols, header: s.header, first: true}
+}
+
+// next returns the next record (nil for an empty line of a one-column file)
+// and its line, or io.EOF.
+func (it *csvRecords) next() ([]string, int64, error) {
+	for {
+		if it.held != nil {
+			if it.ncols == 1 && it.prevEnd+1 < it.heldAt {
+				it.prevEnd++
+				return nil, it.prevEnd, nil
+			}
+			rec, at := it.held, it.heldAt
+			it.held = nil
+			it.prevEnd = at + spannedLines(rec)
+			return rec, at, nil
+		}
+		if it.eof {
+			if it.ncols == 1 && it.prevEnd < it.lines.total() {
+				it.prevEnd++
+				return nil, it.prevEnd, nil
+			}
+			return nil, 0, io.EOF
+		}
+		rec, err := it.cr.Read()
+		if errors.Is(err, io.EOF) {
+			it.eof = true
+			continue
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
+				return nil, 0, fmt.Errorf("%s:%d: %d fields, the header has %d", it.f.Name, pe.StartLine, len(rec), it.ncols)
+			}
+			if errors.As(err, &pe) {
+				return nil, 0, fmt.Errorf("%s:%d: %w", it.f.Name, pe.StartLine, pe.Err)
+			}
+			return nil, 0, err
+		}
+		line, _ := it.cr.FieldPos(0)
+		if it.first {
+			it.first = false
+			rec[0] = strings.TrimPrefix(rec[0], "\uFEFF")
+			if it.header {
+				it.prevEnd = int64(line) + spannedLines(rec)
+				continue
+			}
+		}
+		it.held, it.heldAt = rec, int64(line)
+	}
+}
+
+// spannedLines is the number of line breaks inside a record's fields: the
+// lines it spans beyond its first (encoding/csv turns a quoted CRLF into a
+// LF, so each break is one LF).
+func spannedLines(rec []string) int64 {
+	var n int64
+	for _, v := range rec {
+		n += int64(strings.Count(v, "\n"))
+	}
+	return n
+}
+
+// lineCounter counts the lines of what it reads: a last line without a
+// line break counts.
+type lineCounter struct {
+	r     io.Reader
+	n     int64
+	last  byte
+	bytes bool
+}
+
+func (lc *lineCounter) Read(p []byte) (int, error) {
+	n, err := lc.r.Read(p)
+	if n > 0 {
+		lc.n += int64(bytes.Count(p[:n], []byte{'\n'}))
+		lc.last, lc.bytes = p[n-1], true
+	}
+	return n, err
+}
+
+// total is the number of lines read so far.
+func (lc *lineCounter) total() int64 {
+	if lc.bytes && lc.last != '\n' {
+		return lc.n + 1
+	}
+	return lc.n
+}
+
+// reader is an encoding/csv reader for the source's dialect. encoding/csv
+// knows only the double quote: for another (ASCII) quote character the
+// bytes pass through swapReader, which exchanges it with '"', and each value
+// is swapped back (swapQuotes) — a one-to-one mapping, so the records are
+// exactly those written with the chosen quote.
+func (s *csvSource) reader(r io.Reader) *csv.Reader {
+	cr := csv.NewReader(r)
+	cr.Comma = s.delim
+	if s.swapped() {
+		cr = csv.NewReader(&swapReader{r: r, a: byte(s.quote), b: '"'})
+		cr.Comma = s.delim
+		if s.delim == '"' {
+			cr.Comma = s.quote
+		}
+	}
+	return cr
+}
+
+// swapped says the bytes pass through swapReader: the quote is another
+// ASCII character than '"'. (Only the header of a file with a non-ASCII
+// quote is read here, with '"' quoting; its records are read by the
+// engine.)
+func (s *csvSource) swapped() bool { return s.quote != '"' && s.quote < utf8.RuneSelf }
+
+// swapReader exchanges bytes a and b in what it reads.
+type swapReader struct {
+	r    io.Reader
+	a, b byte
+}
+
+func (sr *swapReader) Read(p []byte) (int, error) {
+	n, err := sr.r.Read(p)
+	for i, c := range p[:n] {
+		switch c {
+		case sr.a:
+			p[i] = sr.b
+		case sr.b:
+			p[i] = sr.a
+		}
+	}
+	return n, err
+}
+
+// swapQuotes undoes swapReader in one value.
+func swapQuotes(v string, quote rune) string {
+	if !strings.ContainsAny(v, `"`+string(quote)) {
+		return v
+	}
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case quote:
+			return '"'
+		case '"':
+			return quote
+		}
+		return r
+	}, v)
+}
+
+// csvHeader returns the column names of a CSV file: its first record, or
+// column0… when the file has no header. Names must be non-empty, unique
+// (also ignoring case: DuckDB does not tell them apart) and not provenance
+// names.
+func csvHeader(path string, delim, quote rune, header bool) ([]string, error) {
+	rc, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	s := &csvSource{delim: delim, quote: quote}
+	cr := s.reader(rc)
+	cr.FieldsPerRecord = -1
+	cr.LazyQuotes = true
+	rec, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: the file is empty (not even a header line)", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: header: %w", path, err)
+	}
+	if len(rec) > 0 {
+		rec[0] = strings.TrimPrefix(rec[0], "\uFEFF")
+	}
+	if !header {
+		for i := range rec {
+			rec[i] = fmt.Sprintf("column%d", i)
+		}
+		return rec, nil
+	}
+	seen := map[string]string{}
+	for i, c := range rec {
+		if s.swapped() {
+			c = swapQuotes(c, quote)
+			rec[i] = c
+		}
+		switch {
+		case c == "":
+			return nil, fmt.Errorf("%s:1: header column %d has no name", path, i+1)
+		case seen[strings.ToLower(c)] == c:
+			return nil, fmt.Errorf("%s:1: header names column %q twice", path, c)
+		case seen[strings.ToLower(c)] != "":
+			return nil, fmt.Errorf("%s:1: header columns %q and %q differ only in case; DuckDB, which runs the checks, does not tell them apart", path, seen[strings.ToLower(c)], c)
+		case c == FileColumn || c == LineColumn || c == RowColumn:
+			return nil, fmt.Errorf("%s:1: column name %q is reserved for provenance", path, c)
+		}
+		seen[strings.ToLower(c)] = c
+	}
+	return rec, nil
+}
+
+// RecordLines calls fn, in order, with the physical line each record of f —
+// a file of this CSV scan — starts on, the header excluded: the numbering
+// Read gives __line. It reads f as Read does (decompressed, in the scan's
+// dialect), for an engine whose own CSV reader numbers records, not lines.
+// It fails for a quote character outside ASCII, and honours ctx every
+// BatchRows records.
+func (sc *Scan) RecordLines(ctx context.Context, f ScanFile, fn func(line int64) error) error {
+	if sc.Format != FormatCSV {
+		return fmt.Errorf("sources: RecordLines of a %s scan", sc.Format)
+	}
+	d, q := []rune(sc.Delimiter), []rune(sc.Quote)
+	if len(d) != 1 || len(q) != 1 {
+		return fmt.Errorf("%w: delimiter and quote must be one character each", ErrInvalidLocation)
+	}
+	s := &csvSource{delim: d[0], quote: q[0], header: sc.Header}
+	if s.quote >= utf8.RuneSelf {
+		return fmt.Errorf("%w: quote %q: only an ASCII quote character can be read outside the engine's CSV reader", ErrInvalidLocation, sc.Quote)
+	}
+	rc, err := OpenFile(f.Path)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	it := s.records(rc, f, len(sc.Columns))
+	for i := 0; ; i++ {
+		_, line, err := it.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if i%BatchRows == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := fn(line); err != nil {
+			return err
+		}
+	}
+}

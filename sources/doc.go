@@ -1,0 +1,96 @@
+// Package sources reads the two populations a reconciliation compares — the
+// source records (what should have been posted) and the committed sink
+// output (what was posted) — and yields each as Arrow record batches
+// (github.com/apache/arrow-go/v18) with provenance, together with a
+// description of what was read (Input) for the evidence. It knows no
+// engine: package internal/load puts a Source into DuckDB as a table.
+//
+// Inputs are addressed by a URI. A kind is chosen, in this order, by the
+// spec's `kind:` option, by a scheme ("postgres://…"), by a "kind:" prefix
+// ("csv:exports/part-*"), or by the file extension (.csv .tsv .txt .parquet
+// .pq .ndjson .jsonl, optionally followed by .gz or .zst). Kinds register
+// themselves with Register, in the manner of database/sql drivers; the
+// contract a kind implements is the doc comment of Source.
+//
+// # Records
+//
+// Every kind yields the input's columns in input order, under their input
+// names, followed by three provenance columns:
+//
+//	__file  utf8   the file (relative to the spec's folder), the table
+//	               (schema.name) or "query" the record came from
+//	__line  int64  its position there: the physical line the record starts
+//	               on for CSV (the header is line 1) and NDJSON, the 1-based
+//	               row for Parquet and PostgreSQL
+//	__row   int64  0-based position across the whole input, in read order
+//
+// Batches hold at most BatchRows rows or BatchBytes of values, and at most
+// one decoded batch waits for the consumer, so memory does not grow with the
+// input (RowWriter, the one batch builder every row-producing kind uses).
+//
+// Column types: text formats (CSV, NDJSON) yield every column as text exactly
+// as written — nothing is sniffed, so an id "0123" stays "0123" and an amount
+// "1.5" after row 20,480 stays "1.5" — unless the location declares a type
+// with the `types:` option (Input.Declared), which the loader applies with a
+// check of every value. Typed formats (Parquet, PostgreSQL) keep their
+// declared types. Turning measures into exact decimals is the checks
+// package's job, done identically for every kind.
+//
+// # Files
+//
+// File kinds share three steps, each in one place: ListFiles resolves a
+// path or glob into the files read and the files skipped, with the reason
+// (list.go); Fingerprint records each file's size and SHA-256; OpenFile
+// opens a file for reading, decompressing it by extension (.gz with
+// compress/gzip, .zst with github.com/klauspost/compress/zstd) for every
+// kind, so line numbers are those of the decompressed text. CSV and Parquet
+// also describe a native scan (Scanner) that an engine may run instead of
+// reading the records in Go; both give the same rows.
+//
+// # PostgreSQL
+//
+// Kind postgres (alias postgresql) reads a table or the result of a query:
+//
+//	postgres://user@host:5432/db?table=schema.name
+//	postgres://user@host/db?query=SELECT+…      (form-encoded)
+//	{uri: "postgres://user@host/db", table: ledger.postings}
+//	{uri: "host=h dbname=db", kind: postgres, query: "SELECT …"}
+//
+// What the URI leaves out comes from the standard PG* environment variables
+// and ~/.pgpass, as libpq does. An unquoted table name is folded to lower
+// case; "Quoted"."Names" are kept; the name is always quoted as an
+// identifier in the SQL, never spliced. The rows are read in one REPEATABLE
+// READ, READ ONLY transaction in PostgreSQL's binary format and decoded
+// straight into Arrow builders. Input.Details records server_version,
+// database, user, snapshot (pg_current_snapshot()), wal_lsn
+// (pg_current_wal_lsn(), or the replay position on a standby; when it cannot
+// be read, wal_lsn_unavailable says why), transaction_started_at, the exact
+// sql run and each column's PostgreSQL and Arrow types. __file is the table
+// (schema.name) or "query"; __line is the 1-based row in read order.
+//
+// Every value keeps its exact value. The type mapping:
+//
+//	PostgreSQL                         Arrow                 DuckDB
+//	smallint, integer, bigint          int16, int32, int64   SMALLINT, INTEGER, BIGINT
+//	numeric(p,s), p ≤ 38               decimal128(p,s)       DECIMAL(p,s)
+//	numeric(p,s), p > 38               decimal128(38,s)      DECIMAL(38,s)
+//	numeric (unconstrained)            decimal128(38,s)      DECIMAL(38,s), s = largest
+//	                                                         scale in the data (pre-scan)
+//	real, double precision             float32, float64      FLOAT, DOUBLE
+//	text, varchar(n), char(n), name    utf8                  VARCHAR (char(n) keeps its
+//	                                                         padding as the server sends it)
+//	boolean                            bool                  BOOLEAN
+//	date                               date32                DATE
+//	timestamp (without time zone)      timestamp[us]         TIMESTAMP (zone-less)
+//	timestamptz                        timestamp[us, UTC]    TIMESTAMP WITH TIME ZONE
+//	uuid                               utf8 (canonical)      VARCHAR
+//	json, jsonb                        utf8 (the JSON text)  VARCHAR
+//	bytea                              binary                BLOB
+//
+// A numeric NaN or ±Infinity, a value with more than 38 digits, and a date
+// or timestamp ±infinity stop the read with an error naming the row, the
+// column and the value. Any other type (interval, time, arrays, enums,
+// domains, …) is an error naming each such column before a row is read;
+// cast it in a query. Floating-point columns are read as they are but are
+// refused as measures by package checks.
+package sources
