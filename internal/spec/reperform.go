@@ -270,6 +270,20 @@ func (s *Spec) Zone() string {
 	return s.TimeZone
 }
 
+// ZoneOf is the zone in which the zone-less timestamps of one input (role
+// "source" or "sink") are read: the input's own time_zone, else the
+// spec's, else UTC.
+func (s *Spec) ZoneOf(role string) string {
+	in := s.Source
+	if role == "sink" {
+		in = s.Sink
+	}
+	if in.TimeZone != "" {
+		return in.TimeZone
+	}
+	return s.Zone()
+}
+
 // validateReplay checks the keys of a windowed sink.
 func (s *Spec) validateReplay() []string {
 	var errs []string

@@ -43,6 +43,8 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"time"
+	_ "time/tzdata" // zone names, whatever the host has installed
 
 	"go.yaml.in/yaml/v3"
 
@@ -95,7 +97,13 @@ type Spec struct {
 // Input is the `source:` or `sink:` field: a URI string, or a mapping with a
 // `uri:` key and kind-specific options.
 type Input struct {
-	URI     string         `json:"uri"`
+	URI string `json:"uri"`
+	// TimeZone is the IANA zone in which this input's timestamps written
+	// without a zone or offset are read (the long form's time_zone:, such
+	// as Asia/Shanghai for a JDBC sink written by a JVM in that zone); ""
+	// falls back to the spec's time_zone, then UTC (see Spec.ZoneOf).
+	TimeZone string `json:"time_zone,omitempty"`
+	// Options are the kind-specific keys of the long form.
 	Options map[string]any `json:"options,omitempty"`
 }
 
@@ -116,6 +124,14 @@ func (in *Input) UnmarshalYAML(n *yaml.Node) error {
 		}
 		delete(m, "uri")
 		in.URI = u
+		if z, present := m["time_zone"]; present {
+			zs, isStr := z.(string)
+			if !isStr || zs == "" {
+				return fmt.Errorf("line %d: time_zone: want an IANA zone name such as Europe/Berlin", n.Line)
+			}
+			in.TimeZone = zs
+			delete(m, "time_zone")
+		}
 		if len(m) > 0 {
 			in.Options = m
 		}
@@ -126,10 +142,13 @@ func (in *Input) UnmarshalYAML(n *yaml.Node) error {
 
 // MarshalYAML writes the short form when there are no options.
 func (in Input) MarshalYAML() (any, error) {
-	if len(in.Options) == 0 {
+	if len(in.Options) == 0 && in.TimeZone == "" {
 		return in.URI, nil
 	}
 	m := map[string]any{"uri": in.URI}
+	if in.TimeZone != "" {
+		m["time_zone"] = in.TimeZone
+	}
 	for k, v := range in.Options {
 		m[k] = v
 	}
@@ -294,6 +313,14 @@ func (s *Spec) Validate() error {
 			if m == id {
 				errs = append(errs, "column "+m+" is both an id and a measure")
 			}
+		}
+	}
+	for _, z := range []struct{ field, zone string }{{"time_zone", s.TimeZone}, {"source.time_zone", s.Source.TimeZone}, {"sink.time_zone", s.Sink.TimeZone}} {
+		if z.zone == "" {
+			continue
+		}
+		if _, err := time.LoadLocation(z.zone); err != nil || z.zone == "Local" {
+			errs = append(errs, fmt.Sprintf("%s: %q is not an IANA time zone name (such as UTC, Europe/Berlin or Asia/Shanghai)", z.field, z.zone))
 		}
 	}
 	errs = append(errs, s.validateReplay()...)

@@ -139,3 +139,30 @@ func TestValidateIsDeterministic(t *testing.T) {
 		})
 	}
 }
+
+func TestInputTimeZone(t *testing.T) {
+	s, err := Parse([]byte("source: a.csv\nsink: {uri: b.csv, time_zone: Asia/Shanghai, delimiter: ';'}\nid: [id]\nout: ev\ntime_zone: Europe/Berlin\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.ZoneOf("sink"); got != "Asia/Shanghai" {
+		t.Errorf("sink zone %q", got)
+	}
+	if got := s.ZoneOf("source"); got != "Europe/Berlin" {
+		t.Errorf("source zone %q, want the spec's", got)
+	}
+	if _, ok := s.Sink.Options["time_zone"]; ok || s.Sink.Options["delimiter"] != ";" {
+		t.Errorf("options %v: time_zone must leave the kind's options, delimiter stay", s.Sink.Options)
+	}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	s.Sink.TimeZone = "Mars/Olympus"
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), `sink.time_zone: "Mars/Olympus"`) {
+		t.Errorf("Validate = %v, want the bad zone named", err)
+	}
+	s2, _ := Parse([]byte("source: a.csv\nsink: b.csv\nid: [id]\nout: ev\n"))
+	if got := s2.ZoneOf("sink"); got != "UTC" {
+		t.Errorf("default zone %q", got)
+	}
+}
