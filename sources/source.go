@@ -48,6 +48,10 @@ type Location struct {
 	// Progress, when set, receives the progress of a long read: a live
 	// line of rows and rows/s when it is a terminal, else one summary line.
 	Progress io.Writer
+	// Group is shared by the inputs of one run (nil: none): a kind that can
+	// read several inputs on one server in one snapshot keeps there what the
+	// next input needs (see Group).
+	Group *Group
 }
 
 // Source is one input of a reconciliation: it reads the input and yields its

@@ -17,6 +17,10 @@ import (
 // pair is the source and the sink of a spec, opened but not read.
 type pair struct {
 	source, sink sources.Source
+	// group is shared by both inputs (sources.Group): what one input keeps
+	// for the other to read in the same snapshot is released once both
+	// are loaded.
+	group *sources.Group
 }
 
 // openInputs opens the source and sink of s without reading them (so
@@ -30,19 +34,21 @@ func openInputs(s *spec.Spec, progress io.Writer) (*pair, error) {
 			return nil, err
 		}
 	}
-	src, err := sources.Open(sources.Location{Role: "source", URI: s.Source.URI, Options: s.Source.Options, BaseDir: dir, Progress: progress})
+	group := sources.NewGroup()
+	src, err := sources.Open(sources.Location{Role: "source", URI: s.Source.URI, Options: s.Source.Options, BaseDir: dir, Progress: progress, Group: group})
 	if err != nil {
 		return nil, err
 	}
-	sink, err := sources.Open(sources.Location{Role: "sink", URI: s.Sink.URI, Options: s.Sink.Options, BaseDir: dir, Progress: progress})
+	sink, err := sources.Open(sources.Location{Role: "sink", URI: s.Sink.URI, Options: s.Sink.Options, BaseDir: dir, Progress: progress, Group: group})
 	if err != nil {
 		src.Close()
 		return nil, err
 	}
-	return &pair{source: src, sink: sink}, nil
+	return &pair{source: src, sink: sink, group: group}, nil
 }
 
 func (p *pair) Close() {
+	p.group.Close()
 	p.source.Close()
 	p.sink.Close()
 }
@@ -90,6 +96,11 @@ func (p *pair) load(ctx context.Context, memoryLimit string, logw io.Writer) (*s
 		info.Location = sources.Redact(info.Location)
 		ss.inputs = append(ss.inputs, info)
 		fmt.Fprintf(logw, "loaded %s: %d rows in %s\n", in.role, info.Rows, time.Since(t0).Round(time.Millisecond))
+	}
+	// Both inputs are read: a snapshot kept open for the second is done.
+	if err := p.group.Close(); err != nil {
+		ss.Close()
+		return nil, fmt.Errorf("release the inputs' shared snapshot: %w", err)
 	}
 	return ss, nil
 }
