@@ -110,6 +110,20 @@ type Source interface {
 	Close() error
 }
 
+// Schemer is the optional capability of a Source that can tell its columns
+// without reading any record — from a CSV header, a Parquet footer, a
+// database catalog — discovered by type assertion. Schema returns the user
+// columns in input order (provenance excluded), each with the type it will
+// load as (the declared type where the types: option names one), so that a
+// spec naming a column the input lacks, or two columns of incomparable
+// types, is refused before any row is read. A kind that cannot know its
+// columns without reading its records (Kafka, whose fields are the JSON
+// values' keys) does not implement it; its columns are checked once loaded.
+// Errors are those Read would return for the same reason.
+type Schemer interface {
+	Schema(ctx context.Context) ([]Column, error)
+}
+
 // Scanner is the optional fast path of a file kind an engine can read
 // natively (CSV, Parquet), discovered by type assertion as database/sql
 // discovers a driver's optional interfaces. Scan does what Read does up to
