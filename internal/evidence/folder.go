@@ -1,0 +1,173 @@
+package evidence
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrExists is returned by NewFolder when the evidence folder exists and
+// replacing it was not asked for.
+var ErrExists = errors.New("evidence: evidence folder exists")
+
+// Folder is an evidence folder under construction. Files are written into a
+// hidden staging folder beside the target (".<name>.incomplete-…", holding
+// the empty sub-folders exceptions/ and queries/); Commit renames it into
+// place in one step, so a folder at the target path is always complete.
+// Abort (or a crash) leaves at most the staging folder, whose name says it
+// is incomplete.
+type Folder struct {
+	target  string
+	staging string
+	replace bool
+}
+
+// NewFolder prepares the evidence folder target. It fails with ErrExists if
+// target exists and replace is false; with replace (run --force), an
+// existing folder is swapped out only at Commit, and only if it is an
+// earlier evidence folder that Verify passes and that holds nothing but
+// what reconcile writes (so no input, no data folder, no file an auditor
+// added or edited).
+func NewFolder(target string, replace bool) (*Folder, error) {
+	target = filepath.Clean(target)
+	if _, err := os.Lstat(target); err == nil {
+		if !replace {
+			return nil, fmt.Errorf("%w: %s (choose another --out, or --force to replace it)", ErrExists, target)
+		}
+		if err := replaceable(target); err != nil {
+			return nil, err
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	parent := filepath.Dir(target)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", parent, err)
+	}
+	staging, err := mkdirUnique(parent, "."+filepath.Base(target)+".incomplete-")
+	if err != nil {
+		return nil, fmt.Errorf("create staging folder in %s: %w", parent, err)
+	}
+	for _, sub := range []string{ExceptionsDir, QueriesDir} {
+		if err := os.Mkdir(filepath.Join(staging, sub), 0o755); err != nil {
+			os.RemoveAll(staging)
+			return nil, fmt.Errorf("create staging folder in %s: %w", parent, err)
+		}
+	}
+	return &Folder{target: target, staging: staging, replace: replace}, nil
+}
+
+// replaceable refuses to let --force delete anything but an earlier
+// evidence folder: a folder holding summary.json and manifest.json, and
+// nothing but files an evidence folder has. A data folder, a file or a
+// folder an input lives in is never replaced.
+func replaceable(target string) error {
+	refuse := func(why string) error {
+		return fmt.Errorf("%w: %s %s; --force replaces only an earlier evidence folder", ErrExists, target, why)
+	}
+	st, err := os.Lstat(target)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return refuse("is not a folder")
+	}
+	for _, f := range []string{SummaryFile, ManifestFile} {
+		if _, err := os.Stat(filepath.Join(target, f)); err != nil {
+			return refuse("is not an evidence folder (it has no " + f + ")")
+		}
+	}
+	// An evidence folder someone has edited since (an auditor's notes in
+	// report.md, say) is work of theirs: keep it.
+	if v, err := Verify(context.Background(), target, nil); err != nil || !v.OK() {
+		return refuse("was changed after reconcile wrote it (reconcile verify lists what)")
+	}
+	entries, err := os.ReadDir(target)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !topLevel(e.Name(), e.IsDir()) {
+			return refuse("holds " + e.Name() + ", which reconcile did not write")
+		}
+	}
+	return nil
+}
+
+// Dir is the staging folder to write into.
+func (f *Folder) Dir() string { return f.staging }
+
+// Target is the final path of the evidence folder.
+func (f *Folder) Target() string { return f.target }
+
+// Path is the staging path of rel, a path of the folder's layout
+// (SummaryFile, ExceptionsFile(id), …).
+func (f *Folder) Path(rel string) string {
+	return filepath.Join(f.staging, filepath.FromSlash(rel))
+}
+
+// Create creates (or truncates) the file rel of the folder's layout in the
+// staging folder.
+func (f *Folder) Create(rel string) (*os.File, error) {
+	return os.Create(f.Path(rel))
+}
+
+// WriteFile writes data as the file rel of the folder's layout.
+func (f *Folder) WriteFile(rel string, data []byte) error {
+	return os.WriteFile(f.Path(rel), data, 0o644)
+}
+
+// Commit moves the staging folder to the target. With replace, an existing
+// target is first renamed aside and removed only after the new folder is in
+// place.
+func (f *Folder) Commit() error {
+	var old string
+	if _, err := os.Lstat(f.target); err == nil {
+		if !f.replace {
+			return fmt.Errorf("%w: %s appeared during the run", ErrExists, f.target)
+		}
+		old = f.staging + ".old"
+		if err := os.Rename(f.target, old); err != nil {
+			return fmt.Errorf("move aside %s: %w", f.target, err)
+		}
+	}
+	if err := os.Rename(f.staging, f.target); err != nil {
+		if old != "" {
+			os.Rename(old, f.target)
+		}
+		return fmt.Errorf("publish evidence %s: %w", f.target, err)
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// Abort removes the staging folder.
+func (f *Folder) Abort() error {
+	if !strings.Contains(filepath.Base(f.staging), ".incomplete-") {
+		return nil
+	}
+	return os.RemoveAll(f.staging)
+}
+
+// mkdirUnique creates parent/prefix<random> with mode 0755 less the umask,
+// like any folder the user makes (os.MkdirTemp would make it 0700, and the
+// evidence is for others to read).
+func mkdirUnique(parent, prefix string) (string, error) {
+	for range 10 {
+		dir := filepath.Join(parent, prefix+rand.Text()[:10])
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("no unused name for %s* in %s", prefix, parent)
+}
