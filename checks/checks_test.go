@@ -10,13 +10,13 @@ import (
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/control"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/spec"
-	"github.com/reconcile-dev/reconcile/report"
 )
 
 // reconcile runs the whole control on two files and returns the result and
 // the evidence folder.
-func reconcile(t *testing.T, source, sink string, s spec.Spec) (*report.Result, string) {
+func reconcile(t *testing.T, source, sink string, s spec.Spec) (*evidence.Summary, string) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "evidence")
 	s.Source = spec.Input{URI: source}
@@ -32,7 +32,7 @@ func reconcile(t *testing.T, source, sink string, s spec.Spec) (*report.Result, 
 	return res, out
 }
 
-func outcome(t *testing.T, res *report.Result, id string) *checks.Outcome {
+func outcome(t *testing.T, res *evidence.Summary, id string) *evidence.Check {
 	t.Helper()
 	for _, c := range res.Checks {
 		if c.ID == id {
@@ -55,7 +55,7 @@ func exceptions(t *testing.T, dir, id string) string {
 
 // statuses maps every check to its status and exception count, for
 // compact assertions.
-func statuses(res *report.Result) map[string]string {
+func statuses(res *evidence.Summary) map[string]string {
 	m := map[string]string{}
 	for _, c := range res.Checks {
 		m[c.ID] = fmt.Sprintf("%s %d", c.Status, c.Exceptions)
@@ -63,7 +63,7 @@ func statuses(res *report.Result) map[string]string {
 	return m
 }
 
-func wantStatuses(t *testing.T, res *report.Result, want map[string]string) {
+func wantStatuses(t *testing.T, res *evidence.Summary, want map[string]string) {
 	t.Helper()
 	got := statuses(res)
 	for id, w := range want {
@@ -97,7 +97,7 @@ func TestInCheckpointRetry(t *testing.T) {
 	if res.Totals.SourceDistinctIDs != 5 || res.Totals.SinkDistinctIDs != 5 {
 		t.Errorf("distinct ids %d/%d, want 5/5", res.Totals.SourceDistinctIDs, res.Totals.SinkDistinctIDs)
 	}
-	if res.Status != report.Fail {
+	if res.Status != evidence.Fail {
 		t.Errorf("status %s, want fail", res.Status)
 	}
 }
@@ -161,7 +161,7 @@ func TestExactSumsInAnyOrder(t *testing.T) {
 // the id column.
 func TestByteOrderMark(t *testing.T) {
 	res, _ := reconcile(t, "testdata/bom/source.csv", "testdata/bom/sink.csv", spec.Spec{ID: []string{"id"}, Measures: []string{"amount"}})
-	if res.Status != report.Pass {
+	if res.Status != evidence.Pass {
 		t.Errorf("status %s, want pass: %v", res.Status, statuses(res))
 	}
 }
@@ -210,7 +210,7 @@ func TestCompositeIDWithNullPart(t *testing.T) {
 func TestEqualSumsDoNotHideKeyMismatch(t *testing.T) {
 	res, _ := reconcile(t, "testdata/swapped/source.csv", "testdata/swapped/sink.csv", spec.Spec{ID: []string{"id"}, Measures: []string{"amount"}})
 	wantStatuses(t, res, map[string]string{"sum_balance": "pass 0", "row_count_balance": "pass 0", "missing_ids": "fail 1", "unexpected_ids": "fail 1"})
-	if res.Status != report.Fail {
+	if res.Status != evidence.Fail {
 		t.Errorf("status %s, want fail", res.Status)
 	}
 }

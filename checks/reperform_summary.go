@@ -96,13 +96,13 @@ func SummarizeReplay(ctx context.Context, db *duck.DB, r *Replay, rs *Restarts, 
 		}
 		restart := "CAST(NULL AS VARCHAR)"
 		switch {
-		case contains(o.Columns, "restart"):
+		case hasColumn(o, "restart"):
 			restart = "restart"
-		case contains(o.Columns, "checkpoint_ids"):
+		case hasColumn(o, "checkpoint_ids"):
 			restart = restartOf("list_min(list_transform(string_split(CAST(checkpoint_ids AS VARCHAR), ';'), x -> TRY_CAST(x AS BIGINT)))")
 		}
 		k := "CAST(NULL AS VARCHAR)"
-		if contains(o.Columns, "window_end") {
+		if hasColumn(o, "window_end") {
 			ks := []string{"CAST(window_end AS VARCHAR)"}
 			for _, g := range r.GroupBy {
 				ks = append(ks, fmt.Sprintf("coalesce(CAST(%s AS VARCHAR), '∅')", duck.Ident(g)))

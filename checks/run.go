@@ -11,20 +11,52 @@ import (
 	"time"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
-// Status of one check.
-type Status string
+// Status of one check: the statuses of the evidence (pass, fail, skipped,
+// info).
+type Status = evidence.Status
 
 // The statuses a check can end in.
 const (
-	Pass    Status = "pass"
-	Fail    Status = "fail"
-	Skipped Status = "skipped"
-	// Info: a check of severity info found rows; they are reported for
-	// information and do not fail the control.
-	Info Status = "info"
+	Pass    = evidence.Pass
+	Fail    = evidence.Fail
+	Skipped = evidence.Skipped
+	Info    = evidence.Info
 )
+
+// Column is one column of a check's exception table.
+type Column struct {
+	Name    string // as the check's query returns it
+	Type    string // DuckDB type in the exception table (DECIMAL(38,2), VARCHAR, BIGINT, TIMESTAMP WITH TIME ZONE, …)
+	Role    string // "" or RoleID, RoleGroup, RoleKey, RoleCheckpoints, RoleRestart, RoleWindowStart, RoleWindowEnd, RoleSource, RoleSink, RoleDifference, RoleLocation
+	Measure string // for RoleSource/RoleSink/RoleDifference: the measure or aggregate ("" for row counts)
+}
+
+// The roles of exception columns.
+const (
+	RoleID          = "id"
+	RoleGroup       = "group"
+	RoleKey         = "key"
+	RoleCheckpoints = "checkpoints"
+	RoleRestart     = "restart"
+	RoleWindowStart = "window_start"
+	RoleWindowEnd   = "window_end"
+	RoleSource      = "source"
+	RoleSink        = "sink"
+	RoleDifference  = "difference"
+	RoleLocation    = "location"
+)
+
+func hasColumn(o *Outcome, name string) bool {
+	for _, c := range o.Columns {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}
 
 // ErrFailed is returned (wrapped) by callers when at least one check found
 // exceptions: the control ran and its answer is "no". It is not a failure
@@ -57,8 +89,11 @@ type Outcome struct {
 	Notes      []string `json:"notes,omitempty"`
 	// Columns and FirstRows are the exception table's header and its first
 	// rows (values as DuckDB renders them, NULL as nil), for reports.
-	Columns   []string    `json:"-"`
+	Columns   []Column    `json:"-"`
 	FirstRows [][]*string `json:"-"`
+	// Chart is "" | "balance" | "replayed_keys" | "window_timeline" | "reperformance";
+	// Finding is "" | "replay".
+	Chart, Finding string `json:"-"`
 	// SQL is the exact query run, for re-performance.
 	SQL string `json:"-"`
 	// Table is the DuckDB table holding every exception row, ordered, while
@@ -149,18 +184,16 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome, e
 			o.Status = Info
 		}
 	}
-	o.Columns, o.FirstRows, err = db.Strings(ctx, fmt.Sprintf("SELECT * FROM %s ORDER BY ALL LIMIT %d", t, FirstRowsLimit))
+	_, o.FirstRows, err = db.Strings(ctx, fmt.Sprintf("SELECT * FROM %s ORDER BY ALL LIMIT %d", t, FirstRowsLimit))
 	if err != nil {
 		return err
 	}
-	if o.Columns == nil {
-		cols, err := db.Columns(ctx, o.Table)
-		if err != nil {
-			return err
-		}
-		for _, col := range cols {
-			o.Columns = append(o.Columns, col.Name)
-		}
+	cols, err := db.Columns(ctx, o.Table)
+	if err != nil {
+		return err
+	}
+	for _, col := range cols {
+		o.Columns = append(o.Columns, Column{Name: col.Name, Type: col.Type})
 	}
 	return nil
 }

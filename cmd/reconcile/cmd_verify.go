@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/reconcile-dev/reconcile/report"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
 func init() {
@@ -57,17 +57,17 @@ func runVerify(cmd *cobra.Command, o *verifyOptions) error {
 	var pub ed25519.PublicKey
 	if o.publicKey != "" {
 		var err error
-		if pub, err = report.LoadPublicKey(o.publicKey); err != nil {
+		if pub, err = evidence.LoadPublicKey(o.publicKey); err != nil {
 			return &usageError{err}
 		}
 	}
 	w := o.f.stdout
-	v, err := report.VerifyManifest(cmd.Context(), o.dir, pub)
+	v, err := evidence.Verify(cmd.Context(), o.dir, pub)
 	switch {
-	case errors.Is(err, report.ErrNoManifest):
+	case errors.Is(err, evidence.ErrNoManifest):
 		return &usageError{err}
-	case errors.Is(err, report.ErrBadManifest):
-		fmt.Fprintf(w, "CHANGED  %s: %v\n", report.ManifestFile, err)
+	case errors.Is(err, evidence.ErrBadManifest):
+		fmt.Fprintf(w, "CHANGED  %s: %v\n", evidence.ManifestFile, err)
 		return errVerifyFailed
 	case err != nil:
 		return err
@@ -81,11 +81,11 @@ func runVerify(cmd *cobra.Command, o *verifyOptions) error {
 		}
 	}
 	switch v.Signature {
-	case report.SigInvalid:
-		fmt.Fprintf(w, "SIGNATURE INVALID: %s is not a valid signature of %s under %s\n", report.SignatureFile, report.ManifestFile, o.publicKey)
-	case report.SigValid:
+	case evidence.SigInvalid:
+		fmt.Fprintf(w, "SIGNATURE INVALID: %s is not a valid signature of %s under %s\n", evidence.SignatureFile, evidence.ManifestFile, o.publicKey)
+	case evidence.SigValid:
 		fmt.Fprintf(w, "signature valid (%s)\n", o.publicKey)
-	case report.SigNotChecked:
+	case evidence.SigNotChecked:
 		fmt.Fprintf(w, "signature present, not checked (give --public-key)\n")
 	}
 	m := v.Manifest

@@ -20,8 +20,8 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/pgtest"
-	"github.com/reconcile-dev/reconcile/report"
 )
 
 // TestEvidencePackage: a run on the ledger sample writes the whole package
@@ -109,7 +109,7 @@ func TestEvidenceDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var m report.Manifest
+		var m evidence.Manifest
 		if err := json.Unmarshal(data, &m); err != nil {
 			t.Fatal(err)
 		}

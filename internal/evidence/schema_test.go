@@ -23,7 +23,7 @@ var goldenSummary = filepath.Join("..", "..", "report", "testdata", "golden", "s
 // TestSummaryRoundTrip: the committed summary.json decodes into Summary
 // — no key unknown to the types — and encodes to the same bytes.
 func TestSummaryRoundTrip(t *testing.T) {
-	for _, file := range []string{goldenSummary} {
+	for _, file := range []string{goldenSummary, filepath.Join("..", "..", "report", "testdata", "golden", "windowed", "summary.json")} {
 		t.Run(filepath.Base(filepath.Dir(file)), func(t *testing.T) {
 			data, err := os.ReadFile(file)
 			if err != nil {
