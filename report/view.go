@@ -144,9 +144,9 @@ type Count struct {
 // evidence.ExceptionsFile, forward slashes): every exceptions CSV is read
 // once, its header checked against the check's columns and its rows
 // counted against the check's exception count; the SQL of each check that
-// ran is read from its query file. An exceptions file that disagrees with
-// summary.json is an error: the reports would state something the evidence
-// does not hold.
+// ran is read from its query file. A missing file, or an exceptions file
+// that disagrees with summary.json, is an error: the reports would state
+// something the evidence does not hold.
 func NewView(ctx context.Context, s *evidence.Summary, ev fs.FS) (*View, error) {
 	v := &View{Summary: s, Windowed: s.Replay != nil, evidence: ev}
 	for _, c := range s.Checks {
@@ -180,13 +180,10 @@ func (v *View) check(c *evidence.Check) (*CheckView, error) {
 	}
 	cv.QueryFile = evidence.QueryFile(c.ID)
 	sql, err := fs.ReadFile(v.evidence, cv.QueryFile)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("report: %w", err)
+	if err != nil {
+		return nil, fmt.Errorf("report: the query of %s: %w", c.ID, err)
 	}
 	cv.SQL = string(sql)
-	if len(sql) == 0 {
-		cv.QueryFile = ""
-	}
 
 	f, err := v.evidence.Open(c.File)
 	if err != nil {

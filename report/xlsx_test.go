@@ -21,6 +21,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
@@ -80,8 +81,8 @@ func findRow(t *testing.T, f *excelize.File, sheet, v string) int {
 func TestXLSXCells(t *testing.T) {
 	long := strings.Repeat("é", 20_000) + strings.Repeat("x", 20_000) // 40,000 characters
 	r := fixture(t)
-	ev := evidenceFS(t, fixtureDir, map[string]string{"exceptions/long_values.csv": "entry_id,payload\nL1," + long + "\n"})
-	r.Checks = append(r.Checks, checkFrom(t, ev, "long_values", "accuracy", "A value longer than a cell holds.", []evidence.Column{{Type: "VARCHAR", Role: "id"}, {Type: "VARCHAR"}}))
+	ev := evidenceFS(t, fixtureDir, map[string]string{"exceptions/long_values.csv": "entry_id,payload\nL1," + long + "\n", "queries/long_values.sql": "SELECT 1\n"})
+	r.Checks = append(r.Checks, checkFrom(t, ev, "long_values", "accuracy", "A value longer than a cell holds.", []evidence.Column{{Type: "VARCHAR", Role: checks.RoleID}, {Type: "VARCHAR"}}))
 	f := writeXLSX(t, xlsxWriter{}, r, ev)
 	wf := writeXLSX(t, xlsxWriter{}, windowedFixture(t), os.DirFS(windowedDir))
 
@@ -349,6 +350,12 @@ func TestXLSXRowLimit(t *testing.T) {
 	}
 	fh, err := os.Create(filepath.Join(dir, "exceptions", "big.csv"))
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "queries"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "queries", "big.sql"), []byte("SELECT 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bw := bufio.NewWriter(fh)
