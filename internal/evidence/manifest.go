@@ -249,11 +249,12 @@ const (
 	SigNotChecked = "not checked"
 	// SigValid: manifest.sig verifies under the public key.
 	SigValid = "valid"
-	// SigInvalid: a public key was given and manifest.sig is missing or
-	// does not verify under it.
+	// SigInvalid: a public key was given and manifest.sig does not verify
+	// under it, or there is none on a folder whose manifest does not say
+	// it was signed.
 	SigInvalid = "invalid"
-	// SigMissing: no public key was given, the manifest says the folder
-	// was signed, and manifest.sig is gone.
+	// SigMissing: the manifest says the folder was signed, and
+	// manifest.sig is gone (with a public key or without).
 	SigMissing = "missing"
 	// SigUnexpected: manifest.sig is present but the manifest says the
 	// folder was not signed (the signature belongs to another manifest, or
@@ -323,6 +324,8 @@ func Verify(ctx context.Context, dir string, pub ed25519.PublicKey) (*Verificati
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil, err
+	case !present && !legacy && m.Signed:
+		v.Signature = SigMissing
 	case pub != nil && !present:
 		v.Signature = SigInvalid // a key was given but nothing is signed
 	case pub != nil && !legacy && !m.Signed:
@@ -336,8 +339,6 @@ func Verify(ctx context.Context, dir string, pub ed25519.PublicKey) (*Verificati
 		v.Signature = SigNotChecked
 	case present:
 		v.Signature = SigUnexpected
-	case !legacy && m.Signed:
-		v.Signature = SigMissing
 	default:
 		v.Signature = SigAbsent
 	}
