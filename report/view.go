@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
@@ -212,6 +213,9 @@ func (v *View) check(c *evidence.Check) (*CheckView, error) {
 		cv.Typed = append(cv.Typed, Column{Name: col.Name, Type: col.Type, Role: role, Measure: measure, Kind: kindOf(col.Type, role)})
 		cv.Profile = append(cv.Profile, Profile{Width: utf8.RuneCountInString(col.Name)})
 	}
+	// Only a failed check that feeds a chart, or whose rows name a window
+	// (the timeline), keeps rows beyond the first ones.
+	keep := c.Status == evidence.Fail && (cv.Chart != "" || cv.col(checks.RoleWindowStart, "") >= 0 || cv.col(checks.RoleWindowEnd, "") >= 0)
 	var n int64
 	for {
 		rec, err := rd.next()
@@ -238,7 +242,7 @@ func (v *View) check(c *evidence.Check) (*CheckView, error) {
 		if len(cv.First) < FirstRows {
 			cv.First = append(cv.First, row)
 		}
-		if c.Status == evidence.Fail {
+		if keep {
 			if len(cv.rows) < chartRowLimit {
 				cv.rows = append(cv.rows, row)
 			} else {
