@@ -10,21 +10,21 @@ import (
 	"time"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 )
 
-// Status of one check.
-type Status string
+// Status of one check: the statuses of the evidence (pass, fail, skipped,
+// info).
+type Status = evidence.Status
 
 // The statuses a check can end in.
 const (
-	Pass    Status = "pass"
-	Fail    Status = "fail"
-	Skipped Status = "skipped"
-	// Info: a check of severity info found rows; they are reported for
-	// information and do not fail the control.
-	Info Status = "info"
+	Pass    = evidence.Pass
+	Fail    = evidence.Fail
+	Skipped = evidence.Skipped
+	Info    = evidence.Info
 )
 
 // ErrFailed is returned (wrapped) by callers when at least one check found
