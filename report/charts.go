@@ -15,7 +15,7 @@ const maxBars = 30
 
 // Charts is what the pictures of report.html draw, taken from the
 // exception rows by the roles of their columns and the chart each check
-// feeds (chartOf).
+// feeds (evidence.Check.Chart, the check file's "-- chart:").
 type Charts struct {
 	// Balance has one series for the row count (a sink of records only)
 	// and one per measure.
@@ -137,7 +137,7 @@ func balanceSeries(v *View) []*BalanceSeries {
 	for _, bs := range out {
 		bs.Groups, bs.Complete = groups, true
 		for _, c := range v.Checks {
-			if c.Chart == chartBalance && c.col(checks.RoleSource, bs.Measure) >= 0 {
+			if c.Chart == checks.ChartBalance && c.col(checks.RoleSource, bs.Measure) >= 0 {
 				bs.Check = c
 				break
 			}
@@ -178,7 +178,7 @@ func balanceSeries(v *View) []*BalanceSeries {
 // in run order, that feeds the replayed-keys chart and has any.
 func replayedKeys(v *View) *ReplayedKeys {
 	for _, c := range v.Checks {
-		if c.Chart != chartReplayedKeys || c.Status != evidence.Fail {
+		if c.Chart != checks.ChartReplayedKeys || c.Status != evidence.Fail {
 			continue
 		}
 		ci := c.col(checks.RoleCheckpoints, "")
@@ -215,10 +215,10 @@ func replayedKeys(v *View) *ReplayedKeys {
 func reperformance(v *View) []*ReperformanceSeries {
 	var out []*ReperformanceSeries
 	for _, c := range v.Checks {
-		if c.Chart != chartReperformance || c.Status != evidence.Fail {
+		if c.Chart != checks.ChartReperformance || c.Status != evidence.Fail {
 			continue
 		}
-		ai, ei, si, di, fi := c.col(roleAggregate, ""), c.col(checks.RoleSource, ""), c.col(checks.RoleSink, ""), c.col(checks.RoleDifference, ""), c.col(roleFinding, "")
+		ai, ei, si, di, fi := c.col(checks.RoleMeasure, ""), c.col(checks.RoleSource, ""), c.col(checks.RoleSink, ""), c.col(checks.RoleDifference, ""), c.col(checks.RoleFinding, "")
 		wi := c.col(checks.RoleWindowStart, "")
 		if wi < 0 {
 			wi = c.col(checks.RoleWindowEnd, "")

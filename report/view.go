@@ -71,15 +71,14 @@ type CheckView struct {
 	QueryFile string
 	// Profile describes each column's values over every row (for layout).
 	Profile []Profile
-	// Chart is the chart the check feeds (chartOf).
-	Chart string
 
 	rows     [][]Cell // up to chartRowLimit rows, for the charts
 	complete bool     // rows holds every exception row
 }
 
-// Column is an exception column: name, DuckDB type, role (see roleOf) and
-// how its values are read.
+// Column is an exception column: name, DuckDB type, role and measure (as
+// the check file declares them, evidence.Column) and how its values are
+// read.
 type Column struct {
 	Name, Type, Role, Measure string
 	Kind                      Kind
@@ -175,7 +174,7 @@ func NewView(ctx context.Context, s *evidence.Summary, ev fs.FS) (*View, error) 
 
 // check reads the exceptions and query of one check.
 func (v *View) check(c *evidence.Check) (*CheckView, error) {
-	cv := &CheckView{Check: c, Chart: chartOf(c), complete: true}
+	cv := &CheckView{Check: c, complete: true}
 	if c.Status == evidence.Skipped || c.File == "" {
 		return cv, nil
 	}
@@ -209,8 +208,7 @@ func (v *View) check(c *evidence.Check) (*CheckView, error) {
 		if col.Name != header[i] {
 			return nil, fmt.Errorf("report: %s column %d is %q, but summary.json says %q", c.File, i+1, header[i], col.Name)
 		}
-		role, measure := roleOf(c, col, v.Summary.Parameters)
-		cv.Typed = append(cv.Typed, Column{Name: col.Name, Type: col.Type, Role: role, Measure: measure, Kind: kindOf(col.Type, role)})
+		cv.Typed = append(cv.Typed, Column{Name: col.Name, Type: col.Type, Role: col.Role, Measure: col.Measure, Kind: kindOf(col.Type, col.Role)})
 		cv.Profile = append(cv.Profile, Profile{Width: utf8.RuneCountInString(col.Name)})
 	}
 	// Only a failed check that feeds a chart, or whose rows name a window

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/fstest"
+	"time"
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
@@ -113,61 +115,78 @@ func TestTyped(t *testing.T) {
 	}
 }
 
-// TestLegacyRoles: until the check files declare roles, the built-in
-// checks' columns get theirs from the spec and the queries' output names;
-// a declared role always wins.
-func TestLegacyRoles(t *testing.T) {
-	records := &evidence.Parameters{ID: []string{"entry_id"}, Measures: []string{"amount"}, GroupBy: []string{"account"}, LogicalKey: []string{"entry_key"}, Checkpoint: "checkpoint_id"}
-	windowed := &evidence.Parameters{Reperform: &evidence.Reperform{GroupBy: []string{"user"}, Aggregates: []evidence.Aggregate{{Column: "revenue"}}}}
-	for _, tt := range []struct {
-		p                   *evidence.Parameters
-		check, col          string
-		wantRole, wantMeasr string
-	}{
-		{records, "missing_ids", "entry_id", checks.RoleID, ""},
-		{records, "key_checkpoint_conflicts", "entry_key", checks.RoleKey, ""},
-		{records, "sum_balance", "account", checks.RoleGroup, ""},
-		{records, "sum_balance", "source_amount", checks.RoleSource, "amount"},
-		{records, "sum_balance", "sink_amount", checks.RoleSink, "amount"},
-		{records, "sum_balance", "difference_amount", checks.RoleDifference, "amount"},
-		{records, "row_count_balance", "source_rows", checks.RoleSource, ""},
-		{records, "row_count_balance", "difference", checks.RoleDifference, ""},
-		{records, "missing_ids", "source_rows", "", ""}, // a count per id, not a balance
-		{records, "duplicate_ids", "checkpoint_ids", checks.RoleCheckpoints, ""},
-		{records, "duplicate_ids", "locations", checks.RoleLocation, ""},
-		{records, "null_ids", "line", "", ""},
-		{windowed, "duplicate_keys", "user", checks.RoleGroup, ""},
-		{windowed, "duplicate_keys", "first_checkpoint", checks.RoleCheckpoints, ""},
-		{windowed, "duplicate_keys", "restart", checks.RoleRestart, ""},
-		{windowed, "duplicate_keys", "sink_rows", "", ""}, // the rows as text
-		{windowed, "reperformance_mismatches", "window_start", checks.RoleWindowStart, ""},
-		{windowed, "reperformance_mismatches", "expected", checks.RoleSource, ""},
-		{windowed, "reperformance_mismatches", "sink_sum", checks.RoleSink, ""},
-		{windowed, "reperformance_mismatches", "sink_rows", "", ""}, // a count of rows
-		{windowed, "reperformance_mismatches", "aggregate", roleAggregate, ""},
-		{windowed, "reperformance_mismatches", "finding", roleFinding, ""},
-		{windowed, "missing_keys", "expected_revenue", checks.RoleSource, "revenue"},
-	} {
-		role, m := roleOf(&evidence.Check{ID: tt.check}, evidence.Column{Name: tt.col}, tt.p)
-		if role != tt.wantRole || m != tt.wantMeasr {
-			t.Errorf("%s.%s: role %q measure %q, want %q %q", tt.check, tt.col, role, m, tt.wantRole, tt.wantMeasr)
+// TestRolesNotNames: the view and its charts know a check only by what its
+// check file declares (Chart, and each column's Role and Measure), never by
+// its id or its columns' names. A check of its own with renamed columns
+// feeds the balance chart and the timeline; the same rows under a built-in
+// id and the built-in column names, declaring nothing, feed neither and
+// get no role.
+func TestRolesNotNames(t *testing.T) {
+	tz := "TIMESTAMP WITH TIME ZONE"
+	ev := fstest.MapFS{
+		"exceptions/my_balance.csv":   {Data: []byte("ledger,before,after,delta\nACC-01,1000.00,1250.50,250.50\nACC-02,5.00,5.00,0.00\n")},
+		"queries/my_balance.sql":      {Data: []byte("SELECT 1\n")},
+		"exceptions/sum_balance.csv":  {Data: []byte("account,source_amount,sink_amount,difference_amount\nACC-01,1000.00,1250.50,250.50\n")},
+		"queries/sum_balance.sql":     {Data: []byte("SELECT 1\n")},
+		"exceptions/my_windows.csv":   {Data: []byte("opens,closes,note\n2026-03-01 03:00:00+00,2026-03-01 04:00:00+00,late\n")},
+		"queries/my_windows.sql":      {Data: []byte("SELECT 1\n")},
+		"exceptions/missing_keys.csv": {Data: []byte("window_start,window_end,account\n2026-03-01 05:00:00+00,2026-03-01 06:00:00+00,ACC-01\n")},
+		"queries/missing_keys.sql":    {Data: []byte("SELECT 1\n")},
+	}
+	declared := func() []*evidence.Check {
+		return []*evidence.Check{
+			withChart(checkFrom(t, ev, "my_balance", "completeness", "Sums per ledger.", []evidence.Column{
+				{Type: "VARCHAR", Role: checks.RoleGroup}, {Type: "DECIMAL(38,2)", Role: checks.RoleSource, Measure: "amount"},
+				{Type: "DECIMAL(38,2)", Role: checks.RoleSink, Measure: "amount"}, {Type: "DECIMAL(38,2)", Role: checks.RoleDifference, Measure: "amount"}}), checks.ChartBalance),
+			checkFrom(t, ev, "my_windows", "completeness", "Windows of my own.", []evidence.Column{
+				{Type: tz, Role: checks.RoleWindowStart}, {Type: tz, Role: checks.RoleWindowEnd}, {Type: "VARCHAR"}}),
 		}
 	}
-	if role, _ := roleOf(&evidence.Check{ID: "missing_ids"}, evidence.Column{Name: "entry_id", Role: checks.RoleLocation}, records); role != checks.RoleLocation {
-		t.Errorf("declared role overridden: %q", role)
+	undeclared := func() []*evidence.Check {
+		return []*evidence.Check{
+			checkFrom(t, ev, "sum_balance", "completeness", "Sums per account.", []evidence.Column{
+				{Type: "VARCHAR"}, {Type: "DECIMAL(38,2)"}, {Type: "DECIMAL(38,2)"}, {Type: "DECIMAL(38,2)"}}),
+			checkFrom(t, ev, "missing_keys", "completeness", "Windows.", []evidence.Column{{Type: tz}, {Type: tz}, {Type: "VARCHAR"}}),
+		}
 	}
-}
 
-// TestChartOf: a check file's chart wins over the built-in default.
-func TestChartOf(t *testing.T) {
-	if got := chartOf(&evidence.Check{ID: "sum_balance"}); got != chartBalance {
-		t.Errorf("sum_balance: %q", got)
+	s := fixture(t)
+	s.Checks = declared()
+	v := newTestView(t, s, ev)
+	var amount *BalanceSeries
+	for _, bs := range v.Charts.Balance {
+		if bs.Measure == "amount" {
+			amount = bs
+		}
 	}
-	if got := chartOf(&evidence.Check{ID: "sum_balance", Chart: chartReplayedKeys}); got != chartReplayedKeys {
-		t.Errorf("declared chart: %q", got)
+	if amount == nil || amount.Check == nil || amount.Check.ID != "my_balance" {
+		t.Fatalf("the balance of amount is not drawn from my_balance: %+v", amount)
 	}
-	if got := chartOf(&evidence.Check{ID: "my_check"}); got != "" {
-		t.Errorf("unknown check: %q", got)
+	if len(amount.Bars) != 1 || amount.Bars[0] != (BalanceBar{Label: "ACC-01", Source: "1000.00", Sink: "1250.50", Difference: "250.50"}) || amount.OutOfBalance != 1 {
+		t.Errorf("bars %+v (%d out of balance), want ACC-01 only (ACC-02 balances)", amount.Bars, amount.OutOfBalance)
+	}
+	if tl := v.Charts.Timeline; tl == nil || len(tl.Lanes) != 1 || tl.Lanes[0].Check != "my_windows" || len(tl.Lanes[0].Marks) != 1 ||
+		!tl.Lanes[0].Marks[0].Start.Equal(time.Date(2026, 3, 1, 3, 0, 0, 0, time.UTC)) {
+		t.Errorf("timeline %+v, want one lane for my_windows at 03:00", v.Charts.Timeline)
+	}
+
+	s = fixture(t)
+	s.Checks = undeclared()
+	v = newTestView(t, s, ev)
+	for _, c := range v.Checks {
+		for _, col := range c.Typed {
+			if col.Role != "" || col.Measure != "" {
+				t.Errorf("%s.%s got role %q measure %q from its name", c.ID, col.Name, col.Role, col.Measure)
+			}
+		}
+	}
+	for _, bs := range v.Charts.Balance {
+		if bs.Check != nil || len(bs.Bars) > 0 {
+			t.Errorf("balance of %q drawn from %s without a chart or roles", bs.Measure, bs.Check.ID)
+		}
+	}
+	if v.Charts.Timeline != nil {
+		t.Errorf("timeline %+v from columns named window_start/window_end without their roles", v.Charts.Timeline)
 	}
 }
 

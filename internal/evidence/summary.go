@@ -261,8 +261,10 @@ type Check struct {
 	// their DuckDB types and roles (none when skipped).
 	Columns []Column `json:"columns,omitempty"`
 	// Chart names the picture of report.html the exceptions feed
-	// ("balance", "replayed_keys", "window_timeline", "reperformance"; ""
-	// for none), as the check file declares it.
+	// ("balance", "replayed_keys", "reperformance"; "" for none), as the
+	// check file declares it ("-- chart:"). A failed check whose columns
+	// have the role window_start or window_end is drawn on the window
+	// timeline whatever its chart.
 	Chart string `json:"chart,omitempty"`
 	// Finding is "replay" when the exception rows are replay findings that
 	// Replay attributes to restarts; "" otherwise.
