@@ -275,8 +275,9 @@ func (b *workbook) cell(p Profile, c Cell, file string) (any, error) {
 			return excelize.Cell{StyleID: b.numText, Value: v}, nil
 		}
 		// Each value shows the decimals it was written with: a DECIMAL
-		// column keeps its scale, and a mixed column ("expected" of a
-		// count and a sum) shows each value as written.
+		// column keeps its scale, and a mixed column (a re-performed figure
+		// that is a count on one row and a sum on the next) shows each
+		// value as written.
 		scale := 0
 		if dot := strings.IndexByte(v, '.'); dot >= 0 {
 			scale = len(v) - dot - 1

@@ -16,7 +16,7 @@ import (
 // columnsOf is what checks.Prepare needs from the spec. For a windowed sink
 // (reperform:) without an explicit logical_key, the logical key is the
 // window column plus the group columns (plus the last_by column), so
-// key_checkpoint_conflicts runs over windows.
+// the checkpoint-conflict check runs over windows.
 func columnsOf(s *spec.Spec) checks.Columns {
 	c := checks.Columns{ID: s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey}
 	if r := s.Reperform; r != nil && len(c.LogicalKey) == 0 {
