@@ -138,7 +138,8 @@ const (
 	// from the columns of roles source, sink and difference.
 	ChartBalance = "balance"
 	// ChartReplayedKeys: keys written again under a later checkpoint,
-	// counted per sequence of checkpoint ids (role checkpoints).
+	// counted per sequence of checkpoint ids (role checkpoints), from one
+	// failed check: the first with FindingReplay, else the first other.
 	ChartReplayedKeys = "replayed_keys"
 	// ChartReperformance: the re-performed value against the sink's per
 	// window and aggregate (roles measure, source, sink, difference,

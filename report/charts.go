@@ -174,40 +174,54 @@ func balanceSeries(v *View) []*BalanceSeries {
 	return out
 }
 
-// replayedKeys counts checkpoint-id sequences in the first failed check,
-// in run order, that feeds the replayed-keys chart and has any.
+// replayedKeys counts the checkpoint-id sequences (role checkpoints) of
+// one failed check that feeds the replayed-keys chart and has any: the
+// first in run order among those whose rows are replay findings (finding
+// replay: keys written again after a restore), else the first among the
+// others (a record check that lists the checkpoint ids of its rows, drawn
+// when no replay check found anything).
 func replayedKeys(v *View) *ReplayedKeys {
-	for _, c := range v.Checks {
-		if c.Chart != checks.ChartReplayedKeys || c.Status != evidence.Fail {
-			continue
-		}
-		ci := c.col(checks.RoleCheckpoints, "")
-		if ci < 0 {
-			continue
-		}
-		n := map[string]int{}
-		for _, row := range c.rows {
-			if row[ci].Text != "" {
-				n[row[ci].Text]++
+	for _, replay := range []bool{true, false} {
+		for _, c := range v.Checks {
+			if c.Chart != checks.ChartReplayedKeys || c.Status != evidence.Fail || (c.Finding == checks.FindingReplay) != replay {
+				continue
+			}
+			if rk := sequences(c); rk != nil {
+				return rk
 			}
 		}
-		if len(n) == 0 {
-			continue
-		}
-		rk := &ReplayedKeys{Check: c, Keys: len(c.rows), Complete: c.complete}
-		for s, k := range n {
-			rk.Sequences = append(rk.Sequences, Sequence{Checkpoints: s, Keys: k})
-		}
-		sort.Slice(rk.Sequences, func(i, j int) bool {
-			a, b := rk.Sequences[i], rk.Sequences[j]
-			if a.Keys != b.Keys {
-				return a.Keys > b.Keys
-			}
-			return a.Checkpoints < b.Checkpoints
-		})
-		return rk
 	}
 	return nil
+}
+
+// sequences counts the keys of c per checkpoint-id sequence; nil when c
+// has no checkpoints column or no row names a checkpoint.
+func sequences(c *CheckView) *ReplayedKeys {
+	ci := c.col(checks.RoleCheckpoints, "")
+	if ci < 0 {
+		return nil
+	}
+	n := map[string]int{}
+	for _, row := range c.rows {
+		if row[ci].Text != "" {
+			n[row[ci].Text]++
+		}
+	}
+	if len(n) == 0 {
+		return nil
+	}
+	rk := &ReplayedKeys{Check: c, Keys: len(c.rows), Complete: c.complete}
+	for s, k := range n {
+		rk.Sequences = append(rk.Sequences, Sequence{Checkpoints: s, Keys: k})
+	}
+	sort.Slice(rk.Sequences, func(i, j int) bool {
+		a, b := rk.Sequences[i], rk.Sequences[j]
+		if a.Keys != b.Keys {
+			return a.Keys > b.Keys
+		}
+		return a.Checkpoints < b.Checkpoints
+	})
+	return rk
 }
 
 // reperformance draws every failed check feeding the re-performance chart,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -187,6 +188,51 @@ func TestRolesNotNames(t *testing.T) {
 	}
 	if v.Charts.Timeline != nil {
 		t.Errorf("timeline %+v from columns named window_start/window_end without their roles", v.Charts.Timeline)
+	}
+}
+
+// TestReplayedKeysPrefersReplayFindings: the replayed-keys chart is drawn
+// from a failed check whose rows are replay findings even when a check
+// that only lists checkpoint ids runs before it (duplicate ids of an
+// in-checkpoint retry are no restore); that check is drawn only when no
+// replay check failed.
+func TestReplayedKeysPrefersReplayFindings(t *testing.T) {
+	ev := fstest.MapFS{
+		"exceptions/repeated_ids.csv": {Data: []byte("id,writers\n1,7\n2,7\n3,8;9\n")},
+		"queries/repeated_ids.sql":    {Data: []byte("SELECT 1\n")},
+		"exceptions/rewritten.csv":    {Data: []byte("key,cps\nk1,8;9\n")},
+		"queries/rewritten.sql":       {Data: []byte("SELECT 1\n")},
+		"exceptions/clean.csv":        {Data: []byte("key,cps\n")},
+		"queries/clean.sql":           {Data: []byte("SELECT 1\n")},
+	}
+	repeated := withChart(checkFrom(t, ev, "repeated_ids", "accuracy", "Ids on several rows.", []evidence.Column{
+		{Type: "VARCHAR", Role: checks.RoleID}, {Type: "VARCHAR", Role: checks.RoleCheckpoints}}), checks.ChartReplayedKeys)
+	replay := func(id string) *evidence.Check {
+		c := withChart(checkFrom(t, ev, id, "accuracy", "Keys under several checkpoints.", []evidence.Column{
+			{Type: "VARCHAR", Role: checks.RoleKey}, {Type: "VARCHAR", Role: checks.RoleCheckpoints}}), checks.ChartReplayedKeys)
+		c.Finding = checks.FindingReplay
+		return c
+	}
+	for _, tt := range []struct {
+		checks    []*evidence.Check
+		want, seq string
+	}{
+		{[]*evidence.Check{repeated, replay("rewritten")}, "rewritten", "8;9:1"},
+		{[]*evidence.Check{repeated, replay("clean")}, "repeated_ids", "7:2 8;9:1"},
+	} {
+		s := fixture(t)
+		s.Checks = tt.checks
+		rk := newTestView(t, s, ev).Charts.ReplayedKeys
+		if rk == nil {
+			t.Fatalf("no replayed-keys chart, want one from %s", tt.want)
+		}
+		var seqs []string
+		for _, q := range rk.Sequences {
+			seqs = append(seqs, q.Checkpoints+":"+strconv.Itoa(q.Keys))
+		}
+		if rk.Check.ID != tt.want || strings.Join(seqs, " ") != tt.seq {
+			t.Errorf("replayed keys from %s %q, want %s %q", rk.Check.ID, strings.Join(seqs, " "), tt.want, tt.seq)
+		}
 	}
 }
 
