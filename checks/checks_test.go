@@ -14,13 +14,13 @@ import (
 	"testing"
 
 	"github.com/reconcile-dev/reconcile/internal/control"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/spec"
-	"github.com/reconcile-dev/reconcile/report"
 )
 
 // reconcile runs the whole control on two files and returns the result and
 // the evidence folder.
-func reconcile(t *testing.T, source, sink string, s spec.Spec) (*report.Result, string) {
+func reconcile(t *testing.T, source, sink string, s spec.Spec) (*evidence.Summary, string) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "evidence")
 	s.Source = spec.Input{URI: source}
@@ -48,7 +48,7 @@ func exceptions(t *testing.T, dir, id string) string {
 
 // statuses maps every check to its status and exception count, for
 // compact assertions.
-func statuses(res *report.Result) map[string]string {
+func statuses(res *evidence.Summary) map[string]string {
 	m := map[string]string{}
 	for _, c := range res.Checks {
 		m[c.ID] = fmt.Sprintf("%s %d", c.Status, c.Exceptions)
@@ -56,7 +56,7 @@ func statuses(res *report.Result) map[string]string {
 	return m
 }
 
-func wantStatuses(t *testing.T, res *report.Result, want map[string]string) {
+func wantStatuses(t *testing.T, res *evidence.Summary, want map[string]string) {
 	t.Helper()
 	got := statuses(res)
 	for id, w := range want {

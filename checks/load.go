@@ -7,8 +7,8 @@
 // zero rows means the check passes. The file starts with a header of
 // "-- key: value" lines:
 //
-//	-- check: missing_ids              the check id; must equal the file name
-//	                                    without its order prefix (020_missing_ids.sql)
+//	-- check: late_postings            the check id; must equal the file name
+//	                                    without its order prefix (020_late_postings.sql)
 //	-- assertion: completeness         completeness, accuracy, or both, comma-separated
 //	-- description: …                  one sentence for the report
 //	-- requires: id                    spec fields the check needs (id, measures,
@@ -30,10 +30,10 @@
 //	                                    and drawn on the window timeline
 //	-- notes: partial_null_ids         notes reconcile adds to the outcome: how many rows
 //	                                    have a composite id with some NULL parts
-//	-- columns: checkpoint_ids=checkpoints, source_*=source
+//	-- columns: written_under=checkpoints, src_*=source
 //	                                    roles of output columns (Role* constants): a name,
 //	                                    or a pattern whose one * stands for a measure or an
-//	                                    aggregate of the spec (source_amount → role source,
+//	                                    aggregate of the spec (src_amount → role source,
 //	                                    Measure amount). The key may repeat.
 //
 // Id, group, logical-key and checkpoint columns get their roles from the

@@ -53,10 +53,10 @@ func (p *Params) Dec(measure string) (string, error) {
 //
 //	restartof EPOCH                  the restart that rewound a write of checkpoint EPOCH (rules/restart_of.sql)
 //	restartofkey EPOCH ALIAS GROUPS  restartof, or a restart whose replayed interval holds events of the
-//	                                 key window_end + GROUPS of ALIAS (rules/restart_of_key.sql)
+//	                                 key (window end and GROUPS) of ALIAS (rules/restart_of_key.sql)
 //	rewound RESTART EPOCH            restart RESTART rolled back a write of checkpoint EPOCH (rules/rewound.sql)
 //	replayed RESTART TIME            TIME lies in restart RESTART's replayed interval (rules/replayed.sql)
-//	windowcompare ROWS SUM EXPECTED  each_row_equals_expected, sum_equals_expected, sum_above (rules/window_compare.sql)
+//	windowcompare ROWS SUM EXPECTED  whether each row, and the sum, equals the expected value (rules/window_compare.sql)
 //	windowagrees                     an aggregate of a window agrees with the re-performance (rules/window_agrees.sql)
 //	windowfinding                    what a disagreeing aggregate is (rules/window_finding.sql)
 //	instant COL TYPE ZONE TRY        COL of DuckDB type TYPE read as a TIMESTAMPTZ (rules/instant.sql)

@@ -88,7 +88,7 @@ func (r *Replay) Columns() []string {
 	return out
 }
 
-// KeyColumns are the sink's logical key for key_checkpoint_conflicts: the
+// KeyColumns are the sink's logical key for the checkpoint-conflict check: the
 // window column, the group columns and, with emission last_by, the
 // emission (two emissions of one window are not a replay; the same
 // emission under two checkpoints is).

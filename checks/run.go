@@ -10,21 +10,21 @@ import (
 	"time"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 )
 
-// Status of one check.
-type Status string
+// Status of one check: the statuses of the evidence (pass, fail, skipped,
+// info).
+type Status = evidence.Status
 
 // The statuses a check can end in.
 const (
-	Pass    Status = "pass"
-	Fail    Status = "fail"
-	Skipped Status = "skipped"
-	// Info: a check of severity info found rows; they are reported for
-	// information and do not fail the control.
-	Info Status = "info"
+	Pass    = evidence.Pass
+	Fail    = evidence.Fail
+	Skipped = evidence.Skipped
+	Info    = evidence.Info
 )
 
 // ErrFailed is returned (wrapped) by callers when at least one check found
@@ -58,10 +58,9 @@ type Outcome struct {
 	SkipReason string   `json:"skip_reason,omitempty"`
 	Notes      []string `json:"notes,omitempty"`
 	// Columns are the exception table's columns, in order, with their
-	// DuckDB types and roles; FirstRows its first FirstRowsLimit rows
-	// (values as DuckDB renders them, NULL as nil), for reports.
-	Columns   []Column    `json:"-"`
-	FirstRows [][]*string `json:"-"`
+	// DuckDB types and roles (the reports read the rows from the
+	// exceptions file the caller writes from Table).
+	Columns []Column `json:"-"`
 	// Chart is the picture of the report the check feeds (its
 	// "-- chart:" key: ChartBalance, ChartReplayedKeys, ChartReperformance;
 	// "" for none).
@@ -122,7 +121,7 @@ const (
 	RoleLocation = "location"
 	// RoleMeasure: the column whose value names the measure or aggregate
 	// the row's source, sink and difference columns belong to, when one
-	// row per measure is returned (reperformance_mismatches).
+	// row per measure is returned (the re-performance check).
 	RoleMeasure = "measure"
 	// RoleFinding: the column that classifies each exception row (such as
 	// each_row_right_repeated, rules/window_finding.sql).
@@ -139,7 +138,8 @@ const (
 	// from the columns of roles source, sink and difference.
 	ChartBalance = "balance"
 	// ChartReplayedKeys: keys written again under a later checkpoint,
-	// counted per sequence of checkpoint ids (role checkpoints).
+	// counted per sequence of checkpoint ids (role checkpoints), from one
+	// failed check: the first with FindingReplay, else the first other.
 	ChartReplayedKeys = "replayed_keys"
 	// ChartReperformance: the re-performed value against the sink's per
 	// window and aggregate (roles measure, source, sink, difference,
@@ -193,13 +193,10 @@ func (o *Outcome) ColumnsWith(role string) []Column {
 	return out
 }
 
-// FirstRowsLimit is how many exception rows an Outcome carries for reports.
-const FirstRowsLimit = 20
-
 // Run runs every check against the prepared source and sink tables. For each
 // check that runs, all exception rows are kept, sorted on every column (so
 // two runs give identical rows), in the session table Outcome.Table, with
-// their count, columns and first rows; Run writes no file (the caller
+// their count and typed columns; Run writes no file (the caller
 // writes the evidence from the tables). A check whose requirements p does
 // not meet is Skipped. A check made for the other kind of sink (a window
 // check on a record-level sink, a record check on a windowed one) does not
@@ -259,10 +256,7 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome) e
 	}
 	o.SQL = sqlfile.WithoutKeys(q, reportKeys...)
 	o.Table = "exceptions__" + c.ID
-	table := struct {
-		Table, Check string
-		Limit        int
-	}{o.Table, q, FirstRowsLimit}
+	table := struct{ Table, Check string }{o.Table, q}
 	if err := exec(ctx, db, runSQL, "exception_table", table); err != nil {
 		return err
 	}
@@ -281,9 +275,6 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome) e
 		return err
 	}
 	o.Columns = c.columns(cols, p)
-	if _, o.FirstRows, err = rows(ctx, db, runSQL, "exception_first_rows", table); err != nil {
-		return err
-	}
 	return nil
 }
 

@@ -444,8 +444,8 @@ func roleOf(o *checks.Outcome, name string) string {
 	return "absent"
 }
 
-// Run keeps every exception in its session table, sorted, with its count,
-// first rows and typed columns with roles: every column a check's header
+// Run keeps every exception in its session table, sorted, with its count
+// and typed columns with roles: every column a check's header
 // names gets its role, and the spec's id, group and key columns theirs.
 // Renaming a column in a check file without its "-- columns:" entry fails
 // here instead of silently dropping a chart.
@@ -520,7 +520,7 @@ func TestRunColumnRoles(t *testing.T) {
 
 	dup := outcomeOf(t, outs, "duplicate_ids")
 	ck, _ := dup.Column(checks.RoleCheckpoints, "")
-	if i := slices.Index(dup.ColumnNames(), ck.Name); dup.Status != checks.Fail || dup.Exceptions != 1 || len(dup.FirstRows) != 1 || i < 0 || *dup.FirstRows[0][i] != "1;2" {
+	if dup.Status != checks.Fail || dup.Exceptions != 1 || ck.Name == "" || !slices.Equal(query(t, db, "SELECT "+duck.Ident(ck.Name)+" FROM "+duck.Ident(dup.Table)), []string{"1;2"}) {
 		t.Errorf("duplicate_ids: %s %d, checkpoints column %q, %v", dup.Status, dup.Exceptions, ck.Name, query(t, db, "SELECT * FROM "+duck.Ident(dup.Table)))
 	}
 	if got := query(t, db, "SELECT entry_id FROM "+duck.Ident(outcomeOf(t, outs, "missing_ids").Table)); !slices.Equal(got, []string{"E2"}) {

@@ -6,7 +6,7 @@
 -- requires: reperform
 -- chart: replayed_keys
 -- finding: replay
--- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints, restart=restart
+-- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints, first_checkpoint=checkpoints, restart=restart
 WITH d AS (
     SELECT {{replaykey "k" .Replay.GroupBy}},
            count(*) AS row_count,

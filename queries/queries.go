@@ -15,7 +15,7 @@
 //	replay/      re-performance of a windowed sink, the restarts table and
 //	             the attribution of findings to restarts (checks.PrepareReplay,
 //	             checks.LoadRestarts, checks.SummarizeReplay)
-//	run/         the exception table of a check, its count and first rows,
+//	run/         the exception table of a check, its count,
 //	             the partial-NULL-id note (checks.Run)
 //	totals/      the population figures (checks.ComputeTotals)
 //	explain/     every row of one key (`reconcile explain`)

@@ -1,7 +1,9 @@
 package report
 
 import (
-	"encoding/csv"
+	"context"
+	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -10,88 +12,155 @@ import (
 	"time"
 
 	"github.com/reconcile-dev/reconcile/checks"
-	"github.com/reconcile-dev/reconcile/internal/spec"
-	"github.com/reconcile-dev/reconcile/sources"
-	"github.com/reconcile-dev/reconcile/sources/restarts"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
-// fixtureDir holds the exceptions CSVs the fixture's outcomes point at.
-const fixtureDir = "testdata/evidence"
+// The fixtures' evidence folders: the exceptions CSVs and query files their
+// checks point at.
+const (
+	fixtureDir  = "testdata/evidence"
+	windowedDir = "testdata/windowed"
+)
 
-// fixture is a failed run over testdata/evidence: exceptions with values
-// that trip spreadsheets (formula-like text, 20-digit ids, amounts beyond
-// 15 digits, negative amounts, timestamps), a passed and a skipped check,
-// and window findings with restarts. Outcomes are built from the CSVs the
-// way checks.Run builds them.
-func fixture(t testing.TB) *Result {
+// fixture is a failed run over a sink of records (testdata/evidence):
+// exceptions with values that trip spreadsheets (formula-like text,
+// 20-digit ids, amounts beyond 15 digits, negative amounts), a passed and
+// a skipped check.
+func fixture(t testing.TB) *evidence.Summary {
 	t.Helper()
-	r := &Result{
-		SchemaVersion: SchemaVersion,
-		Status:        Fail,
-		Control:       Control{Name: "ledger-daily", Description: "Every source ledger entry is posted to the ledger exactly once."},
-		Run: RunInfo{
-			ID: "20260301T060000Z-1a2b3c4d", StartedAt: "2026-03-01T06:00:00Z", FinishedAt: "2026-03-01T06:00:07Z",
-			User: "ci", Host: "build-7", ToolVersion: "v0.9.0 0123abcd", DuckDBVersion: "v1.5.6",
-			Spec: "ledger.yaml", SpecSHA256: strings.Repeat("5e", 32),
-		},
-		Parameters: &spec.Spec{
+	ev := os.DirFS(fixtureDir)
+	return &evidence.Summary{
+		SchemaVersion: evidence.SchemaVersion,
+		Status:        evidence.Fail,
+		Control:       evidence.Control{Name: "ledger-daily", Description: "Every source ledger entry is posted to the ledger exactly once."},
+		Run:           fixtureRun(),
+		Parameters: &evidence.Parameters{
 			Name: "ledger-daily", Description: "Every source ledger entry is posted to the ledger exactly once.",
-			Source: spec.Input{URI: "source.csv"},
-			Sink:   spec.Input{URI: "postgres://reconcile@db.internal/ledger", Options: map[string]any{"table": "postings", "password": "xxxxx"}},
+			Source: evidence.InputSpec{URI: "source.csv"},
+			Sink:   evidence.InputSpec{URI: "postgres://reconcile@db.internal/ledger", Options: map[string]any{"table": "postings", "password": "xxxxx"}},
 			ID:     []string{"entry_id"}, Measures: []string{"amount"}, GroupBy: []string{"account"},
 			Checkpoint: "checkpoint_id", LogicalKey: []string{"entry_id"}, Out: "evidence/ledger-daily",
 		},
-		Inputs: []*sources.Input{
+		Inputs: []*evidence.Input{
 			{Role: "source", Kind: "csv", Location: "source.csv", Rows: 3000,
-				Files:   []sources.File{{Path: "source.csv", Bytes: 133832, SHA256: "589cb52736bbd8f789e7044dee11c65ebf156e67910c5482c252a59461e1d0b4"}},
+				Files:   []evidence.File{{Path: "source.csv", Bytes: 133832, SHA256: "589cb52736bbd8f789e7044dee11c65ebf156e67910c5482c252a59461e1d0b4"}},
 				Ignored: []string{".source.csv.inprogress"},
-				Columns: []sources.Column{{Name: "entry_id", Type: "VARCHAR"}, {Name: "account", Type: "VARCHAR"}, {Name: "amount", Type: "VARCHAR"}}},
+				Columns: []evidence.Column{{Name: "entry_id", Type: "VARCHAR"}, {Name: "account", Type: "VARCHAR"}, {Name: "amount", Type: "VARCHAR"}}},
 			{Role: "sink", Kind: "postgres", Location: "postgres://reconcile@db.internal/ledger", Rows: 3130,
 				Details: map[string]any{"snapshot": "00000003-0000001B-1", "query": "SELECT * FROM postings"},
-				Columns: []sources.Column{{Name: "entry_id", Type: "VARCHAR"}, {Name: "amount", Type: "DECIMAL(18,2)"}, {Name: "checkpoint_id", Type: "BIGINT"}}},
+				Columns: []evidence.Column{{Name: "entry_id", Type: "VARCHAR"}, {Name: "amount", Type: "DECIMAL(18,2)"}, {Name: "checkpoint_id", Type: "BIGINT"}}},
 		},
-		Totals: &checks.Totals{SourceRows: 3000, SinkRows: 3130, SourceDistinctIDs: 3000, SinkDistinctIDs: 3000,
-			Measures: []checks.MeasureTotal{{Name: "amount", Type: "DECIMAL(38,2)", SourceSum: "3375343.63", SinkSum: "3527966.40", Difference: "152622.77"}}},
+		Checks: []*evidence.Check{
+			{ID: "null_ids", Assertion: "accuracy", Description: "Rows whose id is NULL or empty.", Status: evidence.Skipped, SkipReason: "not configured: needs id"},
+			checkFrom(t, ev, "missing_ids", "completeness", "Source records whose id has no row in the sink.", []evidence.Column{
+				{Type: "VARCHAR", Role: checks.RoleID}, {Type: "BIGINT"}, {Type: "DECIMAL(38,2)", Role: checks.RoleSource, Measure: "amount"}, {Type: "VARCHAR", Role: checks.RoleLocation}}),
+			checkFrom(t, ev, "value_mismatches", "accuracy", "Ids in both inputs whose measures differ.", []evidence.Column{
+				{Type: "VARCHAR", Role: checks.RoleID}, {Type: "DECIMAL(18,2)", Role: checks.RoleSource, Measure: "amount"}, {Type: "DECIMAL(18,2)", Role: checks.RoleSink, Measure: "amount"},
+				{Type: "DECIMAL(38,2)", Role: checks.RoleDifference, Measure: "amount"}, {Type: "VARCHAR", Role: checks.RoleLocation}, {Type: "VARCHAR", Role: checks.RoleLocation}}),
+			withChart(checkFrom(t, ev, "sum_balance", "completeness, accuracy", "Exact sums per group; an exception is a group whose sums differ.", []evidence.Column{
+				{Type: "VARCHAR", Role: checks.RoleGroup}, {Type: "DECIMAL(38,2)", Role: checks.RoleSource, Measure: "amount"},
+				{Type: "DECIMAL(38,2)", Role: checks.RoleSink, Measure: "amount"}, {Type: "DECIMAL(38,2)", Role: checks.RoleDifference, Measure: "amount"}}), checks.ChartBalance),
+			withChart(checkFrom(t, ev, "key_checkpoint_conflicts", "accuracy", "Sink logical keys written under more than one checkpoint id.", []evidence.Column{
+				{Type: "VARCHAR", Role: checks.RoleKey}, {Type: "BIGINT"}, {Type: "VARCHAR", Role: checks.RoleCheckpoints}, {Type: "BIGINT"}, {Type: "VARCHAR", Role: checks.RoleLocation}}), checks.ChartReplayedKeys),
+		},
+		Totals: &evidence.Totals{SourceRows: 3000, SinkRows: 3130, SourceDistinctIDs: 3000, SinkDistinctIDs: 3000,
+			Measures: []evidence.MeasureTotal{{Name: "amount", Type: "DECIMAL(38,2)", SourceSum: "3375343.63", SinkSum: "3527966.40", Difference: "152622.77"}}},
 		Notes: []string{"measure amount compared as DECIMAL(38,2) (scale from the data; no value rounded)"},
 	}
+}
+
+// windowedFixture is a failed run over a re-performed windowed sink
+// (testdata/windowed), shaped like samples/hourly-report: hourly windows
+// per account, written twice after restarts, one restart with an unknown
+// checkpoint and findings no restart explains.
+func windowedFixture(t testing.TB) *evidence.Summary {
+	t.Helper()
+	ev := os.DirFS(windowedDir)
+	tz := "TIMESTAMP WITH TIME ZONE"
+	win := []evidence.Column{{Type: tz, Role: checks.RoleWindowStart}, {Type: tz, Role: checks.RoleWindowEnd}, {Type: "VARCHAR", Role: checks.RoleGroup}}
+	cols := func(more ...evidence.Column) []evidence.Column {
+		return append(append([]evidence.Column(nil), win...), more...)
+	}
 	barrier := time.Date(2026, 3, 1, 3, 12, 0, 0, time.UTC)
-	r.Replay = &checks.ReplaySummary{
-		EventTime: "event_time", Window: "tumbling 1h", WindowColumn: "window_end", TimeZone: "UTC", Emission: "all",
-		SourceEvents: 1955, ExpectedKeys: 24, SinkRows: 26, SinkDistinctKeys: 24, SinkRowsPerKey: 26.0 / 24,
-		Restarts: []checks.RestartFindings{
-			{Restart: restarts.Restart{No: 1, Time: time.Date(2026, 3, 1, 3, 14, 0, 0, time.UTC), RestoredCheckpoint: 7, RestoredCheckpointTime: &barrier, OpenEpoch: 9, From: "exceptions.json"},
-				Label: "restart 1 at 2026-03-01T03:14:00Z from checkpoint 7", Findings: map[string]int64{"duplicate_keys": 1, "key_checkpoint_conflicts": 2}, Keys: 1},
-			{Restart: restarts.Restart{No: 2, Time: time.Date(2026, 3, 1, 5, 40, 0, 250e6, time.UTC), RestoredCheckpoint: -1, OpenEpoch: 12, From: "restarts.csv"},
-				Label: "restart 2 at 2026-03-01T05:40:00.25Z", Findings: map[string]int64{"duplicate_keys": 1}, Keys: 1},
+	return &evidence.Summary{
+		SchemaVersion: evidence.SchemaVersion,
+		Status:        evidence.Fail,
+		Control:       evidence.Control{Name: "hourly-revenue", Description: "Every hour of the revenue report equals the hour re-performed from the raw events, written once."},
+		Run:           fixtureRun(),
+		Parameters: &evidence.Parameters{
+			Name: "hourly-revenue", Source: evidence.InputSpec{URI: "events.csv"}, Sink: evidence.InputSpec{URI: "report.csv"},
+			Checkpoint: "checkpoint_id", Out: "evidence/hourly-revenue",
+			Reperform: &evidence.Reperform{EventTime: "event_time", Window: evidence.Window{Size: "1h"}, WindowEnd: "window_end", GroupBy: []string{"account"},
+				Aggregates: []evidence.Aggregate{{Column: "revenue", Func: "sum", Arg: "amount"}, {Column: "events", Func: "count", Arg: "*"}}},
+			Watermark: "watermark", Emission: &evidence.Emission{}, Restarts: "flink",
 		},
-		RestartFiles: []string{"flink/exceptions.json", "restarts.csv"},
-		Unexplained:  map[string]int64{"key_checkpoint_conflicts": 1}, UnexplainedKeys: 1,
+		Inputs: []*evidence.Input{
+			{Role: "source", Kind: "csv", Location: "events.csv", Rows: 1955,
+				Files:   []evidence.File{{Path: "events.csv", Bytes: 85500, SHA256: "63364a0dc969605756a5767a65786a4a23d610080b4c3c38b524b5e8214a18d2"}},
+				Columns: []evidence.Column{{Name: "event_id", Type: "VARCHAR"}, {Name: "account", Type: "VARCHAR"}, {Name: "amount", Type: "VARCHAR"}, {Name: "event_time", Type: "VARCHAR"}}},
+			{Role: "sink", Kind: "csv", Location: "report.csv", Rows: 26,
+				Files:   []evidence.File{{Path: "report.csv", Bytes: 2670, SHA256: "da32ac8c940999f26be25f14eab552e7dc7814b1d81ae0dd21305e4fcc9fa5d1"}},
+				Columns: []evidence.Column{{Name: "window_end", Type: "VARCHAR"}, {Name: "account", Type: "VARCHAR"}, {Name: "revenue", Type: "VARCHAR"}, {Name: "events", Type: "VARCHAR"}, {Name: "checkpoint_id", Type: "VARCHAR"}, {Name: "watermark", Type: "VARCHAR"}}},
+		},
+		Checks: []*evidence.Check{
+			{ID: "sum_balance", Assertion: "completeness, accuracy", Description: "Exact sums per group.", Status: evidence.Skipped, SkipReason: "not configured: needs measures", Chart: checks.ChartBalance},
+			withChart(checkFrom(t, ev, "key_checkpoint_conflicts", "accuracy", "Sink logical keys written under more than one checkpoint id.",
+				cols(evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "VARCHAR", Role: checks.RoleCheckpoints}, evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "VARCHAR", Role: checks.RoleLocation})), checks.ChartReplayedKeys),
+			withChart(checkFrom(t, ev, "duplicate_keys", "accuracy", "Window keys on more than one sink row.",
+				cols(evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "VARCHAR", Role: checks.RoleCheckpoints}, evidence.Column{Type: tz, Role: checks.RoleRestart})), checks.ChartReplayedKeys),
+			withChart(checkFrom(t, ev, "reperformance_mismatches", "accuracy", "Windows whose sink value differs from the value re-performed from the source.",
+				cols(evidence.Column{Type: "VARCHAR", Role: checks.RoleMeasure}, evidence.Column{Type: "VARCHAR"}, evidence.Column{Type: "VARCHAR", Role: checks.RoleSource},
+					evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "VARCHAR"}, evidence.Column{Type: "VARCHAR", Role: checks.RoleSink}, evidence.Column{Type: "VARCHAR", Role: checks.RoleDifference},
+					evidence.Column{Type: "VARCHAR", Role: checks.RoleFinding}, evidence.Column{Type: "VARCHAR", Role: checks.RoleCheckpoints}, evidence.Column{Type: "VARCHAR", Role: checks.RoleRestart})), checks.ChartReperformance),
+			checkFrom(t, ev, "missing_keys", "completeness", "Windows with source events but no sink row.",
+				cols(evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "DECIMAL(38,2)", Role: checks.RoleSource, Measure: "revenue"}, evidence.Column{Type: "DECIMAL(38,0)", Role: checks.RoleSource, Measure: "events"}, evidence.Column{Type: "VARCHAR", Role: checks.RoleLocation})),
+			checkFrom(t, ev, "unexpected_keys", "accuracy", "Sink windows with no source event behind them.",
+				cols(evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "BOOLEAN"}, evidence.Column{Type: "VARCHAR", Role: checks.RoleCheckpoints}, evidence.Column{Type: "VARCHAR"})),
+			{ID: "early_writes", Assertion: "completeness, accuracy", Description: "Rows written before their window was complete.", Status: evidence.Skipped, SkipReason: "not configured: needs watermark"},
+		},
+		Totals: &evidence.Totals{SourceRows: 1955, SinkRows: 26},
+		Notes:  []string{"windows: tumbling 1h, assigned on UTC instants; zone-less timestamps are read in UTC"},
+		Replay: &evidence.Replay{
+			EventTime: "event_time", Window: "tumbling 1h", WindowColumn: "window_end", TimeZone: "UTC", Emission: "all",
+			SourceEvents: 1955, ExpectedKeys: 24, SinkRows: 26, SinkDistinctKeys: 24, SinkRowsPerKey: 1.0833,
+			Restarts: []evidence.Restart{
+				{No: 1, Time: time.Date(2026, 3, 1, 3, 14, 0, 0, time.UTC), RestoredCheckpoint: 7, RestoredCheckpointTime: &barrier, OpenEpoch: 9, From: "exceptions.json",
+					Label: "restart 1 at 2026-03-01T03:14:00Z from checkpoint 7", Findings: map[string]int64{"duplicate_keys": 1, "key_checkpoint_conflicts": 1, "reperformance_mismatches": 1}, Keys: 1},
+				{No: 2, Time: time.Date(2026, 3, 1, 5, 40, 0, 250e6, time.UTC), RestoredCheckpoint: -1, OpenEpoch: 12, From: "restarts.csv",
+					Label: "restart 2 at 2026-03-01T05:40:00.25Z from an unknown checkpoint", Findings: map[string]int64{"duplicate_keys": 1, "key_checkpoint_conflicts": 1}, Keys: 1},
+			},
+			RestartFiles: []string{"flink/exceptions.json", "restarts.csv"},
+			Unexplained:  map[string]int64{"key_checkpoint_conflicts": 1, "reperformance_mismatches": 1}, UnexplainedKeys: 2,
+		},
 	}
-	r.Checks = []*checks.Outcome{
-		{ID: "null_ids", Assertion: "accuracy", Description: "Rows whose id is NULL or empty.", Status: checks.Skipped, SkipReason: "not configured: needs id"},
-		outcomeFrom(t, os.DirFS(fixtureDir), "missing_ids", "completeness", "Source records whose id has no row in the sink."),
-		outcomeFrom(t, os.DirFS(fixtureDir), "value_mismatches", "accuracy", "Ids in both inputs whose measures differ."),
-		outcomeFrom(t, os.DirFS(fixtureDir), "sum_balance", "completeness, accuracy", "Exact sums per group; an exception is a group whose sums differ."),
-		outcomeFrom(t, os.DirFS(fixtureDir), "key_checkpoint_conflicts", "accuracy", "Sink logical keys written under more than one checkpoint id."),
-		outcomeFrom(t, os.DirFS(fixtureDir), "duplicate_keys", "accuracy", "Window keys on more than one sink row."),
-		outcomeFrom(t, os.DirFS(fixtureDir), "reperformance_mismatches", "accuracy", "Windows whose sink value differs from the value re-performed from the source."),
+}
+
+func fixtureRun() evidence.Run {
+	return evidence.Run{
+		ID: "20260301T060000Z-1a2b3c4d", StartedAt: "2026-03-01T06:00:00Z", FinishedAt: "2026-03-01T06:00:07Z",
+		User: "ci", Host: "build-7", ToolVersion: "v0.9.0 0123abcd", DuckDBVersion: "v1.5.6",
+		Spec: "ledger.yaml", SpecSHA256: strings.Repeat("5e", 32),
 	}
-	return r
 }
 
 // normaliseRun replaces what differs between runs — run id, times, user,
 // host, versions — with fixed values, so renderings can be compared.
-func normaliseRun(r *Result) {
-	r.Run.ID = "RUN-ID"
-	r.Run.StartedAt, r.Run.FinishedAt = "2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z"
-	r.Run.User, r.Run.Host = "USER", "HOST"
-	r.Run.ToolVersion, r.Run.DuckDBVersion = "TOOL-VERSION", "DUCKDB-VERSION"
+func normaliseRun(s *evidence.Summary) {
+	s.Run.ID = "RUN-ID"
+	s.Run.StartedAt, s.Run.FinishedAt = "2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z"
+	s.Run.User, s.Run.Host = "USER", "HOST"
+	s.Run.ToolVersion, s.Run.DuckDBVersion = "TOOL-VERSION", "DUCKDB-VERSION"
 }
 
-// outcomeFrom builds the outcome of check id from exceptions/<id>.csv in
-// fsys, as checks.Run would: every row counted, the first
-// checks.FirstRowsLimit kept, empty values as NULL.
-func outcomeFrom(t testing.TB, fsys fs.FS, id, assertion, desc string) *checks.Outcome {
+func withChart(c *evidence.Check, chart string) *evidence.Check {
+	c.Chart = chart
+	return c
+}
+
+// checkFrom builds the outcome of check id from exceptions/<id>.csv in
+// fsys, as control does: every row counted, the columns named by the CSV's
+// header and typed (and given roles) by cols, in order.
+func checkFrom(t testing.TB, fsys fs.FS, id, assertion, desc string, cols []evidence.Column) *evidence.Check {
 	t.Helper()
 	file := path.Join("exceptions", id+".csv")
 	f, err := fsys.Open(file)
@@ -99,31 +168,42 @@ func outcomeFrom(t testing.TB, fsys fs.FS, id, assertion, desc string) *checks.O
 		t.Fatal(err)
 	}
 	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
+	rd := newCSVRows(file, f)
+	header, err := rd.header()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cols []checks.Column
-	for _, name := range recs[0] {
-		cols = append(cols, checks.Column{Name: name})
+	if len(header) != len(cols) {
+		t.Fatalf("%s has %d columns, the fixture types %d", file, len(header), len(cols))
 	}
-	o := &checks.Outcome{ID: id, Assertion: assertion, Description: desc, File: file, Columns: cols,
-		Exceptions: int64(len(recs) - 1), Status: checks.Pass, Table: "exceptions__" + id,
-		SQL: "SELECT *\nFROM source\nWHERE false -- " + id}
-	if o.Exceptions > 0 {
-		o.Status = checks.Fail
+	c := &evidence.Check{ID: id, Assertion: assertion, Description: desc, File: file, Status: evidence.Pass}
+	for i, h := range header {
+		col := cols[i]
+		col.Name = h
+		c.Columns = append(c.Columns, col)
 	}
-	for i, rec := range recs[1:] {
-		if i == checks.FirstRowsLimit {
+	for {
+		_, err := rd.next()
+		if errors.Is(err, io.EOF) {
 			break
 		}
-		row := make([]*string, len(rec))
-		for j := range rec {
-			if rec[j] != "" {
-				row[j] = &rec[j]
-			}
+		if err != nil {
+			t.Fatal(err)
 		}
-		o.FirstRows = append(o.FirstRows, row)
+		c.Exceptions++
 	}
-	return o
+	if c.Exceptions > 0 {
+		c.Status = evidence.Fail
+	}
+	return c
+}
+
+// newTestView builds the view of s over the evidence folder dir.
+func newTestView(t testing.TB, s *evidence.Summary, ev fs.FS) *View {
+	t.Helper()
+	v, err := NewView(context.Background(), s, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

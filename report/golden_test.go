@@ -4,10 +4,16 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -47,65 +53,196 @@ func compare(t *testing.T, golden string, got []byte) {
 	}
 }
 
-// TestGolden renders the fixture in every text format and compares with
-// testdata/golden/<file>.
+// goldenCases are the fixtures rendered into testdata/golden: a sink of
+// records, and a re-performed windowed sink in testdata/golden/windowed.
+var goldenCases = []struct {
+	name    string
+	summary func(testing.TB) *evidence.Summary
+	dir     string
+	golden  string
+}{
+	{"records", fixture, fixtureDir, filepath.Join("testdata", "golden")},
+	{"windowed", windowedFixture, windowedDir, filepath.Join("testdata", "golden", "windowed")},
+}
+
+// TestGolden renders each fixture in every format — the workbook as a cell
+// dump — and compares with its golden files.
 func TestGolden(t *testing.T) {
-	for _, format := range []string{"json", "md", "html"} {
-		t.Run(format, func(t *testing.T) {
-			w, err := Lookup(format)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := fixture(t)
-			normaliseRun(r)
-			var buf bytes.Buffer
-			if fw, ok := w.(FolderWriter); ok {
-				err = fw.WriteFolder(context.Background(), &buf, r, os.DirFS(fixtureDir))
-			} else {
-				err = w.Write(context.Background(), &buf, r)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			compare(t, filepath.Join("testdata", "golden", w.File()), buf.Bytes())
-		})
+	for _, gc := range goldenCases {
+		s := gc.summary(t)
+		normaliseRun(s)
+		v := newTestView(t, s, os.DirFS(gc.dir))
+		for _, format := range []string{"json", "md", "html", "xlsx"} {
+			t.Run(gc.name+"/"+format, func(t *testing.T) {
+				w, err := Lookup(format)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var buf bytes.Buffer
+				if err := w.Write(context.Background(), &buf, v); err != nil {
+					t.Fatal(err)
+				}
+				file, got := w.File(), buf.Bytes()
+				if format == "xlsx" {
+					file, got = "workbook.txt", dumpWorkbook(t, buf.Bytes())
+				}
+				compare(t, filepath.Join(gc.golden, file), got)
+			})
+		}
 	}
+}
+
+// dumpWorkbook lists a workbook cell by cell — sheet, cell, type, number
+// format and stored value — with each sheet's frozen panes, autofilter,
+// merged cells, column widths and page layout: what a reader of the
+// workbook sees, independent of the zip's bytes.
+func dumpWorkbook(t testing.TB, data []byte) []byte {
+	t.Helper()
+	f, err := excelize.OpenReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var b strings.Builder
+	props, err := f.GetDocProps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&b, "properties: title %q, subject %q, creator %q, created %s, modified %s, identifier %q\n", props.Title, props.Subject, props.Creator, props.Created, props.Modified, props.Identifier)
+	filters := map[string]string{}
+	for _, dn := range f.GetDefinedName() {
+		if dn.Name == "_xlnm._FilterDatabase" {
+			filters[dn.Scope] = dn.RefersTo
+		}
+	}
+	for _, sheet := range f.GetSheetList() {
+		fmt.Fprintf(&b, "\n== %s\n", sheet)
+		panes, _ := f.GetPanes(sheet)
+		if panes.Freeze {
+			fmt.Fprintf(&b, "frozen: %d row(s), top-left %s\n", panes.YSplit, panes.TopLeftCell)
+		}
+		if r, ok := filters[sheet]; ok {
+			fmt.Fprintf(&b, "autofilter: %s\n", r)
+		}
+		layout, err := f.GetPageLayout(sheet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if layout.Orientation != nil {
+			fmt.Fprintf(&b, "page: %s", *layout.Orientation)
+			if layout.FitToWidth != nil {
+				fmt.Fprintf(&b, ", fit to %d page(s) wide", *layout.FitToWidth)
+			}
+			b.WriteString("\n")
+		}
+		merged, _ := f.GetMergeCells(sheet)
+		for _, m := range merged {
+			fmt.Fprintf(&b, "merged: %s:%s\n", m.GetStartAxis(), m.GetEndAxis())
+		}
+		rows, err := f.GetRows(sheet, excelize.Options{RawCellValue: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		width := 0
+		for _, r := range rows {
+			width = max(width, len(r))
+		}
+		var ws []string
+		for c := 1; c <= width; c++ {
+			name, _ := excelize.ColumnNumberToName(c)
+			w, _ := f.GetColWidth(sheet, name)
+			ws = append(ws, fmt.Sprintf("%s=%g", name, w))
+		}
+		fmt.Fprintf(&b, "widths: %s\n", strings.Join(ws, " "))
+		for i, r := range rows {
+			for j, v := range r {
+				cell, _ := excelize.CoordinatesToCellName(j+1, i+1)
+				style, _ := f.GetCellStyle(sheet, cell)
+				if v == "" && style == 0 {
+					continue
+				}
+				typ, _ := f.GetCellType(sheet, cell)
+				kind := "number"
+				switch typ {
+				case excelize.CellTypeInlineString, excelize.CellTypeSharedString:
+					kind = "text"
+				case excelize.CellTypeBool:
+					kind = "bool"
+				}
+				if v == "" {
+					kind = "empty"
+				}
+				format := ""
+				if st, err := f.GetStyle(style); err == nil && st != nil {
+					switch {
+					case st.CustomNumFmt != nil:
+						format = *st.CustomNumFmt
+					case st.NumFmt == 49:
+						format = "@"
+					case st.NumFmt != 0:
+						format = fmt.Sprintf("fmt%d", st.NumFmt)
+					}
+				}
+				if formula, _ := f.GetCellFormula(sheet, cell); formula != "" {
+					kind += " FORMULA " + formula
+				}
+				fmt.Fprintf(&b, "%s %s [%s] %q\n", cell, kind, format, v)
+			}
+		}
+	}
+	return []byte(b.String())
 }
 
 // TestHTMLSelfContained: the page fetches nothing and runs nothing, and
 // values are escaped.
 func TestHTMLSelfContained(t *testing.T) {
-	r := fixture(t)
-	var buf bytes.Buffer
-	if err := (htmlWriter{}).WriteFolder(context.Background(), &buf, r, os.DirFS(fixtureDir)); err != nil {
-		t.Fatal(err)
-	}
-	page := buf.String()
-	for _, bad := range []string{"<script", "<link", "<img", "<iframe", "<object", "@import", "src=", "url(", `href="http`, `href="//`} {
-		if i := strings.Index(page, bad); i >= 0 {
-			t.Errorf("report.html contains %q: %s", bad, page[max(0, i-60):min(len(page), i+60)])
+	for _, gc := range goldenCases {
+		v := newTestView(t, gc.summary(t), os.DirFS(gc.dir))
+		var buf bytes.Buffer
+		if err := (htmlWriter{}).Write(context.Background(), &buf, v); err != nil {
+			t.Fatal(err)
 		}
-	}
-	// the exception value =HYPERLINK("http://…") must appear escaped
-	if !strings.Contains(page, "=HYPERLINK(&#34;http:") {
-		t.Error("formula-like exception value not shown escaped")
-	}
-	for _, want := range []string{"<svg", "restart 1 03:14:00", "checkpoints 8 → 9", "ACC-02", "Prepared by", "Re-performed vs sink per window: revenue", "one_row_inflated 1"} {
-		if !strings.Contains(page, want) {
-			t.Errorf("report.html lacks %q", want)
+		page := buf.String()
+		for _, bad := range []string{"<script", "<link", "<img", "<iframe", "<object", "@import", "src=", "url(", `href="http`, `href="//`} {
+			if i := strings.Index(page, bad); i >= 0 {
+				t.Errorf("%s: report.html contains %q: %s", gc.name, bad, page[max(0, i-60):min(len(page), i+60)])
+			}
+		}
+		want := map[string][]string{
+			// the exception value =HYPERLINK("http://…") must appear escaped
+			"records":  {"=HYPERLINK(&#34;http:", "<svg", "checkpoints 8 → 9", "ACC-02", "Prepared by", "Sum of amount: source vs sink"},
+			"windowed": {"<svg", "restart 1 03:14:00", "restart 2 05:40:00", "checkpoints 8 → 9", "Re-performed vs sink per window: revenue", "one_row_inflated 1", "Prepared by"},
+		}[gc.name]
+		for _, w := range want {
+			if !strings.Contains(page, w) {
+				t.Errorf("%s: report.html lacks %q", gc.name, w)
+			}
 		}
 	}
 }
 
-// TestHTMLWithoutFolder: Write alone draws from the first rows and says
-// the counts are complete only when they are.
-func TestHTMLWithoutFolder(t *testing.T) {
-	r := fixture(t)
-	var buf bytes.Buffer
-	if err := (htmlWriter{}).Write(context.Background(), &buf, r); err != nil {
-		t.Fatal(err)
+// TestViewDisagreesWithSummary: an exceptions file whose rows or columns
+// are not what summary.json says is an error — no report states what the
+// evidence does not hold.
+func TestViewDisagreesWithSummary(t *testing.T) {
+	s := fixture(t)
+	s.Check("missing_ids").Exceptions++
+	if _, err := NewView(context.Background(), s, os.DirFS(fixtureDir)); err == nil || !strings.Contains(err.Error(), "holds 8 rows, but the check counted 9") {
+		t.Errorf("count: %v", err)
 	}
-	if !strings.Contains(buf.String(), "<svg") {
-		t.Error("no chart")
+	s = fixture(t)
+	s.Check("sum_balance").Columns[1].Name = "source_amt"
+	if _, err := NewView(context.Background(), s, os.DirFS(fixtureDir)); err == nil || !strings.Contains(err.Error(), `is "source_amount", but summary.json says "source_amt"`) {
+		t.Errorf("column: %v", err)
 	}
+	s = fixture(t)
+	if _, err := NewView(context.Background(), s, emptyFS{}); err == nil {
+		t.Error("no exceptions files: no error")
+	}
+}
+
+type emptyFS struct{}
+
+func (emptyFS) Open(name string) (fs.File, error) {
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 }

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
 // markdownWriter writes report.md: a readable account of what was compared,
@@ -14,15 +14,16 @@ import (
 type markdownWriter struct{}
 
 func (markdownWriter) Format() string { return "md" }
-func (markdownWriter) File() string   { return "report.md" }
+func (markdownWriter) File() string   { return evidence.MarkdownFile }
 
-func (markdownWriter) Write(_ context.Context, w io.Writer, r *Result) error {
+func (markdownWriter) Write(_ context.Context, w io.Writer, v *View) error {
+	r := v.Summary
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Reconciliation %s: %s\n\n", r.Control.Name, strings.ToUpper(string(r.Status)))
 	if r.Control.Description != "" {
 		fmt.Fprintf(&b, "%s\n\n", r.Control.Description)
 	}
-	fmt.Fprintf(&b, "**%s**\n\n", r.Conclusion("Every exception is listed in `exceptions/`."))
+	fmt.Fprintf(&b, "**%s**\n\n", v.Conclusion("Every exception is listed in `exceptions/`."))
 	fmt.Fprintf(&b, "Run `%s`, %s to %s (UTC), reconcile %s, DuckDB %s.\n\n", r.Run.ID, r.Run.StartedAt, r.Run.FinishedAt, r.Run.ToolVersion, r.Run.DuckDBVersion)
 
 	b.WriteString("## What was compared\n\n")
@@ -40,62 +41,52 @@ func (markdownWriter) Write(_ context.Context, w io.Writer, r *Result) error {
 		}
 		writeAsOf(&b, in.Details)
 	}
-	p := r.Parameters
-	fmt.Fprintf(&b, "\n%s", idPhrase(p))
-	if len(p.Measures) > 0 {
-		fmt.Fprintf(&b, "; measures: %s", codeList(p.Measures))
-	}
-	if len(p.GroupBy) > 0 {
-		fmt.Fprintf(&b, "; balanced per %s", codeList(p.GroupBy))
-	}
-	if p.Checkpoint != "" {
-		fmt.Fprintf(&b, "; checkpoint id: `%s`", p.Checkpoint)
-	}
-	if len(p.LogicalKey) > 0 {
-		fmt.Fprintf(&b, "; logical key: %s", codeList(p.LogicalKey))
-	}
-	b.WriteString(".\n\n")
-
-	if t := r.Totals; t != nil {
-		b.WriteString("| population | source | sink | difference (sink − source) |\n|---|---:|---:|---:|\n")
-		if r.Replay == nil {
-			fmt.Fprintf(&b, "| rows | %d | %d | %d |\n", t.SourceRows, t.SinkRows, t.SinkRows-t.SourceRows)
-			fmt.Fprintf(&b, "| distinct ids | %d | %d | %d |\n", t.SourceDistinctIDs, t.SinkDistinctIDs, t.SinkDistinctIDs-t.SourceDistinctIDs)
-		} else {
-			// Events and window rows are different units: no difference.
-			fmt.Fprintf(&b, "| rows (source events, sink window rows) | %d | %d | – |\n", t.SourceRows, t.SinkRows)
+	if p := r.Parameters; p != nil {
+		fmt.Fprintf(&b, "\n%s", idPhrase(p))
+		if len(p.Measures) > 0 {
+			fmt.Fprintf(&b, "; measures: %s", codeList(p.Measures))
 		}
-		for _, m := range t.Measures {
-			fmt.Fprintf(&b, "| sum of %s | %s | %s | %s |\n", m.Name, m.SourceSum, m.SinkSum, m.Difference)
+		if len(p.GroupBy) > 0 {
+			fmt.Fprintf(&b, "; balanced per %s", codeList(p.GroupBy))
+		}
+		if p.Checkpoint != "" {
+			fmt.Fprintf(&b, "; checkpoint id: `%s`", p.Checkpoint)
+		}
+		if len(p.LogicalKey) > 0 {
+			fmt.Fprintf(&b, "; logical key: %s", codeList(p.LogicalKey))
+		}
+		b.WriteString(".\n\n")
+	}
+
+	if len(v.Population) > 0 {
+		b.WriteString("| population | source | sink | difference (sink − source) |\n|---|---:|---:|---:|\n")
+		for _, row := range v.Population {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", row.Label, figure(row.Source), figure(row.Sink), figure(row.Difference))
 		}
 		b.WriteString("\n")
 	}
 
-	writeReplay(&b, r.Replay)
+	writeReplay(&b, v.Replay)
 	b.WriteString("## Verdict per check\n\n| check | assertion | status | exceptions |\n|---|---|---|---:|\n")
-	for _, c := range r.Checks {
-		ex := fmt.Sprint(c.Exceptions)
-		if c.Status == checks.Skipped {
-			ex = "–"
-		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", c.ID, c.Assertion, strings.ToUpper(string(c.Status)), ex)
+	for _, c := range v.Checks {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", c.ID, c.Assertion, strings.ToUpper(string(c.Status)), c.ExceptionsText())
 	}
 	b.WriteString("\n")
 
-	for _, c := range r.Checks {
+	for _, c := range v.Checks {
 		fmt.Fprintf(&b, "### %s — %s\n\n%s\n\n", c.ID, strings.ToUpper(string(c.Status)), c.Description)
 		switch {
-		case c.Status == checks.Skipped:
+		case c.Status == evidence.Skipped:
 			fmt.Fprintf(&b, "Skipped: %s.\n\n", c.SkipReason)
 		case c.Exceptions == 0:
 			fmt.Fprintf(&b, "No exceptions (`%s` has the header only).\n\n", c.File)
 		default:
 			fmt.Fprintf(&b, "%d exception(s); all of them are in `%s`.", c.Exceptions, c.File)
-			if int64(len(c.FirstRows)) < c.Exceptions {
-				fmt.Fprintf(&b, " The first %d:", len(c.FirstRows))
+			if int64(len(c.First)) < c.Exceptions {
+				fmt.Fprintf(&b, " The first %d:", len(c.First))
 			}
 			b.WriteString("\n\n")
-			writeTable(&b, c.ColumnNames(), c.FirstRows)
+			writeTable(&b, c.Header(), c.First)
 			b.WriteString("\n")
 		}
 		for _, n := range c.Notes {
@@ -119,6 +110,15 @@ func (markdownWriter) Write(_ context.Context, w io.Writer, r *Result) error {
 	return err
 }
 
+// figure is a population figure: its exact text, "–" when it does not
+// apply.
+func figure(c Cell) string {
+	if c.Null {
+		return "–"
+	}
+	return c.Text
+}
+
 func codeList(cols []string) string {
 	q := make([]string, len(cols))
 	for i, c := range cols {
@@ -127,7 +127,7 @@ func codeList(cols []string) string {
 	return strings.Join(q, ", ")
 }
 
-func writeTable(b *strings.Builder, cols []string, rows [][]*string) {
+func writeTable(b *strings.Builder, cols []string, rows [][]Cell) {
 	b.WriteString("|")
 	for _, c := range cols {
 		fmt.Fprintf(b, " %s |", mdCell(c))
@@ -141,8 +141,8 @@ func writeTable(b *strings.Builder, cols []string, rows [][]*string) {
 		b.WriteString("|")
 		for _, v := range r {
 			s := "NULL"
-			if v != nil {
-				s = mdCell(*v)
+			if !v.Null {
+				s = mdCell(v.Text)
 				if s == "" {
 					s = `""`
 				}

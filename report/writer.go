@@ -1,42 +1,30 @@
+// Package report lays out the evidence of a run for people: report.md,
+// report.html and workbook.xlsx, from one View built once from summary.json
+// (evidence.Summary) and the evidence folder's exceptions and queries.
+// Every figure, type and chart series is decided in the view; a writer only
+// lays it out. Writers never open files: the caller decides where the bytes
+// go, and the evidence package owns the folder and its layout.
 package report
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"sort"
+
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
-// Writer renders a Result in one format. Write must not open files: the
-// caller decides where the bytes go.
+// Writer lays out a View in one format.
 type Writer interface {
 	// Format is the writer's --format name ("json", "md", …).
 	Format() string
-	// File is the file name the writer's output takes in the evidence
-	// folder ("summary.json", "report.md", …).
+	// File is the file the writer's output takes in the evidence folder
+	// (evidence.SummaryFile, evidence.MarkdownFile, …).
 	File() string
-	// Write renders r to w.
-	Write(ctx context.Context, w io.Writer, r *Result) error
+	// Write renders v to w.
+	Write(ctx context.Context, w io.Writer, v *View) error
 }
-
-// FolderWriter is a Writer whose output draws on files already in the
-// evidence folder — the exceptions CSVs (Outcome.File), which hold every
-// exception row while Result carries only the first ones. The caller uses
-// WriteFolder instead of Write when it has the folder.
-type FolderWriter interface {
-	Writer
-	// WriteFolder renders r to w, reading the files r names from evidence,
-	// the evidence folder as written so far (paths relative to it, with
-	// forward slashes, as fs.FS wants them).
-	WriteFolder(ctx context.Context, w io.Writer, r *Result, evidence fs.FS) error
-}
-
-// ErrNeedsFolder is returned by the Write method of a FolderWriter that
-// cannot render without the evidence folder's files.
-var ErrNeedsFolder = errors.New("report: format needs the evidence folder")
 
 var writers = map[string]Writer{}
 
@@ -72,14 +60,11 @@ func init() {
 	Register(markdownWriter{})
 }
 
-// jsonWriter writes summary.json: the Result as indented JSON.
+// jsonWriter writes summary.json (evidence.Summary.Encode).
 type jsonWriter struct{}
 
 func (jsonWriter) Format() string { return "json" }
-func (jsonWriter) File() string   { return "summary.json" }
-func (jsonWriter) Write(_ context.Context, w io.Writer, r *Result) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+func (jsonWriter) File() string   { return evidence.SummaryFile }
+func (jsonWriter) Write(_ context.Context, w io.Writer, v *View) error {
+	return v.Summary.Encode(w)
 }

@@ -2,23 +2,20 @@ package report
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
 // xlsxWriter writes workbook.xlsx, the auditor's work paper:
@@ -34,20 +31,21 @@ import (
 //     details, and the columns loaded), Parameters (the effective spec) and
 //     Queries (the exact SQL of every check).
 //
-// Cells are typed from the exceptions CSV: a column whose every value is a
-// plain decimal becomes numbers (each shown with the decimals it has), but a
-// value with more than 15 significant digits — more than Excel keeps —
-// stays text, so nothing is rounded; a column whose every value is a
-// timestamp becomes date cells in UTC; id columns (the spec's id, logical
-// key, group-by and checkpoint columns, and any name ending in "_id" or
-// "_ids") are always text. Everything else is text cells formatted as Text
+// Cells are typed by the view (from each column's DuckDB type and role,
+// see kindOf): a number becomes a number cell shown with the decimals it
+// has, but a value with more than 15 significant digits — more than Excel
+// keeps — stays text, so nothing is rounded; a date or timestamp becomes a
+// date cell in UTC (milliseconds at most; a finer value, or one before
+// 1900, stays text); id, group, logical-key, checkpoint and location
+// columns are always text. Text is stored in cells formatted as Text
 // ("@"): a value starting with =, +, -, @, tab or CR is stored as a string
 // and is never a formula, not even after the cell is edited. A text longer
 // than Excel's 32,767 characters is cut and ends with a visible marker.
-// Headers are frozen and carry an autofilter.
+// Headers are frozen and carry an autofilter; sheets print landscape, one
+// page wide.
 //
-// It needs the evidence folder (WriteFolder): the exception rows come from
-// the exceptions CSVs, never from the first rows a Result carries.
+// The exception rows are streamed from the exceptions CSVs (View.EachRow),
+// every one of them.
 type xlsxWriter struct {
 	// rowsPerSheet caps the data rows (header excluded) of one exceptions
 	// sheet; 0 means Excel's limit, xlsxMaxRows-1.
@@ -66,21 +64,14 @@ const maxExactDigits = 15
 func init() { Register(xlsxWriter{}) }
 
 func (xlsxWriter) Format() string { return "xlsx" }
-func (xlsxWriter) File() string   { return "workbook.xlsx" }
+func (xlsxWriter) File() string   { return evidence.WorkbookFile }
 
-// Write fails with ErrNeedsFolder: the workbook holds every exception row,
-// read from the evidence folder (see WriteFolder).
-func (xlsxWriter) Write(context.Context, io.Writer, *Result) error {
-	return fmt.Errorf("%w: xlsx reads every exception row from the exceptions CSVs", ErrNeedsFolder)
-}
-
-// WriteFolder writes the workbook for r to w, streaming each failed check's
-// rows from evidence/<Outcome.File>. It fails if a CSV holds a different
-// number of rows than Outcome.Exceptions says.
-func (x xlsxWriter) WriteFolder(ctx context.Context, w io.Writer, r *Result, evidence fs.FS) error {
+// Write writes the workbook of v to w, streaming each failed check's rows
+// from its exceptions CSV.
+func (x xlsxWriter) Write(ctx context.Context, w io.Writer, v *View) error {
 	f := excelize.NewFile()
 	defer f.Close()
-	b := &workbook{f: f, r: r, evidence: evidence, used: map[string]bool{}, perSheet: x.rowsPerSheet}
+	b := &workbook{f: f, v: v, s: v.Summary, used: map[string]bool{}, perSheet: x.rowsPerSheet}
 	if b.perSheet <= 0 || b.perSheet > xlsxMaxRows-1 {
 		b.perSheet = xlsxMaxRows - 1
 	}
@@ -99,11 +90,10 @@ func (x xlsxWriter) WriteFolder(ctx context.Context, w io.Writer, r *Result, evi
 // workbook is one workbook under construction.
 type workbook struct {
 	f        *excelize.File
-	r        *Result
-	evidence fs.FS
+	v        *View
+	s        *evidence.Summary
 	used     map[string]bool // sheet names taken, lower case
 	perSheet int
-	ids      map[string]bool // columns that are always text
 
 	// style ids
 	title, label, header, text, numText, wrap, integer, date, datetime, datetimeMS, pass, fail, skipped, signoff int
@@ -112,11 +102,8 @@ type workbook struct {
 
 // excPlan is how one failed check's exceptions are laid out.
 type excPlan struct {
-	o      *checks.Outcome
+	c      *CheckView
 	sheets []string
-	header []string
-	cols   []colStats
-	rows   int64
 }
 
 func (b *workbook) styles() error {
@@ -169,38 +156,21 @@ func (b *workbook) decimalStyle(scale int) (int, error) {
 
 func ptr[T any](v T) *T { return &v }
 
-// decimals4 is the style of a ratio shown with 4 decimals.
-func (b *workbook) decimals4() int {
-	st, err := b.decimalStyle(4)
-	if err != nil {
-		return b.integer
-	}
-	return st
-}
-
 func (b *workbook) build(ctx context.Context) error {
-	b.ids = idColumns(b.r)
-	// Plan the exception sheets first: Summary names them and states
-	// counts that the scan has confirmed.
+	// Plan the exception sheets first: Summary names them. The view has
+	// counted every file's rows against its check.
 	var plans []*excPlan
-	for _, o := range b.r.Failed() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		p, err := b.scan(o)
-		if err != nil {
-			return err
-		}
-		plans = append(plans, p)
+	for _, c := range b.v.Failed() {
+		plans = append(plans, &excPlan{c: c})
 	}
 	if err := b.f.SetSheetName("Sheet1", "Summary"); err != nil {
 		return err
 	}
 	b.used["summary"] = true
 	for _, p := range plans {
-		n := (p.rows + int64(b.perSheet) - 1) / int64(b.perSheet)
+		n := (p.c.Exceptions + int64(b.perSheet) - 1) / int64(b.perSheet)
 		for i := int64(1); i <= n; i++ {
-			name := b.sheetName(p.o.ID, int(i))
+			name := b.sheetName(p.c.ID, int(i))
 			if _, err := b.f.NewSheet(name); err != nil {
 				return err
 			}
@@ -215,11 +185,11 @@ func (b *workbook) build(ctx context.Context) error {
 	}
 	b.f.SetActiveSheet(0)
 	if err := b.f.SetDocProps(&excelize.DocProperties{
-		Title:   "Reconciliation " + b.r.Control.Name,
-		Subject: b.r.Control.Description,
-		Creator: "reconcile " + b.r.Run.ToolVersion,
-		Created: b.r.Run.StartedAt, Modified: b.r.Run.FinishedAt,
-		Identifier: b.r.Run.ID,
+		Title:   "Reconciliation " + b.s.Control.Name,
+		Subject: b.s.Control.Description,
+		Creator: "reconcile " + b.s.Run.ToolVersion,
+		Created: b.s.Run.StartedAt, Modified: b.s.Run.FinishedAt,
+		Identifier: b.s.Run.ID,
 	}); err != nil {
 		return err
 	}
@@ -229,7 +199,7 @@ func (b *workbook) build(ctx context.Context) error {
 	}
 	for _, p := range plans {
 		if err := b.exceptions(ctx, p); err != nil {
-			return fmt.Errorf("xlsx %s: %w", p.o.ID, err)
+			return fmt.Errorf("xlsx %s: %w", p.c.ID, err)
 		}
 	}
 	if err := b.inputs(); err != nil {
@@ -242,26 +212,6 @@ func (b *workbook) build(ctx context.Context) error {
 		return fmt.Errorf("xlsx Queries: %w", err)
 	}
 	return nil
-}
-
-// idColumns are the columns written as text whatever they hold.
-func idColumns(r *Result) map[string]bool {
-	ids := map[string]bool{}
-	if p := r.Parameters; p != nil {
-		for _, cols := range [][]string{p.ID, p.LogicalKey, p.GroupBy, {p.Checkpoint}} {
-			for _, c := range cols {
-				if c != "" {
-					ids[c] = true
-				}
-			}
-		}
-	}
-	return ids
-}
-
-func (b *workbook) isID(col string) bool {
-	l := strings.ToLower(col)
-	return b.ids[col] || l == "id" || strings.HasSuffix(l, "_id") || strings.HasSuffix(l, "_ids") || l == "checkpoint" || strings.HasSuffix(l, "_checkpoint")
 }
 
 // sheetName returns a unique, valid sheet name for part n (1-based) of a
@@ -298,116 +248,6 @@ func cutRunes(s string, n int) string {
 	return string([]rune(s)[:n])
 }
 
-// colKind is how a column's cells are written.
-type colKind int
-
-const (
-	kindText colKind = iota
-	kindNumber
-	kindTime
-)
-
-// colStats are what the first pass learns about one column.
-type colStats struct {
-	kind     colKind
-	hasTime  bool // a value with a time of day (times)
-	ms       bool // a value with fractional seconds (times)
-	width    int  // longest value, in runes, capped
-	nonEmpty bool
-}
-
-var decimalRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?$`)
-
-// scan reads a check's exceptions CSV once: it counts the rows, checks the
-// count against the outcome and decides each column's kind and width.
-func (b *workbook) scan(o *checks.Outcome) (*excPlan, error) {
-	fh, err := b.evidence.Open(o.File)
-	if err != nil {
-		return nil, fmt.Errorf("exceptions of %s: %w", o.ID, err)
-	}
-	defer fh.Close()
-	cr := csv.NewReader(fh)
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s: header: %w", o.File, err)
-	}
-	p := &excPlan{o: o, header: append([]string(nil), header...), cols: make([]colStats, len(header))}
-	num := make([]bool, len(header))
-	tim := make([]bool, len(header))
-	for i, h := range header {
-		num[i], tim[i] = !b.isID(h), !b.isID(h)
-		p.cols[i].width = utf8.RuneCountInString(h)
-	}
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", o.File, err)
-		}
-		p.rows++
-		for i, v := range rec {
-			c := &p.cols[i]
-			if n := utf8.RuneCountInString(v); n > c.width {
-				c.width = n
-			}
-			if v == "" {
-				continue
-			}
-			c.nonEmpty = true
-			if num[i] {
-				if !decimalRE.MatchString(v) {
-					num[i] = false
-				}
-			}
-			if tim[i] {
-				if t, ok := parseTimestamp(v); ok {
-					c.hasTime = c.hasTime || len(v) > 10
-					c.ms = c.ms || t.Nanosecond() != 0
-				} else {
-					tim[i] = false
-				}
-			}
-		}
-	}
-	if p.rows != o.Exceptions {
-		return nil, fmt.Errorf("%s holds %d rows, but the check counted %d exceptions", o.File, p.rows, o.Exceptions)
-	}
-	for i := range p.cols {
-		c := &p.cols[i]
-		switch {
-		case !c.nonEmpty:
-			c.kind = kindText
-		case num[i]:
-			c.kind = kindNumber
-		case tim[i]:
-			c.kind = kindTime
-		}
-	}
-	return p, nil
-}
-
-// timestampRE matches the timestamps DuckDB and ISO 8601 write: a date,
-// optionally a time with fractional seconds and a zone.
-var timestampRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$`)
-
-// parseTimestamp parses a date or timestamp; one without a zone is UTC
-// (reconcile's DuckDB session runs in UTC). The result is in UTC.
-func parseTimestamp(s string) (time.Time, bool) {
-	if !timestampRE.MatchString(s) {
-		return time.Time{}, false
-	}
-	s = strings.Replace(s, "T", " ", 1)
-	for _, layout := range []string{"2006-01-02", "2006-01-02 15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999Z0700"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), true
-		}
-	}
-	return time.Time{}, false
-}
-
 // significantDigits counts the significant digits of a plain decimal
 // ("-0012.3400" has 3).
 func significantDigits(v string) int {
@@ -422,19 +262,22 @@ func significantDigits(v string) int {
 	return len(digits)
 }
 
-// cell turns one CSV value of a column into the value SetRow writes.
-func (b *workbook) cell(c *colStats, v, file string) (any, error) {
-	if v == "" {
+// cell turns one value of a column profiled p into the value SetRow
+// writes; file is where the whole value is, for a cut marker.
+func (b *workbook) cell(p Profile, c Cell, file string) (any, error) {
+	v := c.Text
+	if c.Null || v == "" {
 		return nil, nil
 	}
-	switch c.kind {
-	case kindNumber:
+	switch c.Kind {
+	case KindNumber:
 		if significantDigits(v) > maxExactDigits {
 			return excelize.Cell{StyleID: b.numText, Value: v}, nil
 		}
 		// Each value shows the decimals it was written with: a DECIMAL
-		// column keeps its scale, and a mixed column ("expected" of a
-		// count and a sum) shows each value as written.
+		// column keeps its scale, and a mixed column (a re-performed figure
+		// that is a count on one row and a sum on the next) shows each
+		// value as written.
 		scale := 0
 		if dot := strings.IndexByte(v, '.'); dot >= 0 {
 			scale = len(v) - dot - 1
@@ -454,8 +297,8 @@ func (b *workbook) cell(c *colStats, v, file string) (any, error) {
 			return nil, err
 		}
 		return excelize.Cell{StyleID: st, Value: fv}, nil
-	case kindTime:
-		t, _ := parseTimestamp(v)
+	case KindTime:
+		t := c.Time
 		if t.Nanosecond()%int(time.Millisecond) != 0 || t.Year() < 1900 {
 			// Excel shows milliseconds at most and no dates before 1900:
 			// keep the exact value as text.
@@ -463,9 +306,9 @@ func (b *workbook) cell(c *colStats, v, file string) (any, error) {
 		}
 		st := b.date
 		switch {
-		case c.ms:
+		case p.Fraction:
 			st = b.datetimeMS
-		case c.hasTime:
+		case p.TimeOfDay:
 			st = b.datetime
 		}
 		return excelize.Cell{StyleID: st, Value: t}, nil
@@ -584,24 +427,30 @@ func (b *workbook) hdr(vs ...string) []any {
 	return out
 }
 
-func (b *workbook) statusCell(s string) excelize.Cell {
+func (b *workbook) statusCell(s evidence.Status) excelize.Cell {
 	st := b.skipped
 	switch s {
-	case string(checks.Pass):
+	case evidence.Pass:
 		st = b.pass
-	case string(checks.Fail):
+	case evidence.Fail:
 		st = b.fail
 	}
-	return excelize.Cell{StyleID: st, Value: strings.ToUpper(s)}
+	return excelize.Cell{StyleID: st, Value: strings.ToUpper(string(s))}
 }
 
-// amount writes an exact decimal string as a number when Excel can hold it
-// exactly, else as text.
-func (b *workbook) amount(v string) (any, error) {
-	if !decimalRE.MatchString(v) {
-		return b.str(v), nil
+// figure writes a population figure: a number when Excel can hold it
+// exactly, else text; "–" when it does not apply.
+func (b *workbook) figure(c Cell) (any, error) {
+	if c.Null {
+		return b.str("–"), nil
 	}
-	return b.cell(&colStats{kind: kindNumber}, v, "summary.json")
+	return b.cell(Profile{}, c, evidence.SummaryFile)
+}
+
+// capitalize upper-cases the first letter of a label.
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 func (b *workbook) timeCell(v string) any {
@@ -612,7 +461,7 @@ func (b *workbook) timeCell(v string) any {
 }
 
 func (b *workbook) summary(plans []*excPlan) error {
-	r := b.r
+	r := b.s
 	widths := []float64{26, 22, 14, 16, 26, 32, 70}
 	s, err := b.newSheet("Summary", widths, 0, "")
 	if err != nil {
@@ -622,7 +471,7 @@ func (b *workbook) summary(plans []*excPlan) error {
 	if err := add(excelize.Cell{StyleID: b.title, Value: "Reconciliation: " + r.Control.Name}); err != nil {
 		return err
 	}
-	conclusion := r.Conclusion("The exceptions are on the sheets named in the table below.")
+	conclusion := b.v.Conclusion("The exceptions are on the sheets named in the table below.")
 	// Long texts wrap across the merged columns from..G, the row tall
 	// enough for them.
 	long := func(label string, first any, from int, text string) error {
@@ -638,7 +487,7 @@ func (b *workbook) summary(plans []*excPlan) error {
 		if first != nil {
 			vals = append(vals, first)
 		}
-		vals = append(vals, excelize.Cell{StyleID: b.wrap, Value: cutCell(text, "summary.json")})
+		vals = append(vals, excelize.Cell{StyleID: b.wrap, Value: cutCell(text, evidence.SummaryFile)})
 		if err := s.add(vals, excelize.RowOpts{Height: min(float64(lines)*15+2, 409)}); err != nil {
 			return err
 		}
@@ -646,7 +495,7 @@ func (b *workbook) summary(plans []*excPlan) error {
 		toCell, _ := excelize.CoordinatesToCellName(len(widths), s.row)
 		return s.sw.MergeCell(fromCell, toCell)
 	}
-	if err := long("Conclusion", b.statusCell(string(r.Status)), 3, conclusion); err != nil {
+	if err := long("Conclusion", b.statusCell(r.Status), 3, conclusion); err != nil {
 		return err
 	}
 	s.skip()
@@ -681,24 +530,18 @@ func (b *workbook) summary(plans []*excPlan) error {
 			return err
 		}
 	}
-	if t := r.Totals; t != nil {
+	if len(b.v.Population) > 0 {
 		if err := s.add(b.hdr("Population", "Source", "Sink", "Difference (sink − source)")); err != nil {
 			return err
 		}
-		if err := add(b.lbl("Rows"), b.num(t.SourceRows), b.num(t.SinkRows), b.num(t.SinkRows-t.SourceRows)); err != nil {
-			return err
-		}
-		if err := add(b.lbl("Distinct ids"), b.num(t.SourceDistinctIDs), b.num(t.SinkDistinctIDs), b.num(t.SinkDistinctIDs-t.SourceDistinctIDs)); err != nil {
-			return err
-		}
-		for _, m := range t.Measures {
-			vals := []any{b.lbl("Sum of " + m.Name)}
-			for _, v := range []string{m.SourceSum, m.SinkSum, m.Difference} {
-				c, err := b.amount(v)
+		for _, row := range b.v.Population {
+			vals := []any{b.lbl(capitalize(row.Label))}
+			for _, c := range []Cell{row.Source, row.Sink, row.Difference} {
+				cell, err := b.figure(c)
 				if err != nil {
 					return err
 				}
-				vals = append(vals, c)
+				vals = append(vals, cell)
 			}
 			if err := add(vals...); err != nil {
 				return err
@@ -706,7 +549,7 @@ func (b *workbook) summary(plans []*excPlan) error {
 		}
 		s.skip()
 	}
-	if rp := r.Replay; rp != nil {
+	if rp := b.v.Replay; rp != nil {
 		if err := s.add(b.hdr("Stream-job replay", "", "", "")); err != nil {
 			return err
 		}
@@ -716,18 +559,14 @@ func (b *workbook) summary(plans []*excPlan) error {
 		}
 		rows := [][]any{
 			{b.lbl("Windows"), b.str(fmt.Sprintf("%s over %s; zone-less timestamps read in %s; emission compared: %s", rp.Window, rp.EventTime, rp.TimeZone, rp.Emission))},
-			{b.lbl("Source events"), b.num(rp.SourceEvents)},
-			{b.lbl("Windows × groups re-performed"), b.num(rp.ExpectedKeys)},
-			{b.lbl("Sink rows / distinct keys"), b.num(rp.SinkRows), b.num(rp.SinkDistinctKeys)},
-			{b.lbl("Sink rows per key (1.0 = once)"), excelize.Cell{StyleID: b.decimals4(), Value: rp.SinkRowsPerKey}},
 			{b.lbl("Restarts"), b.str(files)},
 		}
 		for _, rs := range rp.Restarts {
 			ck := "an unknown checkpoint"
-			if rs.RestoredCheckpoint >= 0 {
-				ck = fmt.Sprintf("checkpoint %d", rs.RestoredCheckpoint)
+			if rs.RestoredKnown {
+				ck = "checkpoint " + rs.Checkpoint
 			}
-			rows = append(rows, []any{b.lbl(fmt.Sprintf("Restart %d", rs.No)), b.str(fmt.Sprintf("%s UTC from %s; explains %s (%d key(s))", rs.Time.UTC().Format("2006-01-02 15:04:05"), ck, countList(rs.Findings), rs.Keys))})
+			rows = append(rows, []any{b.lbl(fmt.Sprintf("Restart %d", rs.No)), b.str(fmt.Sprintf("%s UTC from %s; explains %s (%d key(s))", rs.At, ck, countList(rs.Findings), rs.Keys))})
 		}
 		rows = append(rows, []any{b.lbl("Findings no restart explains"), b.str(fmt.Sprintf("%s (%d key(s))", countList(rp.Unexplained), rp.UnexplainedKeys))})
 		for _, row := range rows {
@@ -739,24 +578,24 @@ func (b *workbook) summary(plans []*excPlan) error {
 	}
 	sheets := map[string][]string{}
 	for _, p := range plans {
-		sheets[p.o.ID] = p.sheets
+		sheets[p.c.ID] = p.sheets
 	}
 	if err := s.add(b.hdr("Check", "Assertion", "Status", "Exceptions", "Sheets", "Exceptions file", "Description")); err != nil {
 		return err
 	}
-	for _, c := range r.Checks {
+	for _, c := range b.v.Checks {
 		var ex any = b.num(c.Exceptions)
 		note := c.Description
-		if c.Status == checks.Skipped {
-			ex = b.str("–")
+		if c.Status == evidence.Skipped {
+			ex = b.str(c.ExceptionsText())
 			note = "Skipped: " + c.SkipReason + ". " + note
 		}
 		for _, n := range c.Notes {
 			note += " Note: " + n + "."
 		}
 		lines := 1 + int(float64(utf8.RuneCountInString(note))/(widths[6]*1.1))
-		if err := s.add([]any{b.str(c.ID), b.str(c.Assertion), b.statusCell(string(c.Status)), ex,
-			b.str(strings.Join(sheets[c.ID], ", ")), b.str(c.File), b.textCell(b.wrap, note, "summary.json")},
+		if err := s.add([]any{b.str(c.ID), b.str(c.Assertion), b.statusCell(c.Status), ex,
+			b.str(strings.Join(sheets[c.ID], ", ")), b.str(c.File), b.textCell(b.wrap, note, evidence.SummaryFile)},
 			excelize.RowOpts{Height: min(float64(lines)*15+2, 409)}); err != nil {
 			return err
 		}
@@ -782,7 +621,7 @@ func (b *workbook) summary(plans []*excPlan) error {
 
 // periodOf says as of when the population was taken: the database snapshot
 // details of inputs that have them, else the read time of the files.
-func periodOf(r *Result) string {
+func periodOf(r *evidence.Summary) string {
 	var parts []string
 	for _, in := range r.Inputs {
 		if len(in.Details) > 0 {
@@ -821,66 +660,68 @@ func detailLines(d map[string]any) string {
 	return strings.Join(keys, "\n")
 }
 
+// exceptions streams a failed check's rows onto its sheets, each sheet
+// starting with the header.
 func (b *workbook) exceptions(ctx context.Context, p *excPlan) error {
-	fh, err := b.evidence.Open(p.o.File)
-	if err != nil {
-		return err
-	}
-	defer fh.Close()
-	cr := csv.NewReader(fh)
-	cr.ReuseRecord = true
-	if _, err := cr.Read(); err != nil {
-		return err
-	}
-	widths := make([]float64, len(p.cols))
-	for i, c := range p.cols {
-		w := c.width + 2
-		switch c.kind {
-		case kindNumber:
+	c := p.c
+	header := c.Header()
+	widths := make([]float64, len(c.Typed))
+	for i, col := range c.Typed {
+		prof := c.Profile[i]
+		w := prof.Width + 2
+		switch {
+		case !prof.NonEmpty: // no value: laid out as its header
+		case col.Kind == KindNumber:
 			w += w / 3 // thousands separators
-		case kindTime:
+		case col.Kind == KindTime:
 			w = 24
 		}
 		widths[i] = float64(min(max(w, 8), 60))
 	}
-	lastCol, err := excelize.ColumnNumberToName(len(p.header))
+	lastCol, err := excelize.ColumnNumberToName(len(header))
 	if err != nil {
 		return err
 	}
-	remaining := p.rows
-	for _, name := range p.sheets {
-		n := min(remaining, int64(b.perSheet))
-		remaining -= n
-		s, err := b.newSheet(name, widths, 1, fmt.Sprintf("A1:%s%d", lastCol, n+1))
-		if err != nil {
-			return err
-		}
-		if err := s.add(b.hdr(p.header...)); err != nil {
-			return err
-		}
-		vals := make([]any, len(p.header))
-		for i := int64(0); i < n; i++ {
-			if i%65536 == 0 {
-				if err := ctx.Err(); err != nil {
+	remaining := c.Exceptions
+	var s *sheet
+	var left int64 // rows the current sheet still takes
+	next := 0      // the next sheet of p.sheets
+	vals := make([]any, len(header))
+	err = b.v.EachRow(ctx, c, func(row []Cell) error {
+		if left == 0 {
+			if s != nil {
+				if err := s.sw.Flush(); err != nil {
 					return err
 				}
 			}
-			rec, err := cr.Read()
-			if err != nil {
-				return fmt.Errorf("%s: %w", p.o.File, err)
+			if next == len(p.sheets) {
+				return fmt.Errorf("%s: more rows than the %d counted", c.File, c.Exceptions)
 			}
-			for j, v := range rec {
-				if vals[j], err = b.cell(&p.cols[j], v, p.o.File); err != nil {
-					return fmt.Errorf("%s: %w", p.o.File, err)
-				}
+			left = min(remaining, int64(b.perSheet))
+			remaining -= left
+			var err error
+			if s, err = b.newSheet(p.sheets[next], widths, 1, fmt.Sprintf("A1:%s%d", lastCol, left+1)); err != nil {
+				return err
 			}
-			if err := s.add(vals); err != nil {
+			next++
+			if err := s.add(b.hdr(header...)); err != nil {
 				return err
 			}
 		}
-		if err := s.sw.Flush(); err != nil {
-			return err
+		for j, cell := range row {
+			var err error
+			if vals[j], err = b.cell(c.Profile[j], cell, c.File); err != nil {
+				return fmt.Errorf("%s: %w", c.File, err)
+			}
 		}
+		left--
+		return s.add(vals)
+	})
+	if err != nil {
+		return err
+	}
+	if s != nil {
+		return s.sw.Flush()
 	}
 	return nil
 }
@@ -893,12 +734,12 @@ func (b *workbook) inputs() error {
 	if err := s.add(b.hdr("Role", "Kind", "Location", "Rows", "File", "Bytes", "SHA-256", "Details")); err != nil {
 		return err
 	}
-	for _, in := range b.r.Inputs {
+	for _, in := range b.s.Inputs {
 		details := detailLines(in.Details)
 		height := float64(strings.Count(details, "\n")+1) * 15
 		head := []any{b.str(in.Role), b.str(in.Kind), b.str(in.Location), b.num(in.Rows)}
 		if len(in.Files) == 0 {
-			if err := s.add(append(head, nil, nil, nil, b.textCell(b.wrap, details, "summary.json")), excelize.RowOpts{Height: min(height, 409)}); err != nil {
+			if err := s.add(append(head, nil, nil, nil, b.textCell(b.wrap, details, evidence.SummaryFile)), excelize.RowOpts{Height: min(height, 409)}); err != nil {
 				return err
 			}
 		}
@@ -906,7 +747,7 @@ func (b *workbook) inputs() error {
 			row := append(append([]any(nil), head...), b.str(f.Path), b.num(f.Bytes), b.str(f.SHA256))
 			var opts []excelize.RowOpts
 			if i == 0 && details != "" {
-				row = append(row, b.textCell(b.wrap, details, "summary.json"))
+				row = append(row, b.textCell(b.wrap, details, evidence.SummaryFile))
 				opts = append(opts, excelize.RowOpts{Height: min(height, 409)})
 			}
 			if err := s.add(row, opts...); err != nil {
@@ -923,7 +764,7 @@ func (b *workbook) inputs() error {
 	if err := s.add(b.hdr("Role", "Column", "Type (as loaded)")); err != nil {
 		return err
 	}
-	for _, in := range b.r.Inputs {
+	for _, in := range b.s.Inputs {
 		for _, c := range in.Columns {
 			if err := s.add([]any{b.str(in.Role), b.str(c.Name), b.str(c.Type)}); err != nil {
 				return err
@@ -941,80 +782,12 @@ func (b *workbook) parameters() error {
 	if err := s.add(b.hdr("Parameter", "Value")); err != nil {
 		return err
 	}
-	kvs, err := flatten(b.r.Parameters)
-	if err != nil {
-		return err
-	}
-	for _, kv := range kvs {
-		if err := s.add([]any{b.str(kv[0]), b.textCell(b.text, kv[1], "summary.json")}); err != nil {
+	for _, kv := range b.v.Parameters {
+		if err := s.add([]any{b.str(kv[0]), b.textCell(b.text, kv[1], evidence.SummaryFile)}); err != nil {
 			return err
 		}
 	}
 	return s.sw.Flush()
-}
-
-// flatten lists v's JSON form as (dotted key, value) pairs in key order;
-// lists of scalars are joined with ", ".
-func flatten(v any) ([][2]string, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var tree any
-	if err := json.Unmarshal(data, &tree); err != nil {
-		return nil, err
-	}
-	var out [][2]string
-	var walk func(prefix string, t any)
-	walk = func(prefix string, t any) {
-		switch t := t.(type) {
-		case map[string]any:
-			keys := make([]string, 0, len(t))
-			for k := range t {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				p := k
-				if prefix != "" {
-					p = prefix + "." + k
-				}
-				walk(p, t[k])
-			}
-		case []any:
-			scalars := make([]string, 0, len(t))
-			for _, e := range t {
-				switch e.(type) {
-				case map[string]any, []any:
-				default:
-					scalars = append(scalars, scalar(e))
-				}
-			}
-			if len(scalars) == len(t) {
-				out = append(out, [2]string{prefix, strings.Join(scalars, ", ")})
-				return
-			}
-			for i, e := range t {
-				walk(fmt.Sprintf("%s[%d]", prefix, i), e)
-			}
-		default:
-			out = append(out, [2]string{prefix, scalar(t)})
-		}
-	}
-	walk("", tree)
-	return out, nil
-}
-
-func scalar(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return v
-	default:
-		d, _ := json.Marshal(v)
-		return string(d)
-	}
 }
 
 func (b *workbook) queries() error {
@@ -1025,11 +798,11 @@ func (b *workbook) queries() error {
 	if err := s.add(b.hdr("Check", "Assertion", "Query file", "SQL (run over tables source and sink)")); err != nil {
 		return err
 	}
-	for _, c := range b.r.Checks {
+	for _, c := range b.v.Checks {
 		if c.SQL == "" {
 			continue
 		}
-		file := "queries/" + c.ID + ".sql"
+		file := c.QueryFile
 		sql := strings.TrimSpace(c.SQL)
 		lines := strings.Count(sql, "\n") + 1
 		height := min(float64(lines)*15, 409) // Excel's tallest row

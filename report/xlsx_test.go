@@ -5,7 +5,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -23,17 +22,18 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
-// evidenceFS copies testdata/evidence into a MapFS, plus extra files.
-func evidenceFS(t testing.TB, extra map[string]string) fstest.MapFS {
+// evidenceFS copies the evidence folder dir into a MapFS, plus extra files.
+func evidenceFS(t testing.TB, dir string, extra map[string]string) fstest.MapFS {
 	t.Helper()
 	m := fstest.MapFS{}
-	err := fs.WalkDir(os.DirFS(fixtureDir), ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		data, err := os.ReadFile(filepath.Join(fixtureDir, p))
+		data, err := os.ReadFile(filepath.Join(dir, p))
 		m[p] = &fstest.MapFile{Data: data}
 		return err
 	})
@@ -46,11 +46,12 @@ func evidenceFS(t testing.TB, extra map[string]string) fstest.MapFS {
 	return m
 }
 
-// writeXLSX renders r with w and opens the result with excelize.
-func writeXLSX(t testing.TB, w xlsxWriter, r *Result, evidence fs.FS) *excelize.File {
+// writeXLSX renders the view of s over ev with w and opens the result with
+// excelize.
+func writeXLSX(t testing.TB, w xlsxWriter, s *evidence.Summary, ev fs.FS) *excelize.File {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := w.WriteFolder(context.Background(), &buf, r, evidence); err != nil {
+	if err := w.Write(context.Background(), &buf, newTestView(t, s, ev)); err != nil {
 		t.Fatal(err)
 	}
 	f, err := excelize.OpenReader(&buf)
@@ -80,16 +81,22 @@ func findRow(t *testing.T, f *excelize.File, sheet, v string) int {
 func TestXLSXCells(t *testing.T) {
 	long := strings.Repeat("é", 20_000) + strings.Repeat("x", 20_000) // 40,000 characters
 	r := fixture(t)
-	ev := evidenceFS(t, map[string]string{"exceptions/long_values.csv": "entry_id,payload\nL1," + long + "\n"})
-	r.Checks = append(r.Checks, outcomeFrom(t, ev, "long_values", "accuracy", "A value longer than a cell holds."))
+	ev := evidenceFS(t, fixtureDir, map[string]string{"exceptions/long_values.csv": "entry_id,payload\nL1," + long + "\n", "queries/long_values.sql": "SELECT 1\n"})
+	r.Checks = append(r.Checks, checkFrom(t, ev, "long_values", "accuracy", "A value longer than a cell holds.", []evidence.Column{{Type: "VARCHAR", Role: checks.RoleID}, {Type: "VARCHAR"}}))
 	f := writeXLSX(t, xlsxWriter{}, r, ev)
+	wf := writeXLSX(t, xlsxWriter{}, windowedFixture(t), os.DirFS(windowedDir))
 
-	wantSheets := []string{"Summary", "missing_ids", "sum_balance", "key_checkpoint_conflicts", "duplicate_keys", "reperformance_mismatches", "long_values", "Inputs", "Parameters", "Queries"}
+	wantSheets := []string{"Summary", "missing_ids", "sum_balance", "key_checkpoint_conflicts", "long_values", "Inputs", "Parameters", "Queries"}
 	if got := f.GetSheetList(); !slices.Equal(got, wantSheets) {
 		t.Fatalf("sheets = %q, want %q", got, wantSheets)
 	}
+	wantSheets = []string{"Summary", "key_checkpoint_conflicts", "duplicate_keys", "reperformance_mismatches", "Inputs", "Parameters", "Queries"}
+	if got := wf.GetSheetList(); !slices.Equal(got, wantSheets) {
+		t.Fatalf("windowed sheets = %q, want %q", got, wantSheets)
+	}
 
 	type want struct {
+		f           *excelize.File
 		sheet, cell string
 		raw         string // value as stored
 		shown       string // value as formatted ("" = same as raw)
@@ -98,33 +105,39 @@ func TestXLSXCells(t *testing.T) {
 	idRow := func(id string) int { return findRow(t, f, "missing_ids", id) }
 	cases := []want{
 		// formula-like text stays text, exactly as written
-		{"missing_ids", fmt.Sprintf("A%d", idRow(`=HYPERLINK("http://example.invalid","click")`)), `=HYPERLINK("http://example.invalid","click")`, "", false},
-		{"missing_ids", fmt.Sprintf("D%d", idRow(`=HYPERLINK("http://example.invalid","click")`)), `=cmd|' /C calc'!A0`, "", false},
-		{"missing_ids", fmt.Sprintf("A%d", idRow("+1")), "+1", "", false},
-		{"missing_ids", fmt.Sprintf("A%d", idRow("-2")), "-2", "", false},
-		{"missing_ids", fmt.Sprintf("D%d", idRow("-2")), "-3", "", false}, // text column: a "-3" there is text
-		{"missing_ids", fmt.Sprintf("A%d", idRow("@SUM(A1:A2)")), "@SUM(A1:A2)", "", false},
-		{"missing_ids", fmt.Sprintf("A%d", idRow("\tTAB")), "\tTAB", "", false},
-		{"missing_ids", fmt.Sprintf("A%d", idRow("\rCR")), "\rCR", "", false},
+		{f, "missing_ids", fmt.Sprintf("A%d", idRow(`=HYPERLINK("http://example.invalid","click")`)), `=HYPERLINK("http://example.invalid","click")`, "", false},
+		{f, "missing_ids", fmt.Sprintf("D%d", idRow(`=HYPERLINK("http://example.invalid","click")`)), `=cmd|' /C calc'!A0`, "", false},
+		{f, "missing_ids", fmt.Sprintf("A%d", idRow("+1")), "+1", "", false},
+		{f, "missing_ids", fmt.Sprintf("A%d", idRow("-2")), "-2", "", false},
+		{f, "missing_ids", fmt.Sprintf("D%d", idRow("-2")), "-3", "", false}, // a location column: a "-3" there is text
+		{f, "missing_ids", fmt.Sprintf("A%d", idRow("@SUM(A1:A2)")), "@SUM(A1:A2)", "", false},
+		{f, "missing_ids", fmt.Sprintf("A%d", idRow("\tTAB")), "\tTAB", "", false},
+		{f, "missing_ids", fmt.Sprintf("A%d", idRow("\rCR")), "\rCR", "", false},
 		// ids are text: 20 digits kept, leading zeros kept
-		{"missing_ids", fmt.Sprintf("A%d", idRow("12345678901234567890")), "12345678901234567890", "", false},
-		{"missing_ids", fmt.Sprintf("A%d", idRow("007")), "007", "", false},
+		{f, "missing_ids", fmt.Sprintf("A%d", idRow("12345678901234567890")), "12345678901234567890", "", false},
+		{f, "missing_ids", fmt.Sprintf("A%d", idRow("007")), "007", "", false},
 		// amounts: negative is a number; beyond 15 significant digits is exact text
-		{"missing_ids", fmt.Sprintf("C%d", idRow("12345678901234567890")), "-12.5", "-12.50", true},
-		{"missing_ids", fmt.Sprintf("C%d", idRow("007")), "1234567890.12", "1,234,567,890.12", true},
-		{"missing_ids", fmt.Sprintf("C%d", idRow("+1")), "99999999999999999.99", "", false},
-		{"missing_ids", fmt.Sprintf("B%d", idRow("+1")), "1", "", true},
-		{"sum_balance", "D3", "-150.25", "-150.25", true},
-		{"sum_balance", "A3", "ACC-02", "", false},
-		{"key_checkpoint_conflicts", "C2", "8;9", "", false},
-		{"key_checkpoint_conflicts", "D2", "2", "", true},
+		{f, "missing_ids", fmt.Sprintf("C%d", idRow("12345678901234567890")), "-12.5", "-12.50", true},
+		{f, "missing_ids", fmt.Sprintf("C%d", idRow("007")), "1234567890.12", "1,234,567,890.12", true},
+		{f, "missing_ids", fmt.Sprintf("C%d", idRow("+1")), "99999999999999999.99", "", false},
+		{f, "missing_ids", fmt.Sprintf("B%d", idRow("+1")), "1", "", true},
+		{f, "sum_balance", "D3", "-150.25", "-150.25", true},
+		{f, "sum_balance", "A3", "ACC-02", "", false},
+		{f, "key_checkpoint_conflicts", "C2", "8;9", "", false},
+		{f, "key_checkpoint_conflicts", "D2", "2", "", true},
 		// timestamps are date cells in UTC
-		{"duplicate_keys", "A2", excelSerial(t, "2026-03-01T02:00:00Z"), "2026-03-01 02:00:00", true},
+		{wf, "duplicate_keys", "A2", excelSerial(t, "2026-03-01T02:00:00Z"), "2026-03-01 02:00:00", true},
 		// (excelize's formatter shows .000; the stored serial and the
 		// yyyy-mm-dd hh:mm:ss.000 format carry the milliseconds)
-		{"duplicate_keys", "F3", excelSerial(t, "2026-03-01T05:40:00.25Z"), "", true},
+		{wf, "duplicate_keys", "F3", excelSerial(t, "2026-03-01T05:40:00.25Z"), "", true},
+		// a re-performed figure is a number even though it is text in
+		// DuckDB (a count on one row, a sum on the next); a list of sink
+		// values stays text
+		{wf, "reperformance_mismatches", "F3", "-120.5", "-120.50", true},
+		{wf, "reperformance_mismatches", "H3", "-100.25", "", false},
 	}
 	for _, c := range cases {
+		f := c.f
 		raw, err := f.GetCellValue(c.sheet, c.cell, excelize.Options{RawCellValue: true})
 		if err != nil {
 			t.Fatal(err)
@@ -155,8 +168,8 @@ func TestXLSXCells(t *testing.T) {
 		}
 	}
 
-	if style, _ := f.GetCellStyle("duplicate_keys", "F3"); true {
-		if st, err := f.GetStyle(style); err != nil || st.CustomNumFmt == nil || *st.CustomNumFmt != "yyyy-mm-dd hh:mm:ss.000" {
+	if style, _ := wf.GetCellStyle("duplicate_keys", "F3"); true {
+		if st, err := wf.GetStyle(style); err != nil || st.CustomNumFmt == nil || *st.CustomNumFmt != "yyyy-mm-dd hh:mm:ss.000" {
 			t.Errorf("duplicate_keys!F3 style %+v, %v; want yyyy-mm-dd hh:mm:ss.000", st, err)
 		}
 	}
@@ -171,7 +184,7 @@ func TestXLSXCells(t *testing.T) {
 	}
 
 	// Headers frozen, autofilter on, widths set.
-	for _, sheet := range []string{"missing_ids", "duplicate_keys"} {
+	for _, sheet := range []string{"missing_ids", "sum_balance"} {
 		panes, err := f.GetPanes(sheet)
 		if err != nil || !panes.Freeze || panes.YSplit != 1 {
 			t.Errorf("%s: panes %+v, %v; want the header frozen", sheet, panes, err)
@@ -225,7 +238,7 @@ func TestXLSXCells(t *testing.T) {
 		t.Errorf("password parameter shown as %q", got)
 	}
 	row = findRow(t, f, "Queries", "missing_ids")
-	if got, _ := f.GetCellValue("Queries", fmt.Sprintf("D%d", row)); got != strings.TrimSpace(r.Checks[1].SQL) {
+	if got, want := must(f.GetCellValue("Queries", fmt.Sprintf("D%d", row))), "SELECT *\nFROM source\nWHERE false -- missing_ids"; got != want {
 		t.Errorf("Queries SQL = %q", got)
 	}
 }
@@ -274,18 +287,23 @@ func TestXLSXSplit(t *testing.T) {
 	}
 }
 
-// TestXLSXCountMismatch: a CSV that does not hold the counted rows is an
-// error, never a silently different workbook.
+// TestXLSXCountMismatch: a CSV that changed after the view counted it is
+// an error, never a silently different workbook.
 func TestXLSXCountMismatch(t *testing.T) {
-	r := fixture(t)
-	r.Checks[1].Exceptions++
-	err := (xlsxWriter{}).WriteFolder(context.Background(), &bytes.Buffer{}, r, os.DirFS(fixtureDir))
-	if err == nil || !strings.Contains(err.Error(), "holds 8 rows, but the check counted 9") {
+	ev := evidenceFS(t, fixtureDir, nil)
+	v := newTestView(t, fixture(t), ev)
+	ev["exceptions/missing_ids.csv"].Data = append(ev["exceptions/missing_ids.csv"].Data, "E9,1,1.00,source.csv:10\n"...)
+	err := (xlsxWriter{}).Write(context.Background(), &bytes.Buffer{}, v)
+	if err == nil || !strings.Contains(err.Error(), "more rows than the 8 counted") {
 		t.Errorf("err = %v", err)
 	}
-	if err := (xlsxWriter{}).Write(context.Background(), &bytes.Buffer{}, r); !errors.Is(err, ErrNeedsFolder) {
-		t.Errorf("Write without folder: %v", err)
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
 	}
+	return v
 }
 
 func TestSheetNames(t *testing.T) {
@@ -334,6 +352,12 @@ func TestXLSXRowLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := os.MkdirAll(filepath.Join(dir, "queries"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "queries", "big.sql"), []byte("SELECT 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	bw := bufio.NewWriter(fh)
 	bw.WriteString("entry_id,amount\n")
 	for i := range rows {
@@ -344,13 +368,14 @@ func TestXLSXRowLimit(t *testing.T) {
 	}
 	fh.Close()
 	r := fixture(t)
-	r.Checks = []*checks.Outcome{{ID: "big", Assertion: "completeness", Status: checks.Fail, Exceptions: rows, File: "exceptions/big.csv"}}
+	r.Checks = []*evidence.Check{{ID: "big", Assertion: "completeness", Status: evidence.Fail, Exceptions: rows, File: "exceptions/big.csv",
+		Columns: []evidence.Column{{Name: "entry_id", Type: "VARCHAR"}, {Name: "amount", Type: "DECIMAL(18,2)"}}}}
 	out := filepath.Join(dir, "workbook.xlsx")
 	wf, err := os.Create(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := (xlsxWriter{}).WriteFolder(context.Background(), wf, r, os.DirFS(dir)); err != nil {
+	if err := (xlsxWriter{}).Write(context.Background(), wf, newTestView(t, r, os.DirFS(dir))); err != nil {
 		t.Fatal(err)
 	}
 	wf.Close()
@@ -395,7 +420,7 @@ func TestXLSXRowLimit(t *testing.T) {
 // order; the stream writer keeps them in call order.
 func TestXLSXColsAscending(t *testing.T) {
 	var buf bytes.Buffer
-	if err := (xlsxWriter{}).WriteFolder(context.Background(), &buf, fixture(t), os.DirFS(fixtureDir)); err != nil {
+	if err := (xlsxWriter{}).Write(context.Background(), &buf, newTestView(t, fixture(t), os.DirFS(fixtureDir))); err != nil {
 		t.Fatal(err)
 	}
 	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))

@@ -11,6 +11,7 @@ import (
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/control"
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/report"
@@ -135,7 +136,7 @@ func runRun(cmd *cobra.Command, o *runOptions) error {
 	}
 	opt := control.Options{Force: o.force, Formats: o.formats, Log: o.f.stderr, MemoryLimit: o.memory}
 	if o.signKey != "" {
-		if opt.SignKey, err = report.LoadPrivateKey(o.signKey); err != nil {
+		if opt.SignKey, err = evidence.LoadPrivateKey(o.signKey); err != nil {
 			return fault.Usage.Mark(err)
 		}
 	}
@@ -147,20 +148,20 @@ func runRun(cmd *cobra.Command, o *runOptions) error {
 		return err
 	}
 	printSummary(o.f, res, s.Out)
-	if res.Status == report.Fail {
+	if res.Status == evidence.Fail {
 		return fmt.Errorf("%w", checks.ErrFailed)
 	}
 	return nil
 }
 
 // printSummary writes the short verdict a cron log keeps.
-func printSummary(f *factory, res *report.Result, out string) {
+func printSummary(f *factory, res *evidence.Summary, out string) {
 	w := f.stdout
 	t := res.Totals
 	fmt.Fprintf(w, "%s  %s: source %d rows, sink %d rows\n", strings.ToUpper(string(res.Status)), res.Control.Name, t.SourceRows, t.SinkRows)
 	for _, c := range res.Checks {
 		detail := fmt.Sprintf("%d exceptions", c.Exceptions)
-		if c.Status == checks.Skipped {
+		if c.Status == evidence.Skipped {
 			detail = c.SkipReason
 		}
 		fmt.Fprintf(w, "  %-7s %-26s %-24s %s\n", strings.ToUpper(string(c.Status)), c.ID, c.Assertion, detail)

@@ -20,8 +20,8 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/pgtest"
-	"github.com/reconcile-dev/reconcile/report"
 )
 
 // TestEvidencePackage: a run on the ledger sample writes the whole package
@@ -109,7 +109,7 @@ func TestEvidenceDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var m report.Manifest
+		var m evidence.Manifest
 		if err := json.Unmarshal(data, &m); err != nil {
 			t.Fatal(err)
 		}
@@ -188,5 +188,45 @@ func TestNoSecretsInPackage(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestVerifySignatureState: manifest.json says whether the folder was
+// signed, so verify without a key finds a removed manifest.sig, and a
+// manifest.sig beside a manifest that says unsigned.
+func TestVerifySignatureState(t *testing.T) {
+	dir := t.TempDir()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, _ := x509.MarshalPKCS8PrivateKey(priv)
+	keyFile := writeFile(t, filepath.Join(dir, "key.pem"), string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})))
+	config := filepath.Join("..", "..", "samples", "ledger", "exactly-once.yaml")
+	signed, unsigned := filepath.Join(dir, "signed"), filepath.Join(dir, "unsigned")
+	for _, args := range [][]string{{"--out", signed, "--sign-key", keyFile}, {"--out", unsigned}} {
+		if code, stdout, stderr := runCLI(t, append([]string{"run", "--config", config, "--format", "json"}, args...)...); code != exitOK {
+			t.Fatalf("run %v: exit %d\n%s\n%s", args, code, stdout, stderr)
+		}
+	}
+	var m evidence.Manifest
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(signed, "manifest.json"))), &m); err != nil || !m.Signed || m.SignatureAlgorithm != "ed25519" {
+		t.Errorf("signed manifest: signed %v, algorithm %q, %v", m.Signed, m.SignatureAlgorithm, err)
+	}
+	if code, stdout, _ := runCLI(t, "verify", signed); code != exitOK || !strings.Contains(stdout, "signature present, not checked") {
+		t.Errorf("signed folder without a key: exit %d\n%s", code, stdout)
+	}
+
+	sig := readFile(t, filepath.Join(signed, "manifest.sig"))
+	os.Remove(filepath.Join(signed, "manifest.sig"))
+	code, stdout, _ := runCLI(t, "verify", signed)
+	if code != exitFailed || !strings.Contains(stdout, "MISSING  manifest.sig (manifest.json says the folder was signed with ed25519)") || !strings.Contains(stdout, "manifest.sig missing") {
+		t.Errorf("signature removed, no key: exit %d, want 1\n%s", code, stdout)
+	}
+
+	writeFile(t, filepath.Join(unsigned, "manifest.sig"), sig)
+	code, stdout, _ = runCLI(t, "verify", unsigned)
+	if code != exitFailed || !strings.Contains(stdout, "ADDED    manifest.sig (manifest.json says the folder was not signed)") {
+		t.Errorf("signature added to an unsigned folder: exit %d, want 1\n%s", code, stdout)
 	}
 }

@@ -16,8 +16,8 @@ import (
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/control"
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/spec"
-	"github.com/reconcile-dev/reconcile/report"
 	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
@@ -41,15 +41,15 @@ func TestCodeOf(t *testing.T) {
 		{"sources.ErrUnknownKind", sources.ErrUnknownKind, exitUsage},
 		{"sources.ErrInvalidLocation", sources.ErrInvalidLocation, exitUsage},
 		{"sources.ErrUnmappedType", sources.ErrUnmappedType, exitUsage},
-		{"report.ErrExists", report.ErrExists, exitUsage},
-		{"report.ErrNoManifest", report.ErrNoManifest, exitUsage},
-		{"report.ErrKey", report.ErrKey, exitUsage},
+		{"evidence.ErrExists", evidence.ErrExists, exitUsage},
+		{"evidence.ErrNoManifest", evidence.ErrNoManifest, exitUsage},
+		{"evidence.ErrKey", evidence.ErrKey, exitUsage},
 		{"control.ErrNoKey", control.ErrNoKey, exitUsage},
 		{"checks.ErrValue", checks.ErrValue, exitRuntime},
 		{"checks.ErrTime", checks.ErrTime, exitRuntime},
 		{"sources.ErrNoFiles", sources.ErrNoFiles, exitRuntime},
 		{"duck.ErrOutOfMemory", duck.ErrOutOfMemory, exitRuntime},
-		{"report.ErrBadManifest", report.ErrBadManifest, exitRuntime},
+		{"evidence.ErrBadManifest", evidence.ErrBadManifest, exitRuntime},
 		{"a file that cannot be opened", &fs.PathError{Op: "open", Path: "x.csv", Err: fs.ErrNotExist}, exitRuntime},
 		{"an error of no class", errors.New("boom"), exitRuntime},
 		{"a usage sentinel around an I/O error", fmt.Errorf("%w: %w", restarts.ErrRestarts, fs.ErrPermission), exitUsage},

@@ -1,7 +1,9 @@
 // Package control runs one reconciliation end to end: validate the spec and
 // every check file, load source and sink into DuckDB, prepare exact types,
-// run the checks and publish the evidence folder. Everything is validated
-// before any input is read, and the evidence folder appears only complete.
+// run the checks, convert their results into the evidence schema
+// (evidence.Summary) and publish the evidence folder with its reports.
+// Everything is validated before any input is read, and the evidence folder
+// appears only complete.
 package control
 
 import (
@@ -20,6 +22,7 @@ import (
 	"time"
 
 	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/report"
@@ -57,10 +60,10 @@ var memoryLimit = regexp.MustCompile(`^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|
 // Errors wrap the sentinel of their cause, whose class (fault.Of) decides
 // the exit code: spec.ErrInvalid, checks.ErrLoad, checks.ErrRestarts,
 // sources.ErrUnknownKind, sources.ErrInvalidLocation, checks.ErrColumn and
-// report.ErrExists are usage errors; anything else (an input that cannot be
-// read, a bad value, a failed query, duck.ErrOutOfMemory, cancellation) is a
-// runtime error. A result whose Status is Fail is not an error.
-func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error) {
+// evidence.ErrExists are usage errors; anything else (an input that cannot
+// be read, a bad value, a failed query, duck.ErrOutOfMemory, cancellation)
+// is a runtime error. A result whose Status is Fail is not an error.
+func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, error) {
 	now := opt.Now
 	if now == nil {
 		now = time.Now
@@ -98,7 +101,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 	}
 	defer ins.Close()
 
-	folder, err := report.NewFolder(s.Out, opt.Force)
+	folder, err := evidence.NewFolder(s.Out, opt.Force)
 	if err != nil {
 		return nil, err
 	}
@@ -159,33 +162,39 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*report.Result, error)
 		return nil, err
 	}
 
-	res := &report.Result{
-		SchemaVersion: report.SchemaVersion,
-		Status:        report.Pass,
-		Control:       report.Control{Name: s.Name, Description: s.Description},
-		Parameters:    redactSpec(s),
-		Inputs:        inputs,
-		Checks:        outcomes,
-		Totals:        totals,
+	res := &evidence.Summary{
+		SchemaVersion: evidence.SchemaVersion,
+		Status:        evidence.Pass,
+		Control:       evidence.Control{Name: s.Name, Description: s.Description},
+		Parameters:    parametersOf(redactSpec(s)),
+		Totals:        totalsOf(totals),
 		Notes:         notes,
-		Replay:        replaySummary,
+		Replay:        replayOf(replaySummary),
+	}
+	for _, in := range inputs {
+		res.Inputs = append(res.Inputs, inputOf(in))
+	}
+	for _, o := range outcomes {
+		res.Checks = append(res.Checks, checkOf(o))
+		if o.Status == checks.Fail {
+			res.Status = evidence.Fail
+		}
 	}
 	if res.Control.Name == "" {
 		res.Control.Name = filepath.Base(s.Out)
 	}
-	for _, o := range outcomes {
-		if o.Status == checks.Fail {
-			res.Status = report.Fail
-		}
-	}
 	res.Run = runInfo(started, now().UTC(), dv, s)
+	view, err := report.NewView(ctx, res, os.DirFS(folder.Dir()))
+	if err != nil {
+		return nil, err
+	}
 	for _, w := range writers {
-		if err := writeReport(ctx, folder, w, res); err != nil {
+		if err := writeReport(ctx, folder, w, view); err != nil {
 			return nil, err
 		}
 	}
 	// The manifest fingerprints every other file, so it comes last.
-	if _, err := report.WriteManifest(ctx, folder.Dir(), res, opt.SignKey); err != nil {
+	if _, err := evidence.WriteManifest(ctx, folder.Dir(), res, opt.SignKey); err != nil {
 		return nil, err
 	}
 	if err := folder.Commit(); err != nil {
@@ -258,16 +267,12 @@ func pickWriters(formats []string) ([]report.Writer, error) {
 	return ws, nil
 }
 
-func writeReport(ctx context.Context, folder *report.Folder, w report.Writer, res *report.Result) error {
-	f, err := os.Create(folder.Path(w.File()))
+func writeReport(ctx context.Context, folder *evidence.Folder, w report.Writer, v *report.View) error {
+	f, err := folder.Create(w.File())
 	if err != nil {
 		return err
 	}
-	write := func() error { return w.Write(ctx, f, res) }
-	if fw, ok := w.(report.FolderWriter); ok {
-		write = func() error { return fw.WriteFolder(ctx, f, res, os.DirFS(folder.Dir())) }
-	}
-	if err := write(); err != nil {
+	if err := w.Write(ctx, f, v); err != nil {
 		f.Close()
 		return fmt.Errorf("write %s: %w", w.File(), err)
 	}
@@ -276,10 +281,7 @@ func writeReport(ctx context.Context, folder *report.Folder, w report.Writer, re
 
 // writeQueries saves the exact SQL of every check that ran, for
 // re-performance.
-func writeQueries(folder *report.Folder, outs []*checks.Outcome) error {
-	if err := os.MkdirAll(folder.Path("queries"), 0o755); err != nil {
-		return err
-	}
+func writeQueries(folder *evidence.Folder, outs []*checks.Outcome) error {
 	for _, o := range outs {
 		if o.SQL == "" {
 			continue
@@ -288,7 +290,7 @@ func writeQueries(folder *report.Folder, outs []*checks.Outcome) error {
 		// assertion, description); the query runs over the tables source
 		// and sink as loaded.
 		body := strings.TrimSpace(o.SQL) + "\n"
-		if err := os.WriteFile(folder.Path("queries", o.ID+".sql"), []byte(body), 0o644); err != nil {
+		if err := folder.WriteFile(evidence.QueryFile(o.ID), []byte(body)); err != nil {
 			return err
 		}
 	}
@@ -319,7 +321,7 @@ func redactSpec(s *spec.Spec) *spec.Spec {
 // Version is the module version and VCS revision of this build, as Go's
 // build info records them ("(devel)" for a plain go build).
 func Version() string {
-	t, ok := report.BuildInfo()
+	t, ok := evidence.BuildInfo()
 	if !ok {
 		return "unknown"
 	}
@@ -330,8 +332,8 @@ func Version() string {
 	return v
 }
 
-func runInfo(started, finished time.Time, duckdbVersion string, s *spec.Spec) report.RunInfo {
-	ri := report.RunInfo{
+func runInfo(started, finished time.Time, duckdbVersion string, s *spec.Spec) evidence.Run {
+	ri := evidence.Run{
 		ID:            started.Format("20060102T150405Z") + "-" + shortHash(started.String()+s.Out),
 		StartedAt:     started.Format(time.RFC3339),
 		FinishedAt:    finished.Format(time.RFC3339),

@@ -13,9 +13,9 @@ import (
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/control"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/spec"
-	"github.com/reconcile-dev/reconcile/report"
 )
 
 // testdata: source.csv holds ids 1-3; sink.csv lacks 3 and holds 2 twice
@@ -103,7 +103,7 @@ func TestRunPublishesOnlyComplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != report.Fail {
+	if res.Status != evidence.Fail {
 		t.Errorf("status %s, want fail (3 is missing, 2 is doubled)", res.Status)
 	}
 	if outDuringRun {
@@ -121,7 +121,7 @@ func TestRunPublishesOnlyComplete(t *testing.T) {
 			t.Errorf("evidence folder %v lacks %s", got, want)
 		}
 	}
-	v, err := report.VerifyManifest(context.Background(), out, nil)
+	v, err := evidence.Verify(context.Background(), out, nil)
 	if err != nil || !v.OK() {
 		t.Errorf("the published folder does not verify against its manifest: %v %+v", err, v)
 	}
@@ -233,8 +233,8 @@ func TestRunForce(t *testing.T) {
 	t.Run("existing folder without force", func(t *testing.T) {
 		parent, out, id := first(t)
 		err := again(t, "sink.csv", out, false)
-		if !errors.Is(err, report.ErrExists) || fault.Of(err) != fault.Usage || !strings.Contains(err.Error(), "--force") {
-			t.Fatalf("err = %v, want report.ErrExists naming --force", err)
+		if !errors.Is(err, evidence.ErrExists) || fault.Of(err) != fault.Usage || !strings.Contains(err.Error(), "--force") {
+			t.Fatalf("err = %v, want evidence.ErrExists naming --force", err)
 		}
 		if got := summaryRunID(t, out); got != id {
 			t.Errorf("the folder was replaced: run %s, was %s", got, id)
@@ -263,7 +263,7 @@ func TestRunForce(t *testing.T) {
 		if got := summaryRunID(t, out); got != id {
 			t.Errorf("the earlier evidence was replaced by a failed run: %s, was %s", got, id)
 		}
-		if v, err := report.VerifyManifest(ctx, out, nil); err != nil || !v.OK() {
+		if v, err := evidence.Verify(ctx, out, nil); err != nil || !v.OK() {
 			t.Errorf("the earlier evidence no longer verifies: %v %+v", err, v)
 		}
 		if got := entries(t, parent); len(got) != 1 || got[0] != "ev" {
@@ -277,7 +277,7 @@ func TestRunForce(t *testing.T) {
 			t.Fatal(err)
 		}
 		err := again(t, "sink.csv", out, true)
-		if !errors.Is(err, report.ErrExists) || !strings.Contains(err.Error(), "was changed after reconcile wrote it") {
+		if !errors.Is(err, evidence.ErrExists) || !strings.Contains(err.Error(), "was changed after reconcile wrote it") {
 			t.Fatalf("err = %v, want a refusal: the folder was edited", err)
 		}
 		if b, _ := os.ReadFile(filepath.Join(out, "report.md")); string(b) != string(notes) {
@@ -309,7 +309,7 @@ func TestRunForce(t *testing.T) {
 				tt.setup(t, out)
 				before := entries(t, parent)
 				err := again(t, "sink.csv", out, true)
-				if !errors.Is(err, report.ErrExists) || !strings.Contains(err.Error(), tt.why) || !strings.Contains(err.Error(), "--force replaces only an earlier evidence folder") {
+				if !errors.Is(err, evidence.ErrExists) || !strings.Contains(err.Error(), tt.why) || !strings.Contains(err.Error(), "--force replaces only an earlier evidence folder") {
 					t.Fatalf("err = %v, want a refusal saying %q", err, tt.why)
 				}
 				if got := entries(t, parent); strings.Join(got, ",") != strings.Join(before, ",") {

@@ -3,40 +3,30 @@ package control
 import (
 	"context"
 	"fmt"
-	"os"
-	"path"
-	"path/filepath"
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/queries"
-	"github.com/reconcile-dev/reconcile/report"
 )
 
 // evidenceSQL are the statements that write evidence files from the
 // session (queries/evidence).
 var evidenceSQL = queries.MustSet("evidence", checks.Funcs())
 
-// exceptionsFile is where a check's exceptions CSV lies in the evidence
-// folder, slash-separated: the one place that knows it.
-func exceptionsFile(checkID string) string { return path.Join("exceptions", checkID+".csv") }
-
 // writeExceptions writes, for every check that ran, all rows of its
-// exception table to exceptions/<id>.csv (evidence/exceptions_csv.sql:
+// exception table to evidence.ExceptionsFile (evidence/exceptions_csv.sql:
 // sorted on every column, so two runs give identical files; a header only
 // when the check passed) and names the file in the outcome. A file that
 // does not hold the number of rows the check counted is an error, never a
 // silent difference.
-func writeExceptions(ctx context.Context, db *duck.DB, folder *report.Folder, outs []*checks.Outcome) error {
-	if err := os.MkdirAll(folder.Path("exceptions"), 0o755); err != nil {
-		return err
-	}
+func writeExceptions(ctx context.Context, db *duck.DB, folder *evidence.Folder, outs []*checks.Outcome) error {
 	for _, o := range outs {
 		if o.Table == "" {
 			continue
 		}
-		file := exceptionsFile(o.ID)
-		q, err := evidenceSQL.SQL("exceptions_csv", struct{ Table, Path string }{o.Table, folder.Path(filepath.FromSlash(file))})
+		file := evidence.ExceptionsFile(o.ID)
+		q, err := evidenceSQL.SQL("exceptions_csv", struct{ Table, Path string }{o.Table, folder.Path(file)})
 		if err != nil {
 			return err
 		}

@@ -4,21 +4,20 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/spec"
-	"github.com/reconcile-dev/reconcile/report"
 	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
 // columnsOf is what checks.Prepare needs from the spec. For a windowed sink
 // (reperform:) without an explicit logical_key, the logical key is the
 // window column plus the group columns (plus the last_by column), so
-// key_checkpoint_conflicts runs over windows.
+// the checkpoint-conflict check runs over windows.
 func columnsOf(s *spec.Spec) checks.Columns {
 	c := checks.Columns{ID: s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey}
 	if r := s.Reperform; r != nil && len(c.LogicalKey) == 0 {
@@ -86,7 +85,7 @@ func (rr *replayRun) summarize(ctx context.Context, db *duck.DB, outs []*checks.
 // writeSQL saves the statements that built the replay tables as
 // queries/_replay_tables.sql, so the replay checks in queries/ can be
 // re-performed from the source and sink tables alone.
-func (rr *replayRun) writeSQL(folder *report.Folder) error {
+func (rr *replayRun) writeSQL(folder *evidence.Folder) error {
 	if rr == nil {
 		return nil
 	}
@@ -96,8 +95,5 @@ func (rr *replayRun) writeSQL(folder *report.Folder) error {
 	for _, q := range rr.replay.SQL {
 		b.WriteString("\n" + strings.TrimSpace(q) + ";\n")
 	}
-	if err := os.MkdirAll(folder.Path("queries"), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(folder.Path("queries", "_replay_tables.sql"), []byte(b.String()), 0o644)
+	return folder.WriteFile(evidence.ReplayTablesFile, []byte(b.String()))
 }

@@ -72,7 +72,7 @@ type Spec struct {
 	// events; with it, id is not required (an aggregate row has no record id).
 	Reperform *Reperform `yaml:"reperform,omitempty" json:"reperform,omitempty"`
 	// Watermark is the sink column holding the watermark when the row was
-	// written (optional; enables early_writes).
+	// written (optional; enables the early-write check).
 	Watermark string `yaml:"watermark,omitempty" json:"watermark,omitempty"`
 	// Emission says which sink rows of one window and group are compared:
 	// all of them (nil or {}), or only the last by a column (late firings).

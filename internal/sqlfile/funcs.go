@@ -127,7 +127,7 @@ var base = template.FuncMap{
 		}
 		return sb.String()
 	},
-	// name builds an output column name: {{name "source_" .}} → "source_amount".
+	// name builds an output column name: {{name "src_" .}} → "src_amount".
 	"name": func(prefix, n string) string { return Ident(prefix + n) },
 	// cpid renders a sink row's checkpoint id as text, a missing one as
 	// 'NULL', so a row written with no checkpoint id counts as a checkpoint

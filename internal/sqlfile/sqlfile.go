@@ -55,8 +55,8 @@ type entry struct {
 var orderPrefix = regexp.MustCompile(`^\d+_`)
 
 // IDOf returns the id a file name gives: its base name without an NNN_
-// order prefix and without ".sql" ("queries/020_missing_ids.sql" →
-// "missing_ids").
+// order prefix and without ".sql" ("queries/020_late_postings.sql" →
+// "late_postings").
 func IDOf(name string) string {
 	return orderPrefix.ReplaceAllString(strings.TrimSuffix(path.Base(name), ".sql"), "")
 }

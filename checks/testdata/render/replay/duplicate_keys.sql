@@ -6,7 +6,7 @@
 -- requires: reperform
 -- chart: replayed_keys
 -- finding: replay
--- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints, restart=restart
+-- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints, first_checkpoint=checkpoints, restart=restart
 WITH d AS (
     SELECT k.__window_start AS window_start, k.__window_end AS window_end, k."region",
            count(*) AS row_count,

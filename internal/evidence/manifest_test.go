@@ -1,4 +1,4 @@
-package report
+package evidence
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -33,10 +34,26 @@ func evidenceFolder(t *testing.T, key ed25519.PrivateKey) string {
 			t.Fatal(err)
 		}
 	}
-	if _, err := WriteManifest(context.Background(), dir, fixture(t), key); err != nil {
+	if _, err := WriteManifest(context.Background(), dir, testSummary(), key); err != nil {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// testSummary is a small run of two inputs, one read from a file and one
+// from a database.
+func testSummary() *Summary {
+	return &Summary{
+		SchemaVersion: SchemaVersion, Status: Fail,
+		Control: Control{Name: "ledger-daily"},
+		Run: Run{ID: "20260301T060000Z-1a2b3c4d", StartedAt: "2026-03-01T06:00:00Z", FinishedAt: "2026-03-01T06:00:07Z",
+			ToolVersion: "v0.9.0", DuckDBVersion: "v1.5.6", Spec: "ledger.yaml", SpecSHA256: strings.Repeat("5e", 32)},
+		Parameters: &Parameters{Source: InputSpec{URI: "source.csv"}, Sink: InputSpec{URI: "postgres://db/ledger"}, ID: []string{"entry_id"}},
+		Inputs: []*Input{
+			{Role: "source", Kind: "csv", Location: "source.csv", Rows: 3, Files: []File{{Path: "source.csv", Bytes: 10, SHA256: strings.Repeat("ab", 32)}}},
+			{Role: "sink", Kind: "postgres", Location: "postgres://db/ledger", Rows: 3, Details: map[string]any{"snapshot": "3:27:"}},
+		},
+	}
 }
 
 func TestManifestContents(t *testing.T) {
@@ -60,7 +77,7 @@ func TestManifestContents(t *testing.T) {
 	if f := m.Files[3]; f.Bytes != 9 || f.SHA256 != sha256Hex([]byte("# report\n")) {
 		t.Errorf("report.md digest %+v", f)
 	}
-	if m.Spec.FileSHA256 != fixture(t).Run.SpecSHA256 || len(m.Spec.EffectiveSHA256) != 64 {
+	if m.Spec.FileSHA256 != testSummary().Run.SpecSHA256 || len(m.Spec.EffectiveSHA256) != 64 {
 		t.Errorf("spec digest %+v", m.Spec)
 	}
 	if len(m.Inputs) != 2 || m.Inputs[0].Files[0].SHA256 == "" || m.Inputs[1].Details["snapshot"] == nil {
@@ -71,6 +88,9 @@ func TestManifestContents(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, SignatureFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("unsigned folder has %s: %v", SignatureFile, err)
+	}
+	if m.ManifestVersion != ManifestVersion || m.Signed || m.SignatureAlgorithm != "" {
+		t.Errorf("unsigned manifest: version %d, signed %v, algorithm %q", m.ManifestVersion, m.Signed, m.SignatureAlgorithm)
 	}
 }
 
@@ -107,7 +127,7 @@ func TestVerifyManifest(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := evidenceFolder(t, nil)
 			tt.edit(t, dir)
-			v, err := VerifyManifest(context.Background(), dir, nil)
+			v, err := Verify(context.Background(), dir, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,13 +152,20 @@ func write(t *testing.T, p string, data []byte) {
 }
 
 func TestVerifyManifestErrors(t *testing.T) {
-	if _, err := VerifyManifest(context.Background(), t.TempDir(), nil); !errors.Is(err, ErrNoManifest) {
+	if _, err := Verify(context.Background(), t.TempDir(), nil); !errors.Is(err, ErrNoManifest) {
 		t.Errorf("empty folder: %v", err)
 	}
 	dir := evidenceFolder(t, nil)
-	write(t, filepath.Join(dir, ManifestFile), []byte(`{"manifest_version": 1, "files": [], "surprise": true}`))
-	if _, err := VerifyManifest(context.Background(), dir, nil); !errors.Is(err, ErrBadManifest) {
-		t.Errorf("edited manifest: %v", err)
+	for name, bad := range map[string]string{
+		"unknown key":            `{"manifest_version": 2, "files": [], "surprise": true}`,
+		"unknown version":        `{"manifest_version": 3, "files": []}`,
+		"signed, no algorithm":   `{"manifest_version": 2, "signed": true, "files": []}`,
+		"unsigned, an algorithm": `{"manifest_version": 2, "signed": false, "signature_algorithm": "ed25519", "files": []}`,
+	} {
+		write(t, filepath.Join(dir, ManifestFile), []byte(bad))
+		if _, err := Verify(context.Background(), dir, nil); !errors.Is(err, ErrBadManifest) {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }
 
@@ -170,28 +197,90 @@ func TestSignedManifest(t *testing.T) {
 	dir := evidenceFolder(t, loadedPriv)
 	check := func(name string, key ed25519.PublicKey, want string) {
 		t.Helper()
-		v, err := VerifyManifest(context.Background(), dir, key)
+		v, err := Verify(context.Background(), dir, key)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if v.Signature != want {
 			t.Errorf("%s: signature %q, want %q", name, v.Signature, want)
 		}
+		if ok := want == SigValid || want == SigNotChecked; v.OK() != ok {
+			t.Errorf("%s: OK() = %v", name, v.OK())
+		}
+	}
+	var m Manifest
+	if err := json.Unmarshal(readFile(t, filepath.Join(dir, ManifestFile)), &m); err != nil {
+		t.Fatal(err)
+	}
+	if !m.Signed || m.SignatureAlgorithm != SignatureAlgorithm {
+		t.Errorf("signed manifest says signed %v, algorithm %q", m.Signed, m.SignatureAlgorithm)
 	}
 	check("right key", loadedPub, SigValid)
 	check("no key", nil, SigNotChecked)
 	check("wrong key", otherPub, SigInvalid)
 
+	// The signature removed: found with the key and without it, since the
+	// manifest says the folder was signed.
+	sig := readFile(t, filepath.Join(dir, SignatureFile))
+	os.Remove(filepath.Join(dir, SignatureFile))
+	check("signature removed, no key", nil, SigMissing)
+	check("signature removed, key", loadedPub, SigMissing)
+	write(t, filepath.Join(dir, SignatureFile), sig)
+	check("signature restored", loadedPub, SigValid)
+
 	// A manifest edited to match edited files no longer verifies.
 	p := filepath.Join(dir, ManifestFile)
-	data, _ := os.ReadFile(p)
-	var m Manifest
-	json.Unmarshal(data, &m)
 	m.Status = Pass
-	data, _ = json.MarshalIndent(m, "", "  ")
+	data, _ := json.MarshalIndent(m, "", "  ")
 	write(t, p, append(data, '\n'))
 	check("edited manifest", loadedPub, SigInvalid)
 
-	os.Remove(filepath.Join(dir, SignatureFile))
-	check("signature removed", loadedPub, SigInvalid)
+	// A signature beside a manifest that says unsigned is reported, with
+	// the key and without it: the signature belongs to another manifest.
+	m.Signed, m.SignatureAlgorithm = false, ""
+	data, _ = json.MarshalIndent(m, "", "  ")
+	write(t, p, append(data, '\n'))
+	check("signature on an unsigned manifest, no key", nil, SigUnexpected)
+	check("signature on an unsigned manifest, key", loadedPub, SigUnexpected)
+}
+
+// TestVerifyVersion1: a manifest written before manifests recorded their
+// signing is still verified; its signature is optional, as it was.
+func TestVerifyVersion1(t *testing.T) {
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	dir := evidenceFolder(t, priv)
+	p := filepath.Join(dir, ManifestFile)
+	var raw map[string]any
+	if err := json.Unmarshal(readFile(t, p), &raw); err != nil {
+		t.Fatal(err)
+	}
+	raw["manifest_version"] = 1
+	delete(raw, "signed")
+	delete(raw, "signature_algorithm")
+	data, _ := json.MarshalIndent(raw, "", "  ")
+	write(t, p, data)
+	for _, tt := range []struct {
+		name, want string
+		sig        bool
+	}{{"with manifest.sig", SigNotChecked, true}, {"without", SigAbsent, false}} {
+		if !tt.sig {
+			os.Remove(filepath.Join(dir, SignatureFile))
+		}
+		v, err := Verify(context.Background(), dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Signature != tt.want || !v.OK() {
+			t.Errorf("%s: signature %q, OK %v; want %q, true", tt.name, v.Signature, v.OK(), tt.want)
+		}
+	}
+}
+
+func readFile(t *testing.T, p string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -1,4 +1,4 @@
-package report
+package evidence
 
 import (
 	"context"
@@ -14,13 +14,14 @@ import (
 
 // ErrExists is returned by NewFolder when the evidence folder exists and
 // replacing it was not asked for.
-var ErrExists = fault.Usage.New("report: evidence folder exists")
+var ErrExists = fault.Usage.New("evidence: evidence folder exists")
 
 // Folder is an evidence folder under construction. Files are written into a
-// hidden staging folder beside the target (".<name>.incomplete-…"); Commit
-// renames it into place in one step, so a folder at the target path is
-// always complete. Abort (or a crash) leaves at most the staging folder,
-// whose name says it is incomplete.
+// hidden staging folder beside the target (".<name>.incomplete-…", holding
+// the empty sub-folders exceptions/ and queries/); Commit renames it into
+// place in one step, so a folder at the target path is always complete.
+// Abort (or a crash) leaves at most the staging folder, whose name says it
+// is incomplete.
 type Folder struct {
 	target  string
 	staging string
@@ -28,8 +29,11 @@ type Folder struct {
 }
 
 // NewFolder prepares the evidence folder target. It fails with ErrExists if
-// target exists and replace is false; with replace, an existing folder is
-// swapped out only at Commit.
+// target exists and replace is false; with replace (run --force), an
+// existing folder is swapped out only at Commit, and only if it is an
+// earlier evidence folder that Verify passes and that holds nothing but
+// what reconcile writes (so no input, no data folder, no file an auditor
+// added or edited).
 func NewFolder(target string, replace bool) (*Folder, error) {
 	target = filepath.Clean(target)
 	if _, err := os.Lstat(target); err == nil {
@@ -50,6 +54,12 @@ func NewFolder(target string, replace bool) (*Folder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create staging folder in %s: %w", parent, err)
 	}
+	for _, sub := range []string{ExceptionsDir, QueriesDir} {
+		if err := os.Mkdir(filepath.Join(staging, sub), 0o755); err != nil {
+			os.RemoveAll(staging)
+			return nil, fmt.Errorf("create staging folder in %s: %w", parent, err)
+		}
+	}
 	return &Folder{target: target, staging: staging, replace: replace}, nil
 }
 
@@ -68,14 +78,14 @@ func replaceable(target string) error {
 	if !st.IsDir() {
 		return refuse("is not a folder")
 	}
-	for _, f := range []string{"summary.json", ManifestFile} {
+	for _, f := range []string{SummaryFile, ManifestFile} {
 		if _, err := os.Stat(filepath.Join(target, f)); err != nil {
 			return refuse("is not an evidence folder (it has no " + f + ")")
 		}
 	}
 	// An evidence folder someone has edited since (an auditor's notes in
 	// report.md, say) is work of theirs: keep it.
-	if v, err := VerifyManifest(context.Background(), target, nil); err != nil || !v.OK() {
+	if v, err := Verify(context.Background(), target, nil); err != nil || !v.OK() {
 		return refuse("was changed after reconcile wrote it (reconcile verify lists what)")
 	}
 	entries, err := os.ReadDir(target)
@@ -83,12 +93,8 @@ func replaceable(target string) error {
 		return err
 	}
 	for _, e := range entries {
-		switch name := e.Name(); {
-		case e.IsDir() && (name == "exceptions" || name == "queries"):
-		case !e.IsDir() && (name == "summary.json" || name == ManifestFile || name == "manifest.sig" ||
-			strings.HasPrefix(name, "report.") || strings.HasPrefix(name, "workbook.")):
-		default:
-			return refuse("holds " + name + ", which reconcile did not write")
+		if !topLevel(e.Name(), e.IsDir()) {
+			return refuse("holds " + e.Name() + ", which reconcile did not write")
 		}
 	}
 	return nil
@@ -100,9 +106,21 @@ func (f *Folder) Dir() string { return f.staging }
 // Target is the final path of the evidence folder.
 func (f *Folder) Target() string { return f.target }
 
-// Path joins name onto the staging folder.
-func (f *Folder) Path(name ...string) string {
-	return filepath.Join(append([]string{f.staging}, name...)...)
+// Path is the staging path of rel, a path of the folder's layout
+// (SummaryFile, ExceptionsFile(id), …).
+func (f *Folder) Path(rel string) string {
+	return filepath.Join(f.staging, filepath.FromSlash(rel))
+}
+
+// Create creates (or truncates) the file rel of the folder's layout in the
+// staging folder.
+func (f *Folder) Create(rel string) (*os.File, error) {
+	return os.Create(f.Path(rel))
+}
+
+// WriteFile writes data as the file rel of the folder's layout.
+func (f *Folder) WriteFile(rel string, data []byte) error {
+	return os.WriteFile(f.Path(rel), data, 0o644)
 }
 
 // Commit moves the staging folder to the target. With replace, an existing

@@ -1,4 +1,4 @@
-package report
+package evidence
 
 import (
 	"bytes"
@@ -19,41 +19,45 @@ import (
 	"sort"
 
 	"github.com/reconcile-dev/reconcile/internal/fault"
-	"github.com/reconcile-dev/reconcile/sources"
 )
 
-// The manifest files of an evidence folder.
-const (
-	// ManifestFile lists every other file of the folder with its SHA-256;
-	// it is written last.
-	ManifestFile = "manifest.json"
-	// SignatureFile, when present, is the raw 64-byte Ed25519 signature of
-	// the bytes of ManifestFile (verifiable with reconcile verify
-	// --public-key, or openssl pkeyutl -verify -rawin).
-	SignatureFile = "manifest.sig"
-)
+// ManifestVersion is the version of the manifest.json layout. Version 2
+// added signed and signature_algorithm; Verify still reads version 1
+// manifests, which do not say whether the folder was signed.
+const ManifestVersion = 2
 
-// ManifestVersion is the version of the manifest.json layout.
-const ManifestVersion = 1
+// SignatureAlgorithm is the manifest's signature: SignatureFile holds the
+// raw 64-byte Ed25519 signature (RFC 8032, pure Ed25519) of the bytes of
+// ManifestFile, verifiable with reconcile verify --public-key or openssl
+// pkeyutl -verify -rawin.
+const SignatureAlgorithm = "ed25519"
 
 // Errors of VerifyManifest and the key loaders.
 var (
 	// ErrNoManifest: the folder has no manifest.json (not an evidence
 	// folder, or one written before manifests existed).
-	ErrNoManifest = fault.Usage.New("report: no manifest.json")
+	ErrNoManifest = fault.Usage.New("evidence: no manifest.json")
 	// ErrBadManifest: manifest.json is not a manifest (edited or damaged).
-	ErrBadManifest = errors.New("report: invalid manifest.json")
+	ErrBadManifest = errors.New("evidence: invalid manifest.json")
 	// ErrKey: a key file is not a PEM Ed25519 key.
-	ErrKey = fault.Usage.New("report: invalid Ed25519 key")
+	ErrKey = fault.Usage.New("evidence: invalid Ed25519 key")
 )
 
 // Manifest is manifest.json: what the evidence folder holds and what
 // produced it.
 type Manifest struct {
-	ManifestVersion int    `json:"manifest_version"`
-	Control         string `json:"control"`
-	RunID           string `json:"run_id"`
-	Status          Status `json:"status"`
+	// ManifestVersion is ManifestVersion.
+	ManifestVersion int `json:"manifest_version"`
+	// Control, RunID and Status are those of summary.json.
+	Control string `json:"control"`
+	RunID   string `json:"run_id"`
+	Status  Status `json:"status"`
+	// Signed says whether the folder was signed (run --sign-key): then
+	// SignatureFile must be present, else it must not. A removed signature
+	// is therefore found without the public key.
+	Signed bool `json:"signed"`
+	// SignatureAlgorithm is SignatureAlgorithm when Signed, else "".
+	SignatureAlgorithm string `json:"signature_algorithm,omitempty"`
 	// Tool is the build of reconcile that wrote the folder.
 	Tool ToolInfo `json:"tool"`
 	// Spec fingerprints the control's definition.
@@ -88,13 +92,14 @@ type SpecDigest struct {
 }
 
 // InputDigest fingerprints one input: every file with its SHA-256, or the
-// kind's details (a database snapshot) when it is not a file.
+// kind's details (a database snapshot) when it is not a file — as in
+// summary.json's inputs.
 type InputDigest struct {
 	Role     string         `json:"role"`
 	Kind     string         `json:"kind"`
 	Location string         `json:"location"`
 	Rows     int64          `json:"rows"`
-	Files    []sources.File `json:"files,omitempty"`
+	Files    []File         `json:"files,omitempty"`
 	Details  map[string]any `json:"details,omitempty"`
 }
 
@@ -106,28 +111,31 @@ type FileDigest struct {
 	SHA256 string `json:"sha256"`
 }
 
-// WriteManifest writes dir/manifest.json for r, listing every file under
-// dir, and — when key is not nil — dir/manifest.sig. Call it after every
-// other file is written.
-func WriteManifest(ctx context.Context, dir string, r *Result, key ed25519.PrivateKey) (*Manifest, error) {
+// WriteManifest writes dir/manifest.json for the run s, listing every file
+// under dir, and — when key is not nil — dir/manifest.sig, its Ed25519
+// signature. Call it after every other file is written.
+func WriteManifest(ctx context.Context, dir string, s *Summary, key ed25519.PrivateKey) (*Manifest, error) {
 	files, err := digestFolder(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
-	params, err := json.Marshal(r.Parameters)
+	params, err := json.Marshal(s.Parameters)
 	if err != nil {
 		return nil, err
 	}
 	m := &Manifest{
 		ManifestVersion: ManifestVersion,
-		Control:         r.Control.Name,
-		RunID:           r.Run.ID,
-		Status:          r.Status,
-		Tool:            toolInfo(r.Run.ToolVersion, r.Run.DuckDBVersion),
-		Spec:            SpecDigest{File: r.Run.Spec, FileSHA256: r.Run.SpecSHA256, EffectiveSHA256: sha256Hex(params)},
+		Control:         s.Control.Name,
+		RunID:           s.Run.ID,
+		Status:          s.Status,
+		Tool:            toolInfo(s.Run.ToolVersion, s.Run.DuckDBVersion),
+		Spec:            SpecDigest{File: s.Run.Spec, FileSHA256: s.Run.SpecSHA256, EffectiveSHA256: sha256Hex(params)},
 		Files:           files,
 	}
-	for _, in := range r.Inputs {
+	if key != nil {
+		m.Signed, m.SignatureAlgorithm = true, SignatureAlgorithm
+	}
+	for _, in := range s.Inputs {
 		m.Inputs = append(m.Inputs, InputDigest{Role: in.Role, Kind: in.Kind, Location: in.Location, Rows: in.Rows, Files: in.Files, Details: in.Details})
 	}
 	data, err := json.MarshalIndent(m, "", "  ")
@@ -234,10 +242,26 @@ func digestFile(path string) (FileDigest, error) {
 
 // Signature states of a verification.
 const (
-	SigAbsent     = "absent"      // no manifest.sig, none asked for
-	SigNotChecked = "not checked" // manifest.sig present, no public key given
-	SigValid      = "valid"       // manifest.sig verifies under the key
-	SigInvalid    = "invalid"     // wrong signature, or none where a key was given
+	// SigAbsent: the manifest says unsigned and there is no manifest.sig
+	// (or a version 1 manifest, which does not say, and no manifest.sig),
+	// and no public key was given.
+	SigAbsent = "absent"
+	// SigNotChecked: the manifest says signed and manifest.sig is present,
+	// but no public key was given to check it.
+	SigNotChecked = "not checked"
+	// SigValid: manifest.sig verifies under the public key.
+	SigValid = "valid"
+	// SigInvalid: a public key was given and manifest.sig does not verify
+	// under it, or there is none on a folder whose manifest does not say
+	// it was signed.
+	SigInvalid = "invalid"
+	// SigMissing: the manifest says the folder was signed, and
+	// manifest.sig is gone (with a public key or without).
+	SigMissing = "missing"
+	// SigUnexpected: manifest.sig is present but the manifest says the
+	// folder was not signed (the signature belongs to another manifest, or
+	// the manifest was replaced).
+	SigUnexpected = "unexpected"
 )
 
 // Verification is what VerifyManifest found. Paths are relative to the
@@ -250,22 +274,30 @@ type Verification struct {
 	Missing []string
 	// Added files are in the folder but not in the manifest.
 	Added []string
-	// Signature is one of SigAbsent, SigNotChecked, SigValid, SigInvalid.
+	// Signature is one of the Sig… states.
 	Signature string
 }
 
 // OK reports whether the folder is exactly as the manifest lists it and
-// no signature check failed.
+// its signature is as the manifest says (valid, when a key was given).
 func (v *Verification) OK() bool {
-	return len(v.Changed)+len(v.Missing)+len(v.Added) == 0 && v.Signature != SigInvalid
+	if len(v.Changed)+len(v.Missing)+len(v.Added) > 0 {
+		return false
+	}
+	switch v.Signature {
+	case SigInvalid, SigMissing, SigUnexpected:
+		return false
+	}
+	return true
 }
 
-// VerifyManifest recomputes the fingerprints of every file under dir and
-// compares them with dir/manifest.json. With pub, manifest.sig must be a
+// Verify recomputes the fingerprints of every file under dir and compares
+// them with dir/manifest.json. manifest.sig must be present exactly when
+// the manifest says the folder was signed; with pub, it must moreover be a
 // valid signature of manifest.json under pub. It returns ErrNoManifest
 // when there is no manifest and ErrBadManifest when it cannot be read as
 // one; differences are reported in the Verification, not as errors.
-func VerifyManifest(ctx context.Context, dir string, pub ed25519.PublicKey) (*Verification, error) {
+func Verify(ctx context.Context, dir string, pub ed25519.PublicKey) (*Verification, error) {
 	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w in %s", ErrNoManifest, dir)
@@ -279,23 +311,38 @@ func VerifyManifest(ctx context.Context, dir string, pub ed25519.PublicKey) (*Ve
 	if err := dec.Decode(m); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadManifest, err)
 	}
-	if m.ManifestVersion != ManifestVersion {
-		return nil, fmt.Errorf("%w: manifest_version %d, want %d", ErrBadManifest, m.ManifestVersion, ManifestVersion)
+	if m.ManifestVersion != 1 && m.ManifestVersion != ManifestVersion {
+		return nil, fmt.Errorf("%w: manifest_version %d, want 1 or %d", ErrBadManifest, m.ManifestVersion, ManifestVersion)
 	}
-	v := &Verification{Manifest: m, Signature: SigAbsent}
+	if m.ManifestVersion == ManifestVersion && m.Signed != (m.SignatureAlgorithm == SignatureAlgorithm) {
+		return nil, fmt.Errorf("%w: signed %v with signature_algorithm %q (want %q exactly when signed)", ErrBadManifest, m.Signed, m.SignatureAlgorithm, SignatureAlgorithm)
+	}
+	// A version 1 manifest does not say whether the folder was signed:
+	// a signature is then optional, as it was.
+	legacy := m.ManifestVersion == 1
+	v := &Verification{Manifest: m}
 	sig, err := os.ReadFile(filepath.Join(dir, SignatureFile))
+	present := err == nil
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil, err
-	case pub != nil && err != nil:
+	case !present && !legacy && m.Signed:
+		v.Signature = SigMissing
+	case pub != nil && !present:
 		v.Signature = SigInvalid // a key was given but nothing is signed
+	case pub != nil && !legacy && !m.Signed:
+		v.Signature = SigUnexpected
 	case pub != nil:
 		v.Signature = SigInvalid
 		if ed25519.Verify(pub, data, sig) {
 			v.Signature = SigValid
 		}
-	case err == nil:
+	case present && (legacy || m.Signed):
 		v.Signature = SigNotChecked
+	case present:
+		v.Signature = SigUnexpected
+	default:
+		v.Signature = SigAbsent
 	}
 	now, err := digestFolder(ctx, dir)
 	if err != nil {

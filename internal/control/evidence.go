@@ -1,0 +1,99 @@
+package control
+
+import (
+	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
+	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/sources"
+)
+
+// The conversions from the run's results to the evidence schema: the one
+// place where a field of checks, sources or spec meets a key of
+// summary.json. Each copies field by field, so a renamed Go field is a
+// compile error here, never a silently different file.
+
+// parametersOf is the effective spec s (already redacted) as summary.json
+// states it.
+func parametersOf(s *spec.Spec) *evidence.Parameters {
+	p := &evidence.Parameters{
+		Name: s.Name, Description: s.Description,
+		Source: evidence.InputSpec{URI: s.Source.URI, Options: s.Source.Options},
+		Sink:   evidence.InputSpec{URI: s.Sink.URI, Options: s.Sink.Options},
+		ID:     s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey,
+		Out: s.Out, Watermark: s.Watermark, Restarts: s.Restarts, TimeZone: s.TimeZone,
+	}
+	if r := s.Reperform; r != nil {
+		w := evidence.Window{Size: r.Window.Size.String()}
+		if r.Window.Slide != 0 {
+			w.Slide = r.Window.Slide.String()
+		}
+		if r.Window.Offset != 0 {
+			w.Offset = r.Window.Offset.String()
+		}
+		p.Reperform = &evidence.Reperform{EventTime: r.EventTime, Window: w, WindowEnd: r.WindowEnd, WindowStart: r.WindowStart, GroupBy: r.GroupBy}
+		if r.Aggregates != nil {
+			p.Reperform.Aggregates = make([]evidence.Aggregate, len(r.Aggregates))
+		}
+		for i, a := range r.Aggregates {
+			p.Reperform.Aggregates[i] = evidence.Aggregate{Column: a.Column, Func: a.Func, Distinct: a.Distinct, Arg: a.Arg}
+		}
+	}
+	if e := s.Emission; e != nil {
+		p.Emission = &evidence.Emission{LastBy: e.LastBy}
+	}
+	return p
+}
+
+// inputOf is one loaded input as summary.json states it.
+func inputOf(in *sources.Input) *evidence.Input {
+	out := &evidence.Input{Role: in.Role, Kind: in.Kind, Location: in.Location, Ignored: in.Ignored, Rows: in.Rows, Details: in.Details}
+	for _, f := range in.Files {
+		out.Files = append(out.Files, evidence.File{Path: f.Path, Bytes: f.Bytes, SHA256: f.SHA256})
+	}
+	if in.Columns != nil { // "columns" has no omitempty: null and [] differ
+		out.Columns = make([]evidence.Column, 0, len(in.Columns))
+	}
+	for _, c := range in.Columns {
+		out.Columns = append(out.Columns, evidence.Column{Name: c.Name, Type: c.Type})
+	}
+	return out
+}
+
+// checkOf is one check's outcome as summary.json states it. A check that
+// ran names the exceptions CSV writeExceptions wrote (o.File).
+func checkOf(o *checks.Outcome) *evidence.Check {
+	c := &evidence.Check{ID: o.ID, Assertion: o.Assertion, Description: o.Description, Status: o.Status, Exceptions: o.Exceptions,
+		File: o.File, SkipReason: o.SkipReason, Notes: o.Notes, Chart: o.Chart, Finding: o.Finding}
+	for _, col := range o.Columns {
+		c.Columns = append(c.Columns, evidence.Column{Name: col.Name, Type: col.Type, Role: col.Role, Measure: col.Measure})
+	}
+	return c
+}
+
+// totalsOf is the population figures as summary.json states them.
+func totalsOf(t *checks.Totals) *evidence.Totals {
+	out := &evidence.Totals{SourceRows: t.SourceRows, SinkRows: t.SinkRows, SourceDistinctIDs: t.SourceDistinctIDs, SinkDistinctIDs: t.SinkDistinctIDs}
+	for _, m := range t.Measures {
+		out.Measures = append(out.Measures, evidence.MeasureTotal{Name: m.Name, Type: m.Type, SourceSum: m.SourceSum, SinkSum: m.SinkSum, Difference: m.Difference})
+	}
+	return out
+}
+
+// replayOf is the re-performance summary as summary.json states it (nil
+// for a sink of records).
+func replayOf(r *checks.ReplaySummary) *evidence.Replay {
+	if r == nil {
+		return nil
+	}
+	out := &evidence.Replay{EventTime: r.EventTime, Window: r.Window, WindowColumn: r.WindowColumn, TimeZone: r.TimeZone, Emission: r.Emission,
+		SourceEvents: r.SourceEvents, ExpectedKeys: r.ExpectedKeys, SinkRows: r.SinkRows, SinkDistinctKeys: r.SinkDistinctKeys, SinkRowsPerKey: r.SinkRowsPerKey,
+		RestartFiles: r.RestartFiles, RestartNotes: r.RestartNotes, Unexplained: r.Unexplained, UnexplainedKeys: r.UnexplainedKeys}
+	if r.Restarts != nil { // "restarts" has no omitempty: null and [] differ
+		out.Restarts = make([]evidence.Restart, 0, len(r.Restarts))
+	}
+	for _, x := range r.Restarts {
+		out.Restarts = append(out.Restarts, evidence.Restart{No: x.No, Time: x.Time, RestoredCheckpoint: x.RestoredCheckpoint, RestoredCheckpointTime: x.RestoredCheckpointTime,
+			OpenEpoch: x.OpenEpoch, From: x.From, Label: x.Label, Findings: x.Findings, Keys: x.Keys})
+	}
+	return out
+}

@@ -1,0 +1,397 @@
+// Package evidence owns the evidence folder a run publishes: the versioned
+// types of summary.json (Summary) and manifest.json (Manifest), the folder's
+// layout (every path in it, see ExceptionsFile), its atomic publication
+// (Folder) and its verification (Verify).
+//
+// The types here are the schema. They are their own structs, converted to
+// from the run's results (checks.Outcome, sources.Input, spec.Spec) by
+// internal/control, so that renaming a field in those packages cannot change
+// a file an auditor or a nightly history has kept. SchemaVersion and
+// ManifestVersion change when a field is removed or changes meaning; adding
+// a field changes neither. The package imports nothing of reconcile.
+package evidence
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+)
+
+// SchemaVersion is the version of the summary.json layout.
+const SchemaVersion = 1
+
+// Summary is summary.json: everything a reconciliation established, and
+// what every report is rendered from.
+type Summary struct {
+	// SchemaVersion is SchemaVersion.
+	SchemaVersion int `json:"schema_version"`
+	// Status is the control's verdict: Pass, or Fail when at least one
+	// check failed (skipped and info checks count neither way).
+	Status Status `json:"status"`
+	// Control names and describes the control.
+	Control Control `json:"control"`
+	// Run says when, where and with what the control ran.
+	Run Run `json:"run"`
+	// Parameters is the effective spec — file plus flags — with passwords
+	// replaced by "xxxxx".
+	Parameters *Parameters `json:"parameters"`
+	// Inputs are the source, then the sink, as read: rows, columns and
+	// fingerprints.
+	Inputs []*Input `json:"inputs"`
+	// Checks are the checks that apply to this kind of sink, in run order
+	// (the NNN prefix of the check files).
+	Checks []*Check `json:"checks"`
+	// Totals are the population figures of both inputs.
+	Totals *Totals `json:"totals"`
+	// Notes are facts about how values were compared (types, NULL-safe
+	// ids, time zones) and warnings that make a verdict suspect (they
+	// start with "WARNING:").
+	Notes []string `json:"notes,omitempty"`
+	// Replay is the re-performance of a windowed sink; nil unless the spec
+	// has reperform:.
+	Replay *Replay `json:"replay,omitempty"`
+}
+
+// Control is the control's identity, from the spec.
+type Control struct {
+	// Name is the spec's name, or the evidence folder's name.
+	Name string `json:"name"`
+	// Description is what the control asserts ("" when the spec has none).
+	Description string `json:"description,omitempty"`
+}
+
+// Run is the metadata of one run. Times are UTC, RFC 3339 with whole
+// seconds ("2026-11-29T06:00:00Z").
+type Run struct {
+	// ID identifies the run: its UTC start (20261129T060000Z) and 8 hex
+	// digits of a hash of start and evidence folder.
+	ID         string `json:"id"`
+	StartedAt  string `json:"started_at"`
+	FinishedAt string `json:"finished_at"`
+	// User and Host ran reconcile ("" when they could not be read).
+	User string `json:"user,omitempty"`
+	Host string `json:"host,omitempty"`
+	// ToolVersion is reconcile's module version and VCS revision.
+	ToolVersion   string `json:"tool_version"`
+	DuckDBVersion string `json:"duckdb_version"`
+	// Spec is the spec file as given (--config) and SpecSHA256 the SHA-256
+	// of its bytes, lower-case hex ("" when the spec came from flags).
+	Spec       string `json:"spec_file,omitempty"`
+	SpecSHA256 string `json:"spec_sha256,omitempty"`
+}
+
+// Parameters is the effective spec, key for key as a spec file writes it
+// (see the README's spec reference).
+type Parameters struct {
+	Name        string    `json:"name,omitempty"`
+	Description string    `json:"description,omitempty"`
+	Source      InputSpec `json:"source"`
+	Sink        InputSpec `json:"sink"`
+	// ID are the record id columns; null for a windowed sink.
+	ID         []string `json:"id"`
+	Measures   []string `json:"measures,omitempty"`
+	GroupBy    []string `json:"group_by,omitempty"`
+	Checkpoint string   `json:"checkpoint,omitempty"`
+	LogicalKey []string `json:"logical_key,omitempty"`
+	// Out is the evidence folder, as resolved (relative to the working
+	// directory, or absolute when the spec file gave it).
+	Out       string     `json:"out,omitempty"`
+	Reperform *Reperform `json:"reperform,omitempty"`
+	Watermark string     `json:"watermark,omitempty"`
+	// Emission is "all" or {"last_by": column}; absent when not given.
+	Emission *Emission `json:"emission,omitempty"`
+	// Restarts is the restart history read (a file or folder path).
+	Restarts string `json:"restarts,omitempty"`
+	// TimeZone is the IANA zone of zone-less timestamps ("" = UTC).
+	TimeZone string `json:"time_zone,omitempty"`
+}
+
+// InputSpec is the spec's source: or sink: — the URI (password removed) and
+// the kind's options as given (values as YAML read them: text, numbers,
+// booleans, lists, mappings).
+type InputSpec struct {
+	URI     string         `json:"uri"`
+	Options map[string]any `json:"options,omitempty"`
+}
+
+// Reperform is the spec's reperform: key, a windowed sink's definition.
+type Reperform struct {
+	// EventTime is the source column of each event's timestamp.
+	EventTime string `json:"event_time"`
+	Window    Window `json:"window"`
+	// WindowEnd or WindowStart (one of them) is the sink column naming a
+	// row's window.
+	WindowEnd   string   `json:"window_end,omitempty"`
+	WindowStart string   `json:"window_start,omitempty"`
+	GroupBy     []string `json:"group_by,omitempty"`
+	// Aggregates are the sink columns and their aggregates, in spec order.
+	Aggregates []Aggregate `json:"aggregates"`
+}
+
+// Window is an event-time window assigner. Durations are text in the spec's
+// syntax: Go durations ("1h", "10m", "1h30m") or whole days ("1d").
+type Window struct {
+	Size string `json:"size"`
+	// Slide is "" for a tumbling window.
+	Slide  string `json:"slide,omitempty"`
+	Offset string `json:"offset,omitempty"`
+}
+
+// Aggregate is one sink column and the aggregate over source columns that
+// produced it.
+type Aggregate struct {
+	// Column is the sink column.
+	Column string `json:"column"`
+	// Func is sum, count, min or max.
+	Func string `json:"func"`
+	// Distinct is true for count(distinct arg).
+	Distinct bool `json:"distinct,omitempty"`
+	// Arg is the source column, or "*" for count(*).
+	Arg string `json:"arg"`
+}
+
+// Emission is the spec's emission: "all" (LastBy empty) or {"last_by":
+// column}, in JSON as in the spec.
+type Emission struct {
+	LastBy string
+}
+
+// MarshalJSON writes "all" or {"last_by": column}.
+func (e Emission) MarshalJSON() ([]byte, error) {
+	if e.LastBy == "" {
+		return json.Marshal("all")
+	}
+	return json.Marshal(map[string]string{"last_by": e.LastBy})
+}
+
+// UnmarshalJSON reads "all" or {"last_by": column}.
+func (e *Emission) UnmarshalJSON(data []byte) error {
+	var s string
+	if json.Unmarshal(data, &s) == nil {
+		if s != "all" {
+			return fmt.Errorf("emission %q: want \"all\" or {\"last_by\": column}", s)
+		}
+		*e = Emission{}
+		return nil
+	}
+	var m struct {
+		LastBy string `json:"last_by"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil || m.LastBy == "" {
+		return fmt.Errorf("emission %s: want \"all\" or {\"last_by\": column}", data)
+	}
+	e.LastBy = m.LastBy
+	return nil
+}
+
+// Input is one input as read.
+type Input struct {
+	// Role is "source" or "sink".
+	Role string `json:"role"`
+	// Kind is the input kind that read it: csv, parquet, ndjson, postgres.
+	Kind string `json:"kind"`
+	// Location is the URI or path, password removed.
+	Location string `json:"location"`
+	// Files are every file read, in read order (none for a database).
+	Files []File `json:"files,omitempty"`
+	// Ignored are files a glob matched but that were not read: names
+	// starting with "." or "_" (in-progress or temporary part files).
+	Ignored []string `json:"ignored_files,omitempty"`
+	// Rows is the number of records loaded.
+	Rows int64 `json:"rows"`
+	// Columns are the columns as loaded (provenance columns __file,
+	// __line, __row left out), with their DuckDB types.
+	Columns []Column `json:"columns"`
+	// Details are the kind's facts on "as of what" the input was read
+	// (for PostgreSQL: server_version, database, user, snapshot, wal_lsn,
+	// transaction_started_at, sql, columns, …), as JSON values.
+	Details map[string]any `json:"details,omitempty"`
+}
+
+// File is one file read: path as given (relative to the spec's folder or
+// the working directory), size in bytes, SHA-256 of its bytes in
+// lower-case hex.
+type File struct {
+	Path   string `json:"path"`
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// Column is one column of an input or of a check's exception table.
+type Column struct {
+	// Name is the column name, exactly as loaded or as the check's query
+	// returns it (the exceptions CSV's header).
+	Name string `json:"name"`
+	// Type is the DuckDB type: VARCHAR, BIGINT, DECIMAL(38,2),
+	// TIMESTAMP WITH TIME ZONE, BOOLEAN, INTERVAL, …
+	Type string `json:"type"`
+	// Role, for an exception column, is what the column holds as the check
+	// declares it — a record id, a group, a logical key, checkpoint ids, a
+	// restart, a window's start or end, a source or sink figure or their
+	// difference, a location (the values of checks.Role…); "" for none or
+	// for an input column.
+	Role string `json:"role,omitempty"`
+	// Measure, for a source, sink or difference figure, names the measure
+	// or aggregate it is of ("" for row counts).
+	Measure string `json:"measure,omitempty"`
+}
+
+// Check is the outcome of one check.
+type Check struct {
+	// ID is the check id (the check file's name without its NNN_ prefix).
+	ID string `json:"id"`
+	// Assertion is "completeness", "accuracy" or "completeness, accuracy".
+	Assertion   string `json:"assertion"`
+	Description string `json:"description"`
+	Status      Status `json:"status"`
+	// Exceptions is the number of exception rows: every one, never a
+	// sample (0 when skipped).
+	Exceptions int64 `json:"exceptions"`
+	// File is the exceptions CSV (ExceptionsFile); "" when skipped.
+	File string `json:"exceptions_file,omitempty"`
+	// SkipReason says which spec fields a skipped check needed.
+	SkipReason string `json:"skip_reason,omitempty"`
+	// Notes qualify the check's result (partly NULL composite ids, …).
+	Notes []string `json:"notes,omitempty"`
+	// Columns are the exception table's columns, in the CSV's order, with
+	// their DuckDB types and roles (none when skipped).
+	Columns []Column `json:"columns,omitempty"`
+	// Chart names the picture of report.html the exceptions feed
+	// ("balance", "replayed_keys", "reperformance"; "" for none), as the
+	// check file declares it ("-- chart:"). A failed check whose columns
+	// have the role window_start or window_end is drawn on the window
+	// timeline whatever its chart.
+	Chart string `json:"chart,omitempty"`
+	// Finding is "replay" when the exception rows are replay findings that
+	// Replay attributes to restarts; "" otherwise.
+	Finding string `json:"finding,omitempty"`
+}
+
+// Totals are the population figures. Distinct ids leave NULL ids out and
+// count composite ids NULL-safely; both are 0 for a windowed sink, which
+// has no record id (Replay counts its keys).
+type Totals struct {
+	SourceRows        int64          `json:"source_rows"`
+	SinkRows          int64          `json:"sink_rows"`
+	SourceDistinctIDs int64          `json:"source_distinct_ids"`
+	SinkDistinctIDs   int64          `json:"sink_distinct_ids"`
+	Measures          []MeasureTotal `json:"measures,omitempty"`
+}
+
+// MeasureTotal is the exact sum of one measure on both sides: decimal text
+// at the measure's scale ("3375343.63"), Difference = sink − source.
+type MeasureTotal struct {
+	Name string `json:"name"`
+	// Type is the exact type the sums are computed in: DECIMAL(38,s).
+	Type       string `json:"type"`
+	SourceSum  string `json:"source_sum"`
+	SinkSum    string `json:"sink_sum"`
+	Difference string `json:"difference"`
+}
+
+// Replay is the re-performance of a windowed sink: the populations, the
+// sink's rows per logical key and what the restarts explain.
+type Replay struct {
+	// EventTime is the source column of the event time; Window the
+	// assigner in words ("tumbling 1h", "sliding 10m every 5m, offset
+	// -1h"); WindowColumn the sink column naming the window.
+	EventTime    string `json:"event_time"`
+	Window       string `json:"window"`
+	WindowColumn string `json:"window_column"`
+	// TimeZone is the zone zone-less timestamps were read in.
+	TimeZone string `json:"time_zone"`
+	// Emission is "all" or "last_by <column>".
+	Emission string `json:"emission"`
+	// SourceEvents counts source rows with an event time; ExpectedKeys the
+	// windows and groups re-performed from them.
+	SourceEvents int64 `json:"source_events"`
+	ExpectedKeys int64 `json:"expected_keys"`
+	// SinkRows and SinkDistinctKeys count the sink rows compared (with
+	// last_by: the emissions that count) and their distinct logical keys
+	// (window + group).
+	SinkRows         int64 `json:"sink_rows"`
+	SinkDistinctKeys int64 `json:"sink_distinct_keys"`
+	// SinkRowsPerKey is SinkRows / SinkDistinctKeys rounded to 4 decimals:
+	// 1.0 for a sink that writes each window once (0 when the sink is
+	// empty).
+	SinkRowsPerKey float64 `json:"sink_rows_per_key"`
+	// Restarts are the restarts seen, in time order, each with the
+	// findings it explains (null when no restart history was given).
+	Restarts []Restart `json:"restarts"`
+	// RestartFiles are the restart history files read; RestartNotes what
+	// reading them established (a restore the history does not reach, …).
+	RestartFiles []string `json:"restart_files,omitempty"`
+	RestartNotes []string `json:"restart_notes,omitempty"`
+	// Unexplained counts, per check id, the findings no restart explains:
+	// the alarming ones.
+	Unexplained map[string]int64 `json:"unexplained_findings"`
+	// UnexplainedKeys counts the distinct windows and groups among them.
+	UnexplainedKeys int64 `json:"unexplained_keys"`
+}
+
+// Restart is one restart of the job and the findings it explains.
+type Restart struct {
+	// No numbers the restarts from 1 in time order.
+	No int `json:"no"`
+	// Time is when the job failed (Flink: the exception history entry) or
+	// restored (Flink: latest.restored; CSV: restart_time), UTC, RFC 3339
+	// with the fraction it has.
+	Time time.Time `json:"time"`
+	// RestoredCheckpoint is the checkpoint id restored, -1 when unknown.
+	RestoredCheckpoint int64 `json:"restored_checkpoint"`
+	// RestoredCheckpointTime is when that checkpoint was triggered (its
+	// barrier), when the history says.
+	RestoredCheckpointTime *time.Time `json:"restored_checkpoint_time,omitempty"`
+	// OpenEpoch is the highest checkpoint epoch a row written before the
+	// restart can carry: 1 + the highest checkpoint id triggered before
+	// Time, or RestoredCheckpoint + 1 without a history.
+	OpenEpoch int64 `json:"open_epoch"`
+	// From is the file the restart was read from (base name).
+	From string `json:"from"`
+	// Label names the restart in exception rows ("restart 1 at
+	// 2026-11-26T03:14:20Z from checkpoint 97").
+	Label string `json:"label"`
+	// Findings counts the exception rows per check id it explains.
+	Findings map[string]int64 `json:"findings"`
+	// Keys counts the distinct windows and groups among them.
+	Keys int64 `json:"keys"`
+}
+
+// Encode writes s as summary.json: indented by two spaces, HTML characters
+// unescaped, ending in a newline.
+func (s *Summary) Encode(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(s)
+}
+
+// DecodeSummary reads a summary.json. Numbers inside free-form values
+// (Details, Options) are kept as json.Number, so re-encoding gives the same
+// digits. It fails on a schema_version other than SchemaVersion.
+func DecodeSummary(r io.Reader) (*Summary, error) {
+	dec := json.NewDecoder(r)
+	dec.UseNumber()
+	s := &Summary{}
+	if err := dec.Decode(s); err != nil {
+		return nil, fmt.Errorf("evidence: summary.json: %w", err)
+	}
+	if s.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("evidence: summary.json has schema_version %d; this reconcile reads %d", s.SchemaVersion, SchemaVersion)
+	}
+	return s, nil
+}
+
+// Check returns the check with id, or nil.
+func (s *Summary) Check(id string) *Check {
+	for _, c := range s.Checks {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
+}

@@ -1,0 +1,3 @@
+SELECT *
+FROM source
+WHERE false -- key_checkpoint_conflicts

@@ -1,0 +1,3 @@
+SELECT *
+FROM source
+WHERE false -- value_mismatches

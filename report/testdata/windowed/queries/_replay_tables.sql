@@ -1,0 +1,2 @@
+-- The re-performance of the windowed sink
+CREATE TABLE expected AS SELECT 1;

@@ -1,0 +1,4 @@
+-- check: unexpected_keys
+SELECT *
+FROM replay_sink
+WHERE false -- unexpected_keys

@@ -1,0 +1,587 @@
+package report
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
+)
+
+// FirstRows is how many exception rows of each check the view carries for
+// the reports' tables (the workbook streams every row instead).
+const FirstRows = 20
+
+// chartRowLimit caps the exception rows of one check a chart reads.
+const chartRowLimit = 200_000
+
+// View is the one typed view of a run's result: what summary.json states,
+// with the exceptions read from the evidence folder once and typed by their
+// columns' DuckDB types and roles. Markdown, HTML and the workbook only lay
+// it out; none of them computes a figure, reads a CSV or decides a type of
+// its own.
+type View struct {
+	// Summary is the run as summary.json states it.
+	Summary *evidence.Summary
+	// Windowed is true for a re-performed windowed sink (Summary.Replay).
+	Windowed bool
+	// Population is the population table: source, sink and difference
+	// (sink − source) per row, the same in every report.
+	Population []PopulationRow
+	// Checks are the checks in run order.
+	Checks []*CheckView
+	// Parameters is the effective spec as (dotted key, value) pairs in key
+	// order; lists of scalars are joined with ", ".
+	Parameters [][2]string
+	// Replay is the re-performance of a windowed sink, nil otherwise.
+	Replay *ReplayView
+	// Charts is what the pictures of report.html draw.
+	Charts Charts
+
+	evidence fs.FS
+}
+
+// PopulationRow is one row of the population table. A Cell that is Null
+// does not apply (events and window rows are not the same unit) and is
+// shown as "–".
+type PopulationRow struct {
+	Label                    string
+	Source, Sink, Difference Cell
+}
+
+// CheckView is one check with its typed exceptions.
+type CheckView struct {
+	*evidence.Check
+	// Typed are the exception columns, typed (nil when skipped).
+	Typed []Column
+	// First are the first FirstRows exception rows.
+	First [][]Cell
+	// SQL is the query the check ran, as saved in QueryFile ("" when
+	// skipped).
+	SQL       string
+	QueryFile string
+	// Profile describes each column's values over every row (for layout).
+	Profile []Profile
+
+	rows     [][]Cell // up to chartRowLimit rows, for the charts
+	complete bool     // rows holds every exception row
+}
+
+// Column is an exception column: name, DuckDB type, role and measure (as
+// the check file declares them, evidence.Column) and how its values are
+// read.
+type Column struct {
+	Name, Type, Role, Measure string
+	Kind                      Kind
+}
+
+// Cell is one value. Text is exactly as the exceptions CSV (or
+// summary.json) holds it. Kind is the column's kind when the value reads as
+// one — a plain decimal for KindNumber, a date or timestamp for KindTime
+// (then Time is the instant in UTC) — and KindText otherwise, so a value is
+// never changed to fit its column.
+type Cell struct {
+	Null bool
+	Text string
+	Kind Kind
+	Time time.Time
+}
+
+// Profile is what one pass over every row of a column found.
+type Profile struct {
+	// Width is the longest value (header included), in runes.
+	Width int
+	// NonEmpty is true when some value is neither NULL nor empty.
+	NonEmpty bool
+	// TimeOfDay and Fraction are true when some time value has a time of
+	// day, or a fraction of a second.
+	TimeOfDay, Fraction bool
+}
+
+// ReplayView is the re-performance of a windowed sink, as the reports
+// state it (the population figures are in View.Population).
+type ReplayView struct {
+	Window, EventTime, TimeZone, Emission string
+	// RestartFiles are the restart history files; none when no history
+	// was given (then findings are not correlated with restarts).
+	RestartFiles []string
+	Restarts     []RestartView
+	Notes        []string
+	// Unexplained are the findings no restart explains, per check.
+	Unexplained     []Count
+	UnexplainedKeys int64
+}
+
+// RestartView is one restart. At and Barrier are UTC "2006-01-02
+// 15:04:05"; Checkpoint is "unknown" when the restored checkpoint is not
+// known, Barrier "–" when its time is not.
+type RestartView struct {
+	No                      int
+	Time                    time.Time
+	At, Checkpoint, Barrier string
+	// RestoredKnown is false when the restored checkpoint is unknown.
+	RestoredKnown bool
+	Keys          int64
+	Findings      []Count
+}
+
+// Count is a number of findings of one check.
+type Count struct {
+	Check string
+	N     int64
+}
+
+// NewView builds the view of run s from its evidence folder ev (paths as in
+// evidence.ExceptionsFile, forward slashes): every exceptions CSV is read
+// once, its header checked against the check's columns and its rows
+// counted against the check's exception count; the SQL of each check that
+// ran is read from its query file. A missing file, or an exceptions file
+// that disagrees with summary.json, is an error: the reports would state
+// something the evidence does not hold.
+func NewView(ctx context.Context, s *evidence.Summary, ev fs.FS) (*View, error) {
+	v := &View{Summary: s, Windowed: s.Replay != nil, evidence: ev}
+	for _, c := range s.Checks {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		cv, err := v.check(c)
+		if err != nil {
+			return nil, err
+		}
+		v.Checks = append(v.Checks, cv)
+	}
+	v.Population = population(s)
+	v.Replay = replayView(s.Replay)
+	var err error
+	if v.Parameters, err = flatten(s.Parameters); err != nil {
+		return nil, err
+	}
+	v.Charts = charts(v)
+	for _, c := range v.Checks {
+		c.rows = nil // the charts are drawn
+	}
+	return v, nil
+}
+
+// check reads the exceptions and query of one check.
+func (v *View) check(c *evidence.Check) (*CheckView, error) {
+	cv := &CheckView{Check: c, complete: true}
+	if c.Status == evidence.Skipped || c.File == "" {
+		return cv, nil
+	}
+	cv.QueryFile = evidence.QueryFile(c.ID)
+	sql, err := fs.ReadFile(v.evidence, cv.QueryFile)
+	if err != nil {
+		return nil, fmt.Errorf("report: the query of %s: %w", c.ID, err)
+	}
+	cv.SQL = string(sql)
+
+	f, err := v.evidence.Open(c.File)
+	if err != nil {
+		return nil, fmt.Errorf("report: exceptions of %s: %w", c.ID, err)
+	}
+	defer f.Close()
+	rd := newCSVRows(c.File, f)
+	header, err := rd.header()
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	cols := c.Columns
+	if len(cols) == 0 { // a summary written before it listed columns: all text
+		for _, h := range header {
+			cols = append(cols, evidence.Column{Name: h})
+		}
+	}
+	if len(cols) != len(header) {
+		return nil, fmt.Errorf("report: %s has columns %s, but summary.json lists %d columns for %s", c.File, strings.Join(header, ","), len(cols), c.ID)
+	}
+	for i, col := range cols {
+		if col.Name != header[i] {
+			return nil, fmt.Errorf("report: %s column %d is %q, but summary.json says %q", c.File, i+1, header[i], col.Name)
+		}
+		cv.Typed = append(cv.Typed, Column{Name: col.Name, Type: col.Type, Role: col.Role, Measure: col.Measure, Kind: kindOf(col.Type, col.Role)})
+		cv.Profile = append(cv.Profile, Profile{Width: utf8.RuneCountInString(col.Name)})
+	}
+	// Only a failed check that feeds a chart, or whose rows name a window
+	// (the timeline), keeps rows beyond the first ones.
+	keep := c.Status == evidence.Fail && (cv.Chart != "" || cv.col(checks.RoleWindowStart, "") >= 0 || cv.col(checks.RoleWindowEnd, "") >= 0)
+	var n int64
+	for {
+		rec, err := rd.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		n++
+		row := cv.typeRow(rec)
+		for i, cell := range row {
+			p := &cv.Profile[i]
+			p.Width = max(p.Width, utf8.RuneCountInString(cell.Text))
+			if cell.Text == "" {
+				continue
+			}
+			p.NonEmpty = true
+			if cell.Kind == KindTime {
+				p.TimeOfDay = p.TimeOfDay || len(cell.Text) > 10
+				p.Fraction = p.Fraction || cell.Time.Nanosecond() != 0
+			}
+		}
+		if len(cv.First) < FirstRows {
+			cv.First = append(cv.First, row)
+		}
+		if keep {
+			if len(cv.rows) < chartRowLimit {
+				cv.rows = append(cv.rows, row)
+			} else {
+				cv.complete = false
+			}
+		}
+	}
+	if n != c.Exceptions {
+		return nil, fmt.Errorf("report: %s holds %d rows, but the check counted %d exceptions", c.File, n, c.Exceptions)
+	}
+	return cv, nil
+}
+
+// typeRow types one record of the check's exceptions CSV.
+func (cv *CheckView) typeRow(rec []field) []Cell {
+	row := make([]Cell, len(rec))
+	for i, f := range rec {
+		row[i] = typed(f, cv.Typed[i].Kind)
+	}
+	return row
+}
+
+// decimalRE is a plain decimal number as DuckDB writes one.
+var decimalRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?$`)
+
+// typed is value f read as kind.
+func typed(f field, kind Kind) Cell {
+	c := Cell{Null: f.null, Text: f.text}
+	if f.null || f.text == "" {
+		return c
+	}
+	switch kind {
+	case KindNumber:
+		if decimalRE.MatchString(f.text) {
+			c.Kind = KindNumber
+		}
+	case KindTime:
+		if t, ok := parseTimestamp(f.text); ok {
+			c.Kind, c.Time = KindTime, t
+		}
+	}
+	return c
+}
+
+// EachRow calls fn with every exception row of c, in file order (the row
+// is reused by the next call). It reads c's exceptions CSV again, so a
+// report holds one row at a time however many there are.
+func (v *View) EachRow(ctx context.Context, c *CheckView, fn func([]Cell) error) error {
+	if c.File == "" {
+		return nil
+	}
+	f, err := v.evidence.Open(c.File)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	defer f.Close()
+	rd := newCSVRows(c.File, f)
+	if _, err := rd.header(); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	row := make([]Cell, len(c.Typed))
+	var n int64
+	for {
+		if n%65536 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		rec, err := rd.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		n++
+		if len(rec) != len(row) {
+			return fmt.Errorf("report: %s row %d has %d fields, want %d", c.File, n, len(rec), len(row))
+		}
+		for i, f := range rec {
+			row[i] = typed(f, c.Typed[i].Kind)
+		}
+		if err := fn(row); err != nil {
+			return err
+		}
+	}
+	if n != c.Exceptions {
+		return fmt.Errorf("report: %s holds %d rows, but the check counted %d exceptions (it changed while the reports were written)", c.File, n, c.Exceptions)
+	}
+	return nil
+}
+
+// Failed returns the checks that found exceptions, in run order.
+func (v *View) Failed() []*CheckView {
+	var out []*CheckView
+	for _, c := range v.Checks {
+		if c.Status == evidence.Fail {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ExceptionsText is the check's exception count for a verdict table: "–"
+// when it was skipped.
+func (c *CheckView) ExceptionsText() string {
+	if c.Status == evidence.Skipped {
+		return "–"
+	}
+	return fmt.Sprint(c.Exceptions)
+}
+
+// Header is the exception table's column names.
+func (c *CheckView) Header() []string {
+	out := make([]string, len(c.Typed))
+	for i, col := range c.Typed {
+		out[i] = col.Name
+	}
+	return out
+}
+
+// col is the index of the first column with role, or -1.
+func (c *CheckView) col(role, measure string) int {
+	for i, col := range c.Typed {
+		if col.Role == role && col.Measure == measure {
+			return i
+		}
+	}
+	return -1
+}
+
+// cols are the indexes of every column with role.
+func (c *CheckView) cols(role string) []int {
+	var out []int
+	for i, col := range c.Typed {
+		if col.Role == role {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Conclusion is the control's verdict in words: how many checks ran, how
+// many found exceptions, how many were skipped. onFail is added after the
+// verdict when the control failed (to say where the exceptions are).
+func (v *View) Conclusion(onFail string) string {
+	failed, ran, info, skipped := 0, 0, 0, 0
+	for _, c := range v.Summary.Checks {
+		switch c.Status {
+		case evidence.Fail:
+			failed++
+			ran++
+		case evidence.Pass:
+			ran++
+		case evidence.Info:
+			info++
+		default:
+			skipped++
+		}
+	}
+	text := fmt.Sprintf("Every check that ran (%d) found no exceptions: the sink reconciles to the source.", ran)
+	if v.Summary.Status == evidence.Fail {
+		text = fmt.Sprintf("%d of %d checks that ran found exceptions: the sink does not reconcile to the source.", failed, ran)
+		if onFail != "" {
+			text += " " + onFail
+		}
+	}
+	if info > 0 {
+		text += fmt.Sprintf(" %d informational check(s) reported rows that do not count against the control.", info)
+	}
+	if skipped > 0 {
+		text += fmt.Sprintf(" %d check(s) were skipped (not configured) and count neither way.", skipped)
+	}
+	return text
+}
+
+// population is the population table. For a sink of records: rows,
+// distinct ids and the sum of each measure, source against sink. For a
+// re-performed windowed sink, whose rows are windows and not records: the
+// source events against the sink rows (different units, so no
+// difference), the window + group keys re-performed from the source
+// against the distinct keys in the sink, and the sink rows per key.
+func population(s *evidence.Summary) []PopulationRow {
+	t := s.Totals
+	if t == nil {
+		return nil
+	}
+	none := Cell{Null: true}
+	n := func(i int64) Cell { return Cell{Text: fmt.Sprint(i), Kind: KindNumber} }
+	var rows []PopulationRow
+	if r := s.Replay; r != nil {
+		rows = append(rows,
+			PopulationRow{Label: "source events; sink rows (not comparable: one sink row per window and group)", Source: n(r.SourceEvents), Sink: n(r.SinkRows), Difference: none},
+			PopulationRow{Label: "window + group keys: re-performed from the source; distinct in the sink", Source: n(r.ExpectedKeys), Sink: n(r.SinkDistinctKeys), Difference: n(r.SinkDistinctKeys - r.ExpectedKeys)},
+			PopulationRow{Label: "sink rows per key (1.0 when each window is written once)", Source: none, Sink: Cell{Text: fmt.Sprintf("%.4f", r.SinkRowsPerKey), Kind: KindNumber}, Difference: none})
+	} else {
+		rows = append(rows,
+			PopulationRow{Label: "rows", Source: n(t.SourceRows), Sink: n(t.SinkRows), Difference: n(t.SinkRows - t.SourceRows)},
+			PopulationRow{Label: "distinct ids", Source: n(t.SourceDistinctIDs), Sink: n(t.SinkDistinctIDs), Difference: n(t.SinkDistinctIDs - t.SourceDistinctIDs)})
+	}
+	dec := func(v string) Cell { return typed(field{text: v}, KindNumber) }
+	for _, m := range t.Measures {
+		rows = append(rows, PopulationRow{Label: "sum of " + m.Name, Source: dec(m.SourceSum), Sink: dec(m.SinkSum), Difference: dec(m.Difference)})
+	}
+	return rows
+}
+
+func replayView(s *evidence.Replay) *ReplayView {
+	if s == nil {
+		return nil
+	}
+	v := &ReplayView{Window: s.Window, EventTime: s.EventTime, TimeZone: s.TimeZone, Emission: s.Emission,
+		RestartFiles: s.RestartFiles, Notes: s.RestartNotes, Unexplained: counts(s.Unexplained), UnexplainedKeys: s.UnexplainedKeys}
+	for _, r := range s.Restarts {
+		rv := RestartView{No: r.No, Time: r.Time.UTC(), At: r.Time.UTC().Format("2006-01-02 15:04:05"), Checkpoint: "unknown", Barrier: "–", Keys: r.Keys, Findings: counts(r.Findings)}
+		if r.RestoredCheckpoint >= 0 {
+			rv.Checkpoint, rv.RestoredKnown = fmt.Sprint(r.RestoredCheckpoint), true
+		}
+		if r.RestoredCheckpointTime != nil {
+			rv.Barrier = r.RestoredCheckpointTime.UTC().Format("2006-01-02 15:04:05")
+		}
+		v.Restarts = append(v.Restarts, rv)
+	}
+	return v
+}
+
+// counts lists {check: n} in check-id order.
+func counts(m map[string]int64) []Count {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	out := make([]Count, len(ks))
+	for i, k := range ks {
+		out[i] = Count{Check: k, N: m[k]}
+	}
+	return out
+}
+
+// countList renders counts as "check n, …" ("none" when empty).
+func countList(cs []Count) string {
+	if len(cs) == 0 {
+		return "none"
+	}
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = fmt.Sprintf("%s %d", c.Check, c.N)
+	}
+	return strings.Join(out, ", ")
+}
+
+// timestampRE matches the timestamps DuckDB writes: a date, optionally a
+// time with fractional seconds and a zone offset.
+var timestampRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$`)
+
+// parseTimestamp parses a DATE, TIMESTAMP or TIMESTAMP WITH TIME ZONE value
+// as DuckDB renders it; one without a zone is UTC (reconcile's DuckDB
+// session runs in UTC). The result is in UTC.
+func parseTimestamp(s string) (time.Time, bool) {
+	if !timestampRE.MatchString(s) {
+		return time.Time{}, false
+	}
+	s = strings.Replace(s, "T", " ", 1)
+	for _, layout := range []string{"2006-01-02", "2006-01-02 15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999Z0700"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// flatten lists v's JSON form as (dotted key, value) pairs in key order;
+// lists of scalars are joined with ", ".
+func flatten(v any) ([][2]string, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var tree any
+	if err := json.Unmarshal(data, &tree); err != nil {
+		return nil, err
+	}
+	var out [][2]string
+	var walk func(prefix string, t any)
+	walk = func(prefix string, t any) {
+		switch t := t.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(t))
+			for k := range t {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				p := k
+				if prefix != "" {
+					p = prefix + "." + k
+				}
+				walk(p, t[k])
+			}
+		case []any:
+			scalars := make([]string, 0, len(t))
+			for _, e := range t {
+				switch e.(type) {
+				case map[string]any, []any:
+				default:
+					scalars = append(scalars, scalar(e))
+				}
+			}
+			if len(scalars) == len(t) {
+				out = append(out, [2]string{prefix, strings.Join(scalars, ", ")})
+				return
+			}
+			for i, e := range t {
+				walk(fmt.Sprintf("%s[%d]", prefix, i), e)
+			}
+		default:
+			out = append(out, [2]string{prefix, scalar(t)})
+		}
+	}
+	walk("", tree)
+	return out, nil
+}
+
+// scalar renders a JSON value: text as is, anything else as JSON.
+func scalar(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	default:
+		d, _ := json.Marshal(v)
+		return string(d)
+	}
+}
+
+// aggregateText is an aggregate as a spec writes it: sum(amount).
+func aggregateText(a evidence.Aggregate) string {
+	if a.Distinct {
+		return fmt.Sprintf("%s(distinct %s)", a.Func, a.Arg)
+	}
+	return fmt.Sprintf("%s(%s)", a.Func, a.Arg)
+}
