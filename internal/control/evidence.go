@@ -17,8 +17,8 @@ import (
 func parametersOf(s *spec.Spec) *evidence.Parameters {
 	p := &evidence.Parameters{
 		Name: s.Name, Description: s.Description,
-		Source: evidence.InputSpec{URI: s.Source.URI, Options: s.Source.Options},
-		Sink:   evidence.InputSpec{URI: s.Sink.URI, Options: s.Sink.Options},
+		Source: evidence.InputSpec{URI: s.Source.URI, TimeZone: s.Source.TimeZone, Options: s.Source.Options},
+		Sink:   evidence.InputSpec{URI: s.Sink.URI, TimeZone: s.Sink.TimeZone, Options: s.Sink.Options},
 		ID:     s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey,
 		Out: s.Out, Watermark: s.Watermark, Restarts: s.Restarts, TimeZone: s.TimeZone,
 	}

@@ -112,8 +112,11 @@ type Parameters struct {
 // the kind's options as given (values as YAML read them: text, numbers,
 // booleans, lists, mappings).
 type InputSpec struct {
-	URI     string         `json:"uri"`
-	Options map[string]any `json:"options,omitempty"`
+	URI string `json:"uri"`
+	// TimeZone is the input's own time_zone: (IANA name), in which its
+	// zone-less timestamps are read; absent when the spec's applies.
+	TimeZone string         `json:"time_zone,omitempty"`
+	Options  map[string]any `json:"options,omitempty"`
 }
 
 // Reperform is the spec's reperform: key, a windowed sink's definition.
