@@ -87,73 +87,31 @@ type Column struct {
 	Measure string // for RoleSource/RoleSink/RoleDifference: the measure or aggregate the column belongs to ("" for row counts)
 }
 
-// The roles a column of an exception table can have. A column named by the
-// check's "-- columns:" key has the role given there; else a column named
-// as a spec column has its role (Params: the id, then the group_by and
-// reperform group_by, then the logical_key, then the checkpoint column);
-// else a "-- columns:" pattern may give it one.
+// The column roles, charts and findings of the evidence schema (see
+// package evidence for their meaning), named here for the check files'
+// header keys.
 const (
-	// RoleID: a record id column.
-	RoleID = "id"
-	// RoleGroup: a group column (group_by, or reperform.group_by).
-	RoleGroup = "group"
-	// RoleKey: a logical-key column of the sink.
-	RoleKey = "key"
-	// RoleCheckpoints: checkpoint ids, one or several as 'a;b;c' in
-	// ascending order (numeric when they are integers).
-	RoleCheckpoints = "checkpoints"
-	// RoleRestart: the label of the restart that explains the row
-	// (restarts.restart, "restart 1 at … from checkpoint 97"), NULL when
-	// none does.
-	RoleRestart = "restart"
-	// RoleWindowStart, RoleWindowEnd: the window of the row as instants
-	// (TIMESTAMP WITH TIME ZONE), start inclusive, end exclusive.
-	RoleWindowStart = "window_start"
-	RoleWindowEnd   = "window_end"
-	// RoleSource, RoleSink, RoleDifference: the source-side figure
-	// (re-performed, for a windowed sink), the sink-side figure and their
-	// difference (sink - source) of a measure, an aggregate or (Measure
-	// "") the row count.
-	RoleSource     = "source"
-	RoleSink       = "sink"
-	RoleDifference = "difference"
-	// RoleLocation: where rows are, 'file:line', several separated by ';'.
-	RoleLocation = "location"
-	// RoleMeasure: the column whose value names the measure or aggregate
-	// the row's source, sink and difference columns belong to, when one
-	// row per measure is returned (the re-performance check).
-	RoleMeasure = "measure"
-	// RoleFinding: the column that classifies each exception row (such as
-	// each_row_right_repeated, rules/window_finding.sql).
-	RoleFinding = "finding"
+	ChartBalance       = evidence.ChartBalance
+	ChartReperformance = evidence.ChartReperformance
+	ChartReplayedKeys  = evidence.ChartReplayedKeys
+	FindingReplay      = evidence.FindingReplay
+	RoleCheckpoints    = evidence.RoleCheckpoints
+	RoleDifference     = evidence.RoleDifference
+	RoleFinding        = evidence.RoleFinding
+	RoleGroup          = evidence.RoleGroup
+	RoleID             = evidence.RoleID
+	RoleKey            = evidence.RoleKey
+	RoleLocation       = evidence.RoleLocation
+	RoleMeasure        = evidence.RoleMeasure
+	RoleRestart        = evidence.RoleRestart
+	RoleSink           = evidence.RoleSink
+	RoleSource         = evidence.RoleSource
+	RoleWindowEnd      = evidence.RoleWindowEnd
+	RoleWindowStart    = evidence.RoleWindowStart
 )
 
 // Roles lists every role a "-- columns:" key may give, sorted.
-var Roles = []string{RoleCheckpoints, RoleDifference, RoleFinding, RoleGroup, RoleID, RoleKey, RoleLocation, RoleMeasure,
-	RoleRestart, RoleSink, RoleSource, RoleWindowEnd, RoleWindowStart}
-
-// The pictures a check can feed ("-- chart:").
-const (
-	// ChartBalance: source vs sink in total and per group out of balance,
-	// from the columns of roles source, sink and difference.
-	ChartBalance = "balance"
-	// ChartReplayedKeys: keys written again under a later checkpoint,
-	// counted per sequence of checkpoint ids (role checkpoints), from one
-	// failed check: the first with FindingReplay, else the first other.
-	ChartReplayedKeys = "replayed_keys"
-	// ChartReperformance: the re-performed value against the sink's per
-	// window and aggregate (roles measure, source, sink, difference,
-	// finding, window_start/window_end).
-	ChartReperformance = "reperformance"
-)
-
-// What a check's exceptions are ("-- finding:").
-const (
-	// FindingReplay: findings of a stream job's replay, attributed to the
-	// restart that explains them (roles restart or checkpoints) and keyed
-	// by window (roles window_end and group).
-	FindingReplay = "replay"
-)
+var Roles = evidence.Roles
 
 // The notes reconcile adds to a check's outcome ("-- notes:").
 const (

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
@@ -137,7 +136,7 @@ func balanceSeries(v *View) []*BalanceSeries {
 	for _, bs := range out {
 		bs.Groups, bs.Complete = groups, true
 		for _, c := range v.Checks {
-			if c.Chart == checks.ChartBalance && c.col(checks.RoleSource, bs.Measure) >= 0 {
+			if c.Chart == evidence.ChartBalance && c.col(evidence.RoleSource, bs.Measure) >= 0 {
 				bs.Check = c
 				break
 			}
@@ -146,11 +145,11 @@ func balanceSeries(v *View) []*BalanceSeries {
 		if len(groups) == 0 || c == nil || c.Status != evidence.Fail {
 			continue
 		}
-		si, ki, di := c.col(checks.RoleSource, bs.Measure), c.col(checks.RoleSink, bs.Measure), c.col(checks.RoleDifference, bs.Measure)
+		si, ki, di := c.col(evidence.RoleSource, bs.Measure), c.col(evidence.RoleSink, bs.Measure), c.col(evidence.RoleDifference, bs.Measure)
 		if ki < 0 {
 			continue
 		}
-		gs := c.cols(checks.RoleGroup)
+		gs := c.cols(evidence.RoleGroup)
 		for _, row := range c.rows {
 			if di >= 0 && num(row[di].Text) == 0 {
 				continue // this group is out of balance in another measure
@@ -183,7 +182,7 @@ func balanceSeries(v *View) []*BalanceSeries {
 func replayedKeys(v *View) *ReplayedKeys {
 	for _, replay := range []bool{true, false} {
 		for _, c := range v.Checks {
-			if c.Chart != checks.ChartReplayedKeys || c.Status != evidence.Fail || (c.Finding == checks.FindingReplay) != replay {
+			if c.Chart != evidence.ChartReplayedKeys || c.Status != evidence.Fail || (c.Finding == evidence.FindingReplay) != replay {
 				continue
 			}
 			if rk := sequences(c); rk != nil {
@@ -197,7 +196,7 @@ func replayedKeys(v *View) *ReplayedKeys {
 // sequences counts the keys of c per checkpoint-id sequence; nil when c
 // has no checkpoints column or no row names a checkpoint.
 func sequences(c *CheckView) *ReplayedKeys {
-	ci := c.col(checks.RoleCheckpoints, "")
+	ci := c.col(evidence.RoleCheckpoints, "")
 	if ci < 0 {
 		return nil
 	}
@@ -229,18 +228,18 @@ func sequences(c *CheckView) *ReplayedKeys {
 func reperformance(v *View) []*ReperformanceSeries {
 	var out []*ReperformanceSeries
 	for _, c := range v.Checks {
-		if c.Chart != checks.ChartReperformance || c.Status != evidence.Fail {
+		if c.Chart != evidence.ChartReperformance || c.Status != evidence.Fail {
 			continue
 		}
-		ai, ei, si, di, fi := c.col(checks.RoleMeasure, ""), c.col(checks.RoleSource, ""), c.col(checks.RoleSink, ""), c.col(checks.RoleDifference, ""), c.col(checks.RoleFinding, "")
-		wi := c.col(checks.RoleWindowStart, "")
+		ai, ei, si, di, fi := c.col(evidence.RoleMeasure, ""), c.col(evidence.RoleSource, ""), c.col(evidence.RoleSink, ""), c.col(evidence.RoleDifference, ""), c.col(evidence.RoleFinding, "")
+		wi := c.col(evidence.RoleWindowStart, "")
 		if wi < 0 {
-			wi = c.col(checks.RoleWindowEnd, "")
+			wi = c.col(evidence.RoleWindowEnd, "")
 		}
 		if ai < 0 || ei < 0 || si < 0 || wi < 0 {
 			continue
 		}
-		gs := c.cols(checks.RoleGroup)
+		gs := c.cols(evidence.RoleGroup)
 		byAgg := map[string]*ReperformanceSeries{}
 		findings := map[string]map[string]int64{}
 		var aggs []string
@@ -304,11 +303,11 @@ func timeline(v *View) *Timeline {
 		if c.Status != evidence.Fail {
 			continue
 		}
-		si, ei := c.col(checks.RoleWindowStart, ""), c.col(checks.RoleWindowEnd, "")
+		si, ei := c.col(evidence.RoleWindowStart, ""), c.col(evidence.RoleWindowEnd, "")
 		if si < 0 && ei < 0 {
 			continue
 		}
-		rcols := c.cols(checks.RoleRestart)
+		rcols := c.cols(evidence.RoleRestart)
 		ln := Lane{Check: c.ID}
 		for _, row := range c.rows {
 			var m Mark

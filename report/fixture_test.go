@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
@@ -53,15 +52,15 @@ func fixture(t testing.TB) *evidence.Summary {
 		Checks: []*evidence.Check{
 			{ID: "null_ids", Assertion: "accuracy", Description: "Rows whose id is NULL or empty.", Status: evidence.Skipped, SkipReason: "not configured: needs id"},
 			checkFrom(t, ev, "missing_ids", "completeness", "Source records whose id has no row in the sink.", []evidence.Column{
-				{Type: "VARCHAR", Role: checks.RoleID}, {Type: "BIGINT"}, {Type: "DECIMAL(38,2)", Role: checks.RoleSource, Measure: "amount"}, {Type: "VARCHAR", Role: checks.RoleLocation}}),
+				{Type: "VARCHAR", Role: evidence.RoleID}, {Type: "BIGINT"}, {Type: "DECIMAL(38,2)", Role: evidence.RoleSource, Measure: "amount"}, {Type: "VARCHAR", Role: evidence.RoleLocation}}),
 			checkFrom(t, ev, "value_mismatches", "accuracy", "Ids in both inputs whose measures differ.", []evidence.Column{
-				{Type: "VARCHAR", Role: checks.RoleID}, {Type: "DECIMAL(18,2)", Role: checks.RoleSource, Measure: "amount"}, {Type: "DECIMAL(18,2)", Role: checks.RoleSink, Measure: "amount"},
-				{Type: "DECIMAL(38,2)", Role: checks.RoleDifference, Measure: "amount"}, {Type: "VARCHAR", Role: checks.RoleLocation}, {Type: "VARCHAR", Role: checks.RoleLocation}}),
+				{Type: "VARCHAR", Role: evidence.RoleID}, {Type: "DECIMAL(18,2)", Role: evidence.RoleSource, Measure: "amount"}, {Type: "DECIMAL(18,2)", Role: evidence.RoleSink, Measure: "amount"},
+				{Type: "DECIMAL(38,2)", Role: evidence.RoleDifference, Measure: "amount"}, {Type: "VARCHAR", Role: evidence.RoleLocation}, {Type: "VARCHAR", Role: evidence.RoleLocation}}),
 			withChart(checkFrom(t, ev, "sum_balance", "completeness, accuracy", "Exact sums per group; an exception is a group whose sums differ.", []evidence.Column{
-				{Type: "VARCHAR", Role: checks.RoleGroup}, {Type: "DECIMAL(38,2)", Role: checks.RoleSource, Measure: "amount"},
-				{Type: "DECIMAL(38,2)", Role: checks.RoleSink, Measure: "amount"}, {Type: "DECIMAL(38,2)", Role: checks.RoleDifference, Measure: "amount"}}), checks.ChartBalance),
+				{Type: "VARCHAR", Role: evidence.RoleGroup}, {Type: "DECIMAL(38,2)", Role: evidence.RoleSource, Measure: "amount"},
+				{Type: "DECIMAL(38,2)", Role: evidence.RoleSink, Measure: "amount"}, {Type: "DECIMAL(38,2)", Role: evidence.RoleDifference, Measure: "amount"}}), evidence.ChartBalance),
 			withChart(checkFrom(t, ev, "key_checkpoint_conflicts", "accuracy", "Sink logical keys written under more than one checkpoint id.", []evidence.Column{
-				{Type: "VARCHAR", Role: checks.RoleKey}, {Type: "BIGINT"}, {Type: "VARCHAR", Role: checks.RoleCheckpoints}, {Type: "BIGINT"}, {Type: "VARCHAR", Role: checks.RoleLocation}}), checks.ChartReplayedKeys),
+				{Type: "VARCHAR", Role: evidence.RoleKey}, {Type: "BIGINT"}, {Type: "VARCHAR", Role: evidence.RoleCheckpoints}, {Type: "BIGINT"}, {Type: "VARCHAR", Role: evidence.RoleLocation}}), evidence.ChartReplayedKeys),
 		},
 		Totals: &evidence.Totals{SourceRows: 3000, SinkRows: 3130, SourceDistinctIDs: 3000, SinkDistinctIDs: 3000,
 			Measures: []evidence.MeasureTotal{{Name: "amount", Type: "DECIMAL(38,2)", SourceSum: "3375343.63", SinkSum: "3527966.40", Difference: "152622.77"}}},
@@ -77,7 +76,7 @@ func windowedFixture(t testing.TB) *evidence.Summary {
 	t.Helper()
 	ev := os.DirFS(windowedDir)
 	tz := "TIMESTAMP WITH TIME ZONE"
-	win := []evidence.Column{{Type: tz, Role: checks.RoleWindowStart}, {Type: tz, Role: checks.RoleWindowEnd}, {Type: "VARCHAR", Role: checks.RoleGroup}}
+	win := []evidence.Column{{Type: tz, Role: evidence.RoleWindowStart}, {Type: tz, Role: evidence.RoleWindowEnd}, {Type: "VARCHAR", Role: evidence.RoleGroup}}
 	cols := func(more ...evidence.Column) []evidence.Column {
 		return append(append([]evidence.Column(nil), win...), more...)
 	}
@@ -103,19 +102,19 @@ func windowedFixture(t testing.TB) *evidence.Summary {
 				Columns: []evidence.Column{{Name: "window_end", Type: "VARCHAR"}, {Name: "account", Type: "VARCHAR"}, {Name: "revenue", Type: "VARCHAR"}, {Name: "events", Type: "VARCHAR"}, {Name: "checkpoint_id", Type: "VARCHAR"}, {Name: "watermark", Type: "VARCHAR"}}},
 		},
 		Checks: []*evidence.Check{
-			{ID: "sum_balance", Assertion: "completeness, accuracy", Description: "Exact sums per group.", Status: evidence.Skipped, SkipReason: "not configured: needs measures", Chart: checks.ChartBalance},
+			{ID: "sum_balance", Assertion: "completeness, accuracy", Description: "Exact sums per group.", Status: evidence.Skipped, SkipReason: "not configured: needs measures", Chart: evidence.ChartBalance},
 			withChart(checkFrom(t, ev, "key_checkpoint_conflicts", "accuracy", "Sink logical keys written under more than one checkpoint id.",
-				cols(evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "VARCHAR", Role: checks.RoleCheckpoints}, evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "VARCHAR", Role: checks.RoleLocation})), checks.ChartReplayedKeys),
+				cols(evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "VARCHAR", Role: evidence.RoleCheckpoints}, evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "VARCHAR", Role: evidence.RoleLocation})), evidence.ChartReplayedKeys),
 			withChart(checkFrom(t, ev, "duplicate_keys", "accuracy", "Window keys on more than one sink row.",
-				cols(evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "VARCHAR", Role: checks.RoleCheckpoints}, evidence.Column{Type: tz, Role: checks.RoleRestart})), checks.ChartReplayedKeys),
+				cols(evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "VARCHAR", Role: evidence.RoleCheckpoints}, evidence.Column{Type: tz, Role: evidence.RoleRestart})), evidence.ChartReplayedKeys),
 			withChart(checkFrom(t, ev, "reperformance_mismatches", "accuracy", "Windows whose sink value differs from the value re-performed from the source.",
-				cols(evidence.Column{Type: "VARCHAR", Role: checks.RoleMeasure}, evidence.Column{Type: "VARCHAR"}, evidence.Column{Type: "VARCHAR", Role: checks.RoleSource},
-					evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "VARCHAR"}, evidence.Column{Type: "VARCHAR", Role: checks.RoleSink}, evidence.Column{Type: "VARCHAR", Role: checks.RoleDifference},
-					evidence.Column{Type: "VARCHAR", Role: checks.RoleFinding}, evidence.Column{Type: "VARCHAR", Role: checks.RoleCheckpoints}, evidence.Column{Type: "VARCHAR", Role: checks.RoleRestart})), checks.ChartReperformance),
+				cols(evidence.Column{Type: "VARCHAR", Role: evidence.RoleMeasure}, evidence.Column{Type: "VARCHAR"}, evidence.Column{Type: "VARCHAR", Role: evidence.RoleSource},
+					evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "VARCHAR"}, evidence.Column{Type: "VARCHAR", Role: evidence.RoleSink}, evidence.Column{Type: "VARCHAR", Role: evidence.RoleDifference},
+					evidence.Column{Type: "VARCHAR", Role: evidence.RoleFinding}, evidence.Column{Type: "VARCHAR", Role: evidence.RoleCheckpoints}, evidence.Column{Type: "VARCHAR", Role: evidence.RoleRestart})), evidence.ChartReperformance),
 			checkFrom(t, ev, "missing_keys", "completeness", "Windows with source events but no sink row.",
-				cols(evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "DECIMAL(38,2)", Role: checks.RoleSource, Measure: "revenue"}, evidence.Column{Type: "DECIMAL(38,0)", Role: checks.RoleSource, Measure: "events"}, evidence.Column{Type: "VARCHAR", Role: checks.RoleLocation})),
+				cols(evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "DECIMAL(38,2)", Role: evidence.RoleSource, Measure: "revenue"}, evidence.Column{Type: "DECIMAL(38,0)", Role: evidence.RoleSource, Measure: "events"}, evidence.Column{Type: "VARCHAR", Role: evidence.RoleLocation})),
 			checkFrom(t, ev, "unexpected_keys", "accuracy", "Sink windows with no source event behind them.",
-				cols(evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "BOOLEAN"}, evidence.Column{Type: "VARCHAR", Role: checks.RoleCheckpoints}, evidence.Column{Type: "VARCHAR"})),
+				cols(evidence.Column{Type: "BIGINT"}, evidence.Column{Type: "BOOLEAN"}, evidence.Column{Type: "VARCHAR", Role: evidence.RoleCheckpoints}, evidence.Column{Type: "VARCHAR"})),
 			{ID: "early_writes", Assertion: "completeness, accuracy", Description: "Rows written before their window was complete.", Status: evidence.Skipped, SkipReason: "not configured: needs watermark"},
 		},
 		Totals: &evidence.Totals{SourceRows: 1955, SinkRows: 26},

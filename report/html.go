@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
@@ -233,7 +232,7 @@ func balanceChart(bs *BalanceSeries) *svgChart {
 		caption += " The per-" + groups + " balance did not run."
 	case c.Status == evidence.Pass:
 		caption += " Every " + groups + " balances (" + c.ID + " passed)."
-	case c.col(checks.RoleSink, bs.Measure) < 0:
+	case c.col(evidence.RoleSink, bs.Measure) < 0:
 	default:
 		if len(bs.Bars) > 0 {
 			rows = bs.Bars // groups only: the total would dwarf them

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
 // Kind is how the values of an exception column are read.
@@ -22,10 +22,10 @@ const (
 // textRoles are the roles whose values are text whatever their type: an
 // id, a group, a logical key or checkpoint ids are compared as written
 // (007 is not 7), and locations are file:line text.
-var textRoles = []string{checks.RoleID, checks.RoleGroup, checks.RoleKey, checks.RoleCheckpoints, checks.RoleLocation}
+var textRoles = []string{evidence.RoleID, evidence.RoleGroup, evidence.RoleKey, evidence.RoleCheckpoints, evidence.RoleLocation}
 
 // figureRoles are the roles of a source, sink or difference figure.
-var figureRoles = []string{checks.RoleSource, checks.RoleSink, checks.RoleDifference}
+var figureRoles = []string{evidence.RoleSource, evidence.RoleSink, evidence.RoleDifference}
 
 // kindOf is how column values of DuckDB type typ and role role are read:
 // text for the text roles; numbers for integer, decimal and floating-point

@@ -13,7 +13,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
@@ -213,7 +212,7 @@ func (v *View) check(c *evidence.Check) (*CheckView, error) {
 	}
 	// Only a failed check that feeds a chart, or whose rows name a window
 	// (the timeline), keeps rows beyond the first ones.
-	keep := c.Status == evidence.Fail && (cv.Chart != "" || cv.col(checks.RoleWindowStart, "") >= 0 || cv.col(checks.RoleWindowEnd, "") >= 0)
+	keep := c.Status == evidence.Fail && (cv.Chart != "" || cv.col(evidence.RoleWindowStart, "") >= 0 || cv.col(evidence.RoleWindowEnd, "") >= 0)
 	var n int64
 	for {
 		rec, err := rd.next()

@@ -11,7 +11,6 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
@@ -60,21 +59,21 @@ func TestKindOf(t *testing.T) {
 		typ, role string
 		want      Kind
 	}{
-		{"BIGINT", checks.RoleID, KindText}, // 007 is not 7
-		{"DECIMAL(38,2)", checks.RoleGroup, KindText},
-		{"BIGINT", checks.RoleCheckpoints, KindText},
-		{"VARCHAR", checks.RoleKey, KindText},
-		{"DECIMAL(38,2)", checks.RoleSource, KindNumber},
+		{"BIGINT", evidence.RoleID, KindText}, // 007 is not 7
+		{"DECIMAL(38,2)", evidence.RoleGroup, KindText},
+		{"BIGINT", evidence.RoleCheckpoints, KindText},
+		{"VARCHAR", evidence.RoleKey, KindText},
+		{"DECIMAL(38,2)", evidence.RoleSource, KindNumber},
 		{"DECIMAL(18,0)", "", KindNumber},
 		{"BIGINT", "", KindNumber},
 		{"HUGEINT", "", KindNumber},
 		{"DOUBLE", "", KindNumber},
-		{"VARCHAR", checks.RoleDifference, KindNumber}, // a re-performed figure rendered as text
-		{"VARCHAR", "", KindText},                      // "5" in a VARCHAR column stays text
-		{"TIMESTAMP WITH TIME ZONE", checks.RoleWindowEnd, KindTime},
+		{"VARCHAR", evidence.RoleDifference, KindNumber}, // a re-performed figure rendered as text
+		{"VARCHAR", "", KindText},                        // "5" in a VARCHAR column stays text
+		{"TIMESTAMP WITH TIME ZONE", evidence.RoleWindowEnd, KindTime},
 		{"TIMESTAMP", "", KindTime},
 		{"DATE", "", KindTime},
-		{"TIMESTAMP WITH TIME ZONE", checks.RoleKey, KindText},
+		{"TIMESTAMP WITH TIME ZONE", evidence.RoleKey, KindText},
 		{"BOOLEAN", "", KindText},
 		{"INTERVAL", "", KindText},
 		{"TIME", "", KindText},
@@ -137,10 +136,10 @@ func TestRolesNotNames(t *testing.T) {
 	declared := func() []*evidence.Check {
 		return []*evidence.Check{
 			withChart(checkFrom(t, ev, "my_balance", "completeness", "Sums per ledger.", []evidence.Column{
-				{Type: "VARCHAR", Role: checks.RoleGroup}, {Type: "DECIMAL(38,2)", Role: checks.RoleSource, Measure: "amount"},
-				{Type: "DECIMAL(38,2)", Role: checks.RoleSink, Measure: "amount"}, {Type: "DECIMAL(38,2)", Role: checks.RoleDifference, Measure: "amount"}}), checks.ChartBalance),
+				{Type: "VARCHAR", Role: evidence.RoleGroup}, {Type: "DECIMAL(38,2)", Role: evidence.RoleSource, Measure: "amount"},
+				{Type: "DECIMAL(38,2)", Role: evidence.RoleSink, Measure: "amount"}, {Type: "DECIMAL(38,2)", Role: evidence.RoleDifference, Measure: "amount"}}), evidence.ChartBalance),
 			checkFrom(t, ev, "my_windows", "completeness", "Windows of my own.", []evidence.Column{
-				{Type: tz, Role: checks.RoleWindowStart}, {Type: tz, Role: checks.RoleWindowEnd}, {Type: "VARCHAR"}}),
+				{Type: tz, Role: evidence.RoleWindowStart}, {Type: tz, Role: evidence.RoleWindowEnd}, {Type: "VARCHAR"}}),
 		}
 	}
 	undeclared := func() []*evidence.Check {
@@ -206,11 +205,11 @@ func TestReplayedKeysPrefersReplayFindings(t *testing.T) {
 		"queries/clean.sql":           {Data: []byte("SELECT 1\n")},
 	}
 	repeated := withChart(checkFrom(t, ev, "repeated_ids", "accuracy", "Ids on several rows.", []evidence.Column{
-		{Type: "VARCHAR", Role: checks.RoleID}, {Type: "VARCHAR", Role: checks.RoleCheckpoints}}), checks.ChartReplayedKeys)
+		{Type: "VARCHAR", Role: evidence.RoleID}, {Type: "VARCHAR", Role: evidence.RoleCheckpoints}}), evidence.ChartReplayedKeys)
 	replay := func(id string) *evidence.Check {
 		c := withChart(checkFrom(t, ev, id, "accuracy", "Keys under several checkpoints.", []evidence.Column{
-			{Type: "VARCHAR", Role: checks.RoleKey}, {Type: "VARCHAR", Role: checks.RoleCheckpoints}}), checks.ChartReplayedKeys)
-		c.Finding = checks.FindingReplay
+			{Type: "VARCHAR", Role: evidence.RoleKey}, {Type: "VARCHAR", Role: evidence.RoleCheckpoints}}), evidence.ChartReplayedKeys)
+		c.Finding = evidence.FindingReplay
 		return c
 	}
 	for _, tt := range []struct {

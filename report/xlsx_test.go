@@ -21,7 +21,6 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
@@ -82,7 +81,7 @@ func TestXLSXCells(t *testing.T) {
 	long := strings.Repeat("é", 20_000) + strings.Repeat("x", 20_000) // 40,000 characters
 	r := fixture(t)
 	ev := evidenceFS(t, fixtureDir, map[string]string{"exceptions/long_values.csv": "entry_id,payload\nL1," + long + "\n", "queries/long_values.sql": "SELECT 1\n"})
-	r.Checks = append(r.Checks, checkFrom(t, ev, "long_values", "accuracy", "A value longer than a cell holds.", []evidence.Column{{Type: "VARCHAR", Role: checks.RoleID}, {Type: "VARCHAR"}}))
+	r.Checks = append(r.Checks, checkFrom(t, ev, "long_values", "accuracy", "A value longer than a cell holds.", []evidence.Column{{Type: "VARCHAR", Role: evidence.RoleID}, {Type: "VARCHAR"}}))
 	f := writeXLSX(t, xlsxWriter{}, r, ev)
 	wf := writeXLSX(t, xlsxWriter{}, windowedFixture(t), os.DirFS(windowedDir))
 
