@@ -343,8 +343,11 @@ func pgEvidence(ctx context.Context, tx pgx.Tx) (map[string]any, error) {
 	var version, db, user, snapshot string
 	var started time.Time
 	var recovery bool
-	err := tx.QueryRow(ctx, `SELECT current_setting('server_version'), current_database(), current_user,
-  pg_current_snapshot()::text, now(), pg_is_in_recovery()`).Scan(&version, &db, &user, &snapshot, &started, &recovery)
+	asOf, err := pgSQL("as_of", nil)
+	if err != nil {
+		return nil, err
+	}
+	err = tx.QueryRow(ctx, asOf).Scan(&version, &db, &user, &snapshot, &started, &recovery)
 	if err != nil {
 		return nil, fmt.Errorf("read snapshot: %w", err)
 	}
@@ -361,7 +364,7 @@ func pgEvidence(ctx context.Context, tx pgx.Tx) (map[string]any, error) {
 		fn = "pg_last_wal_replay_lsn()"
 	}
 	d["wal_lsn_function"] = fn
-	if _, err := tx.Exec(ctx, "SAVEPOINT reconcile_wal"); err != nil {
+	if err := pgExec(ctx, tx, "savepoint"); err != nil {
 		return nil, fmt.Errorf("savepoint: %w", err)
 	}
 	walSQL, err := pgSQL("wal_lsn", struct{ Standby bool }{recovery})
@@ -371,7 +374,7 @@ func pgEvidence(ctx context.Context, tx pgx.Tx) (map[string]any, error) {
 	var lsn *string
 	if err := tx.QueryRow(ctx, walSQL).Scan(&lsn); err != nil {
 		d["wal_lsn_unavailable"] = err.Error()
-		if _, rerr := tx.Exec(ctx, "ROLLBACK TO SAVEPOINT reconcile_wal"); rerr != nil {
+		if rerr := pgExec(ctx, tx, "rollback_to_savepoint"); rerr != nil {
 			return nil, fmt.Errorf("after %s failed (%v): %w", fn, err, rerr)
 		}
 	} else if lsn == nil {
@@ -379,7 +382,7 @@ func pgEvidence(ctx context.Context, tx pgx.Tx) (map[string]any, error) {
 	} else {
 		d["wal_lsn"] = *lsn
 	}
-	if _, err := tx.Exec(ctx, "RELEASE SAVEPOINT reconcile_wal"); err != nil {
+	if err := pgExec(ctx, tx, "release_savepoint"); err != nil {
 		return nil, fmt.Errorf("release savepoint: %w", err)
 	}
 	return d, nil
@@ -398,7 +401,11 @@ func pgColumns(ctx context.Context, tx pgx.Tx, fields []pgconn.FieldDescription)
 		oids[i], mods[i] = f.DataTypeOID, f.TypeModifier
 	}
 	names := make([]string, 0, len(fields))
-	rows, err := tx.Query(ctx, "SELECT format_type(o, m) FROM unnest($1::oid[], $2::int4[]) WITH ORDINALITY AS u(o, m, i) ORDER BY i", oids, mods)
+	typesSQL, err := pgSQL("column_types", nil)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := tx.Query(ctx, typesSQL, oids, mods)
 	if err != nil {
 		return nil, fmt.Errorf("column types: %w", err)
 	}

@@ -77,7 +77,7 @@ func (p *pair) load(ctx context.Context, memoryLimit string, logw io.Writer) (*s
 	}
 	ss := &session{db: db, tmp: tmp}
 	if memoryLimit != "" {
-		if err := db.Exec(ctx, "SET memory_limit = "+duck.Literal(memoryLimit)); err != nil {
+		if err := db.SetMemoryLimit(ctx, memoryLimit); err != nil {
 			ss.Close()
 			return nil, err
 		}

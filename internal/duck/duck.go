@@ -18,12 +18,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/duckdb/duckdb-go/v2"
 
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
+	"github.com/reconcile-dev/reconcile/queries"
 )
 
 // DB is an embedded, in-memory DuckDB database with one pinned connection.
@@ -100,15 +102,13 @@ func Open(ctx context.Context, tempDir string) (*DB, error) {
 		d.Close()
 		return nil, fmt.Errorf("duckdb: arrow interface: %w", err)
 	}
-	setup := []string{"SET TimeZone = 'UTC'", "SET preserve_insertion_order = true"}
-	if tempDir != "" {
-		setup = append(setup, "SET temp_directory = "+Literal(tempDir), "SET memory_limit = "+Literal(MemoryLimit))
+	setup, err := stmt("session_setup", struct{ TempDir, MemoryLimit string }{tempDir, MemoryLimit})
+	if err == nil {
+		err = d.Exec(ctx, setup)
 	}
-	for _, s := range setup {
-		if err := d.Exec(ctx, s); err != nil {
-			d.Close()
-			return nil, err
-		}
+	if err != nil {
+		d.Close()
+		return nil, err
 	}
 	return d, nil
 }
@@ -160,18 +160,48 @@ func (d *DB) LoadArrow(ctx context.Context, table string, r array.RecordReader) 
 		return 0, fmt.Errorf("duckdb: register arrow view for %s: %w", table, engineError(err))
 	}
 	defer release()
-	defer d.conn.ExecContext(context.WithoutCancel(ctx), "DROP VIEW IF EXISTS "+Ident(view))
-	if err := d.Exec(ctx, fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM %s", Ident(table), Ident(view))); err != nil {
+	defer d.run(context.WithoutCancel(ctx), "drop_view", view)
+	if err := d.run(ctx, "load_arrow", struct{ Table, View string }{table, view}); err != nil {
 		if rerr := r.Err(); rerr != nil {
 			return 0, rerr
 		}
 		return 0, err
 	}
 	if err := r.Err(); err != nil {
-		d.Exec(ctx, "DROP TABLE IF EXISTS "+Ident(table))
+		d.DropTable(ctx, table)
 		return 0, err
 	}
-	return d.Count(ctx, "SELECT count(*) FROM "+Ident(table))
+	return d.CountRows(ctx, table)
+}
+
+// DropTable drops table if it exists (the error is reported, but a table
+// that is not there is not an error).
+func (d *DB) DropTable(ctx context.Context, table string) error {
+	return d.run(ctx, "drop_table", table)
+}
+
+// CountRows returns the number of rows of table.
+func (d *DB) CountRows(ctx context.Context, table string) (int64, error) {
+	q, err := stmt("count_rows", table)
+	if err != nil {
+		return 0, err
+	}
+	return d.Count(ctx, q)
+}
+
+// SetMemoryLimit caps the memory DuckDB holds before it spills (a size in
+// DuckDB's notation, such as "4GB").
+func (d *DB) SetMemoryLimit(ctx context.Context, limit string) error {
+	return d.run(ctx, "memory_limit", limit)
+}
+
+// run renders the engine statement id with data and executes it.
+func (d *DB) run(ctx context.Context, id string, data any) error {
+	q, err := stmt(id, data)
+	if err != nil {
+		return err
+	}
+	return d.Exec(ctx, q)
 }
 
 // Count runs a query that returns one BIGINT.
@@ -187,7 +217,11 @@ func (d *DB) Count(ctx context.Context, query string, args ...any) (int64, error
 // by DuckDB (NULL as nil), with the column names. Use it only for small
 // results: it holds them in memory.
 func (d *DB) Strings(ctx context.Context, query string, args ...any) ([]string, [][]*string, error) {
-	rows, err := d.conn.QueryContext(ctx, "SELECT COLUMNS(*)::VARCHAR FROM ("+query+")", args...)
+	q, err := stmt("as_text", query)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := d.conn.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, nil, statementError(query, err)
 	}
@@ -229,8 +263,11 @@ type Column struct {
 
 // Columns lists the columns of table in order.
 func (d *DB) Columns(ctx context.Context, table string) ([]Column, error) {
-	rows, err := d.conn.QueryContext(ctx,
-		"SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position", table)
+	q, err := stmt("columns", nil)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := d.conn.QueryContext(ctx, q, table)
 	if err != nil {
 		return nil, fmt.Errorf("duckdb: columns of %s: %w", table, engineError(err))
 	}
@@ -248,10 +285,21 @@ func (d *DB) Columns(ctx context.Context, table string) ([]Column, error) {
 
 // Version is the embedded DuckDB library version, such as "v1.5.6".
 func (d *DB) Version(ctx context.Context) (string, error) {
+	q, err := stmt("version", nil)
+	if err != nil {
+		return "", err
+	}
 	var v string
-	err := d.conn.QueryRowContext(ctx, "SELECT version()").Scan(&v)
+	err = d.conn.QueryRowContext(ctx, q).Scan(&v)
 	return v, engineError(err)
 }
+
+// statements are the files of queries/engine, parsed once (a file that
+// does not parse is a broken build).
+var statements = sync.OnceValue(func() *queries.Set { return queries.MustSet("engine", sqlfile.Funcs()) })
+
+// stmt renders the engine statement id with data.
+func stmt(id string, data any) (string, error) { return statements().SQL(id, data) }
 
 // Ident quotes name as a DuckDB identifier (see sqlfile.Ident).
 func Ident(name string) string { return sqlfile.Ident(name) }

@@ -53,3 +53,42 @@ func TestOutOfMemory(t *testing.T) {
 		}
 	}
 }
+
+// Every setting of queries/engine/session_setup.sql takes effect, whatever
+// the host's TZ: results must never depend on the machine.
+func TestSessionSetup(t *testing.T) {
+	t.Setenv("TZ", "Asia/Shanghai")
+	ctx := context.Background()
+	tmp := t.TempDir()
+	db, err := duck.Open(ctx, tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	_, rows, err := db.Strings(ctx, "SELECT current_setting('TimeZone'), current_setting('temp_directory'), current_setting('memory_limit'), current_setting('preserve_insertion_order')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{*rows[0][0], *rows[0][1], *rows[0][3]}
+	if got[0] != "UTC" || got[1] != tmp || got[2] != "true" {
+		t.Errorf("settings %q, want UTC, %s, true", got, tmp)
+	}
+	if lim := *rows[0][2]; !strings.Contains(lim, "MiB") && !strings.Contains(lim, "MB") {
+		t.Errorf("memory_limit %q, want the cap %s", lim, duck.MemoryLimit)
+	}
+	if err := db.SetMemoryLimit(ctx, "1GB"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(ctx, "CREATE TABLE t AS SELECT * FROM range(3)"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.CountRows(ctx, "t"); err != nil || n != 3 {
+		t.Errorf("CountRows = %d, %v", n, err)
+	}
+	if err := db.DropTable(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DropTable(ctx, "t"); err != nil {
+		t.Errorf("dropping a table that is gone: %v", err)
+	}
+}
