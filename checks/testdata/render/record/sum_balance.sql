@@ -2,7 +2,7 @@
 -- assertion: completeness, accuracy
 -- description: Exact decimal sums of each measure in source and sink, in total or per group when group_by is given;
 -- description: an exception is a total or group where any sum differs (difference = sink - source).
--- requires: measures
+-- requires: records, measures
 -- chart: balance
 -- columns: source_*=source, sink_*=sink, difference_*=difference
 WITH s AS (
