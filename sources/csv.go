@@ -27,18 +27,25 @@ func init() {
 //
 // Options: delimiter (default ","; a tab for .tsv), quote (default '"'; a
 // quote inside a quoted field is doubled, RFC 4180), header (default true;
-// without one, columns are named column0, column1, …), types.
+// without one, columns are named column0, column1, …), columns (the names
+// of a header-less file's columns, in order: header then defaults to false,
+// and every record must have that many fields), partitions (see
+// partitionSpec), types.
 //
 // It implements Scanner: an engine may read the files itself (DuckDB's
 // read_csv with nothing sniffed). Read parses them with encoding/csv, which
 // gives the same records with one known difference: a CRLF line break inside
 // a quoted field becomes LF (encoding/csv drops the CR; read_csv keeps it).
+// It implements UncommittedReader.
 type csvSource struct {
-	loc      Location
-	delim    rune
-	quote    rune
-	header   bool
-	declared []Column
+	loc        Location
+	delim      rune
+	quote      rune
+	header     bool
+	columns    []string
+	partitions *partitionSpec
+	declared   []Column
+	ls         *listed
 }
 
 func openCSV(loc Location) (Source, error) {
@@ -49,7 +56,9 @@ func openCSV(loc Location) (Source, error) {
 	}
 	delim := o.String("delimiter", def)
 	quote := o.String("quote", `"`)
-	header := o.Bool("header", true)
+	columns := o.Strings("columns")
+	header := o.Bool("header", columns == nil)
+	parts := o.Partitions()
 	types := o.Types()
 	if err := o.Err(); err != nil {
 		return nil, err
@@ -61,30 +70,64 @@ func openCSV(loc Location) (Source, error) {
 	if d == q || d == '\n' || d == '\r' || q == '\n' || q == '\r' {
 		return nil, fmt.Errorf("%w: delimiter %q and quote %q must differ and be neither CR nor LF", ErrInvalidLocation, delim, quote)
 	}
-	return &csvSource{loc: loc, delim: d, quote: q, header: header, declared: types}, nil
+	if columns != nil {
+		if header {
+			return nil, fmt.Errorf("%w: columns: names the columns of a header-less file; with header: true the files' header names them", ErrInvalidLocation)
+		}
+		if err := checkNames("option columns", columns); err != nil {
+			return nil, err
+		}
+	}
+	return &csvSource{loc: loc, delim: d, quote: q, header: header, columns: columns, partitions: parts, declared: types}, nil
 }
 
 func (s *csvSource) Close() error { return nil }
 
 // prepare lists and fingerprints the files and reads their header.
 func (s *csvSource) prepare(ctx context.Context) (*Input, []ScanFile, []string, error) {
-	in, files, err := listInput(ctx, s.loc, "csv", s.declared)
+	in, files, ls, err := listInput(ctx, s.loc, "csv", s.declared, s.partitions)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var cols []string
-	for i, f := range files {
-		c, err := csvHeader(f.Path, s.delim, s.quote, s.header)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		if i == 0 {
-			cols = c
-		} else if strings.Join(c, "\x00") != strings.Join(cols, "\x00") {
-			return nil, nil, nil, fmt.Errorf("%s: header %q differs from %s's %q; every file of one input must have the same columns", f.Path, c, files[0].Path, cols)
-		}
+	s.ls = ls
+	cols, err := s.fileColumns(files)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := checkPartitionNames(cols, in.Partitions); err != nil {
+		return nil, nil, nil, err
 	}
 	return in, files, cols, nil
+}
+
+// fileColumns returns the columns every file of files has: the columns:
+// option, or the header (column0… without one) the files share. A file
+// whose committed bytes are none (a valid length of 0) has no header to
+// compare.
+func (s *csvSource) fileColumns(files []ScanFile) ([]string, error) {
+	if s.columns != nil {
+		return s.columns, nil
+	}
+	var cols []string
+	var from ScanFile
+	for _, f := range files {
+		if f.Cut() && f.ValidLength.Length == 0 {
+			continue
+		}
+		c, err := csvHeader(f, s.delim, s.quote, s.header)
+		if err != nil {
+			return nil, err
+		}
+		if cols == nil {
+			cols, from = c, f
+		} else if strings.Join(c, "\x00") != strings.Join(cols, "\x00") {
+			return nil, fmt.Errorf("%s: header %q differs from %s's %q; every file of one input must have the same columns", f.Name, c, from.Name, cols)
+		}
+	}
+	if cols == nil {
+		return nil, fmt.Errorf("%s: no committed bytes in any file, so no header: give columns:", files[0].Name)
+	}
+	return cols, nil
 }
 
 // Scan describes the files for an engine's own CSV reader.
@@ -98,7 +141,7 @@ func (s *csvSource) Scan(ctx context.Context) (*Input, *Scan, error) {
 		first = 2
 	}
 	return in, &Scan{Format: FormatCSV, Files: files, Columns: cols, Header: s.header,
-		Delimiter: string(s.delim), Quote: string(s.quote), FirstLine: first}, nil
+		Delimiter: string(s.delim), Quote: string(s.quote), FirstLine: first, Partitions: in.Partitions}, nil
 }
 
 // Read parses the files with encoding/csv into text columns.
@@ -110,13 +153,46 @@ func (s *csvSource) Read(ctx context.Context) (*Input, array.RecordReader, error
 	if err != nil {
 		return nil, nil, err
 	}
-	fields := make([]arrow.Field, len(cols))
-	for i, c := range cols {
-		fields[i] = arrow.Field{Name: c, Type: arrow.BinaryTypes.String, Nullable: true}
+	rr, err := s.readFiles(ctx, files, cols, in.Partitions, s.loc.Progress)
+	if err != nil {
+		return nil, nil, err
 	}
-	rr, err := ReadRows(ctx, fields, ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *RowWriter) error {
-		builders := make([]*array.StringBuilder, len(cols))
-		for i := range cols {
+	return in, rr, nil
+}
+
+// ReadUncommitted reads one uncommitted file of the listing with its own
+// header (or the columns: option), up to its last line break when it is
+// not compressed.
+func (s *csvSource) ReadUncommitted(ctx context.Context, name string) (array.RecordReader, error) {
+	if s.quote >= utf8.RuneSelf {
+		return nil, fmt.Errorf("%w: quote %q: only an ASCII quote character can be read outside the engine's CSV reader", ErrInvalidLocation, string(s.quote))
+	}
+	f, err := s.ls.uncommittedFile(name, true)
+	if err != nil {
+		return nil, err
+	}
+	if f.Cut() && f.ValidLength.Length == 0 {
+		return nil, fmt.Errorf("%s: no complete line", f.Name)
+	}
+	cols, err := s.fileColumns([]ScanFile{f})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPartitionNames(cols, s.ls.partitions.namesOf()); err != nil {
+		return nil, err
+	}
+	return s.readFiles(ctx, []ScanFile{f}, cols, s.ls.partitions.namesOf(), nil)
+}
+
+// readFiles reads files of columns cols, then the partition columns.
+func (s *csvSource) readFiles(ctx context.Context, files []ScanFile, cols, parts []string, progress io.Writer) (array.RecordReader, error) {
+	fields := make([]arrow.Field, 0, len(cols)+len(parts))
+	for _, c := range append(append([]string{}, cols...), parts...) {
+		fields = append(fields, arrow.Field{Name: c, Type: arrow.BinaryTypes.String, Nullable: true})
+	}
+	return ReadRows(ctx, fields, ReadOptions{Progress: progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *RowWriter) error {
+		builders := make([]*array.StringBuilder, len(fields))
+		for i := range fields {
 			builders[i] = w.Column(i).(*array.StringBuilder)
 		}
 		for _, f := range files {
@@ -126,15 +202,12 @@ func (s *csvSource) Read(ctx context.Context) (*Input, array.RecordReader, error
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return in, rr, nil
 }
 
-// readFile appends the records of one file.
+// readFile appends the records of one file: ncols columns, then the file's
+// partition values.
 func (s *csvSource) readFile(f ScanFile, ncols int, builders []*array.StringBuilder, w *RowWriter) error {
-	rc, err := OpenFile(f.Path)
+	rc, err := f.Open()
 	if err != nil {
 		return err
 	}
@@ -164,6 +237,14 @@ func (s *csvSource) readFile(f ScanFile, ncols int, builders []*array.StringBuil
 			builders[j].Append(v)
 			size += len(v)
 		}
+		for j, v := range f.Partition {
+			if v == nil {
+				builders[ncols+j].AppendNull()
+				continue
+			}
+			builders[ncols+j].Append(*v)
+			size += len(*v)
+		}
 		if err := w.EndRow(f.Name, line, size); err != nil {
 			return err
 		}
@@ -188,6 +269,8 @@ type csvRecords struct {
 	held    []string // a record read past empty lines, yielded after them
 	heldAt  int64
 	eof     bool
+	// what names the expected field count in messages.
+	what string
 }
 
 func (s *csvSource) records(r io.Reader, f ScanFile, ncols int) *csvRecords {
@@ -195,7 +278,14 @@ func (s *csvSource) records(r io.Reader, f ScanFile, ncols int) *csvRecords {
 	cr := s.reader(lc)
 	cr.FieldsPerRecord = ncols
 	cr.ReuseRecord = true
-	return &csvRecords{cr: cr, lines: lc, f: f, ncols: ncols, header: s.header, first: true}
+	what := "the header has"
+	switch {
+	case s.columns != nil:
+		what = "columns: names"
+	case !s.header:
+		what = "the first record has"
+	}
+	return &csvRecords{cr: cr, lines: lc, f: f, ncols: ncols, header: s.header, first: true, what: what}
 }
 
 // next returns the next record (nil for an empty line of a one-column file)
@@ -227,7 +317,7 @@ func (it *csvRecords) next() ([]string, int64, error) {
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
-				return nil, 0, fmt.Errorf("%s:%d: %d fields, the header has %d", it.f.Name, pe.StartLine, len(rec), it.ncols)
+				return nil, 0, fmt.Errorf("%s:%d: %d fields, %s %d", it.f.Name, pe.StartLine, len(rec), it.what, it.ncols)
 			}
 			if errors.As(err, &pe) {
 				return nil, 0, fmt.Errorf("%s:%d: %w", it.f.Name, pe.StartLine, pe.Err)
@@ -347,8 +437,9 @@ func swapQuotes(v string, quote rune) string {
 // column0… when the file has no header. Names must be non-empty, unique
 // (also ignoring case: DuckDB does not tell them apart) and not provenance
 // names.
-func csvHeader(path string, delim, quote rune, header bool) ([]string, error) {
-	rc, err := OpenFile(path)
+func csvHeader(f ScanFile, delim, quote rune, header bool) ([]string, error) {
+	path := f.Name
+	rc, err := f.Open()
 	if err != nil {
 		return nil, err
 	}
@@ -412,7 +503,7 @@ func (sc *Scan) RecordLines(ctx context.Context, f ScanFile, fn func(line int64)
 	if s.quote >= utf8.RuneSelf {
 		return fmt.Errorf("%w: quote %q: only an ASCII quote character can be read outside the engine's CSV reader", ErrInvalidLocation, sc.Quote)
 	}
-	rc, err := OpenFile(f.Path)
+	rc, err := f.Open()
 	if err != nil {
 		return err
 	}

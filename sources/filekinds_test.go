@@ -255,41 +255,6 @@ func TestNDJSONDuplicateKeyAndBOM(t *testing.T) {
 	}
 }
 
-// ListFiles names the reason for every file it skips.
-func TestListFilesReasons(t *testing.T) {
-	dir := t.TempDir()
-	for _, name := range []string{"out/a/part-0.csv", "out/a/.part-1.csv", "out/_temporary/part-2.csv", "out/a/_SUCCESS.csv"} {
-		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
-		os.WriteFile(filepath.Join(dir, name), []byte("id\n1\n"), 0o644)
-	}
-	l, err := sources.ListFiles("out/*/*.csv", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(l.Files) != 1 || filepath.Base(l.Files[0]) != "part-0.csv" {
-		t.Errorf("files %v, want out/a/part-0.csv only", l.Files)
-	}
-	var got []string
-	for _, s := range l.Skipped {
-		rel, _ := filepath.Rel(dir, s.Path)
-		got = append(got, filepath.ToSlash(rel)+": "+s.Reason)
-	}
-	want := []string{
-		`out/_temporary/part-2.csv: folder _temporary/ starts with "_": a stream or batch job's in-progress or temporary file`,
-		`out/a/.part-1.csv: name starts with ".": a stream or batch job's in-progress or temporary file`,
-		`out/a/_SUCCESS.csv: name starts with "_": a stream or batch job's in-progress or temporary file`,
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("skipped:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	if _, err := sources.ListFiles("out/*/.part-*", dir); !errors.Is(err, sources.ErrNoFiles) {
-		t.Errorf("only hidden files matched: err = %v, want ErrNoFiles", err)
-	}
-	if l, err := sources.ListFiles("out/a/.part-1.csv", dir); err != nil || len(l.Files) != 1 {
-		t.Errorf("a hidden file named outright is read: %v %v", l, err)
-	}
-}
-
 // A Parquet file compresses its pages itself: a compressed one is refused,
 // naming the file, by both ways of reading.
 func TestParquetCompressedRefused(t *testing.T) {

@@ -1,15 +1,20 @@
 package sources
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/reconcile-dev/reconcile/internal/fault"
 )
@@ -18,142 +23,395 @@ import (
 // or glob leaves no file to read.
 var ErrNoFiles = fault.Runtime.New("sources: no files match")
 
+// ErrValidLength is returned by ListFiles when a valid-length side file
+// (see ValidLength) cannot be applied: it does not parse, it gives a length
+// beyond its part file, its part file is missing, or a part file has two.
+// The message names both files. It is an input error (exit 3): the folder
+// is not what the commit protocol leaves behind.
+var ErrValidLength = fault.Runtime.New("sources: valid-length file")
+
 // Listing is the files of one input: those to read, in read order, and
 // those a pattern matched but that are not read, each with the reason.
 type Listing struct {
+	// Root is the folder the skip rules and partition folders are read
+	// below: the folder given, the folder of a glob above its first
+	// wildcard, or the folder of a file named outright.
+	Root string
 	// Files are the paths to read (joined with the base folder), sorted.
 	Files []string
 	// Skipped are the files left unread, sorted by path.
 	Skipped []Skipped
+	// ValidLengths are the valid-length side files that apply, by the path
+	// of the file they cut (one of Files, or an uncommitted Skipped file).
+	ValidLengths map[string]*ValidLength
 }
 
-// Skipped is a file a pattern matched that is not read.
+// Skipped is a file a pattern matched that is not read as a record of the
+// input.
 type Skipped struct {
 	Path string
-	// Reason says why, for the evidence ("name starts with \".\": …").
+	// Reason says why, for the evidence, naming the rule and its source.
 	Reason string
+	// Uncommitted says the file holds output a job wrote but did not
+	// commit (an in-progress or pending part file, an S3 multipart upload's
+	// temporary object, a file in a staging folder): it may be read, when
+	// readable, only to label findings ("written but not committed"), never
+	// as a record of the input.
+	Uncommitted bool
 }
 
-// ListFiles resolves a path or glob against baseDir and lists the files of
-// the input, in three steps:
+// ListFiles resolves a path, folder or glob against baseDir and lists the
+// files of the input, in three steps:
 //
 //  1. match: a path naming an existing file is that file (even one whose
-//     name holds glob characters, "data [1].csv"), a path without
-//     wildcards must exist and not be a folder, and a glob is expanded
-//     with filepath.Glob;
-//  2. skip: each file a glob matched is given to the skip rules in order
-//     (skipRules; today one: a name, or a folder below the glob's root,
-//     starting with "." or "_" is a stream or batch job's staging area),
-//     and the first rule that claims it gives the reason it is skipped;
-//     a file named outright is never skipped;
-//  3. the rest is read, in path order.
+//     name holds glob characters, "data [1].csv"); a folder is every file
+//     below it, at any depth; a glob is expanded with
+//     github.com/bmatcuk/doublestar (`*`, `?`, `[…]`, `{a,b}` within one
+//     path segment, `**` across any number of folders), and a folder it
+//     matches is read as a folder is; a path without wildcards must exist;
+//  2. skip: each file matched below the root (Listing.Root) is given to the
+//     commit rules (skipRules, in order; see the README's "Committed output
+//     of a file sink" for each rule and its source), and the first rule
+//     that claims it gives the reason it is skipped, and whether it holds
+//     uncommitted output; a file named outright is never skipped;
+//  3. the rest is read, in path order. A file read (or an uncommitted file)
+//     with a valid-length side file beside it is cut to the length the side
+//     file gives (ValidLength), whether or not the pattern matched the side
+//     file.
 //
 // It returns ErrNoFiles when nothing is left to read (the message counts
-// what was matched and skipped), and ErrInvalidLocation for a malformed
-// glob. The Flink FileSink commit rules, folders read recursively and "**"
-// belong to steps 1 and 2.
+// what was matched and skipped), ErrInvalidLocation for a malformed glob,
+// and ErrValidLength (naming both files) for a side file that does not
+// parse, gives a length beyond its part file, has no part file, or shares
+// its part file with a second side file.
 func ListFiles(pattern, baseDir string) (*Listing, error) {
 	p := pattern
 	if !filepath.IsAbs(p) && baseDir != "" {
 		p = filepath.Join(baseDir, p)
 	}
-	if st, err := os.Stat(p); err == nil && !st.IsDir() {
-		return &Listing{Files: []string{p}}, nil
-	}
-	if !strings.ContainsAny(pattern, "*?[") {
-		st, err := os.Stat(p)
+	l := &Listing{ValidLengths: map[string]*ValidLength{}}
+	st, statErr := os.Stat(p)
+	var matches []string
+	switch {
+	case statErr == nil && !st.IsDir():
+		l.Root = filepath.Dir(p)
+		l.Files = []string{p}
+		if err := l.applyValidLengths(nil); err != nil {
+			return nil, err
+		}
+		return l, nil
+	case statErr == nil && st.IsDir():
+		l.Root = filepath.Clean(p)
+		files, err := walkFiles(l.Root)
 		if err != nil {
 			return nil, fmt.Errorf("%w %s: %w", ErrNoFiles, pattern, err)
 		}
-		if st.IsDir() {
-			return nil, fmt.Errorf("%w %s: it is a folder; give a file or a glob such as %s", ErrNoFiles, pattern, filepath.Join(pattern, "*.csv"))
+		matches = files
+	case !hasWildcard(pattern):
+		return nil, fmt.Errorf("%w %s: %w", ErrNoFiles, pattern, statErr)
+	default:
+		if !doublestar.ValidatePathPattern(filepath.ToSlash(p)) {
+			return nil, fmt.Errorf("%w: glob %s: %w", ErrInvalidLocation, pattern, doublestar.ErrBadPattern)
 		}
-		return &Listing{Files: []string{p}}, nil
+		files, err := matchGlob(p)
+		if err != nil {
+			return nil, fmt.Errorf("%w: glob %s: %w", ErrInvalidLocation, pattern, err)
+		}
+		l.Root = globRoot(p)
+		matches = files
 	}
-	matches, err := matchGlob(p)
-	if err != nil {
-		return nil, fmt.Errorf("%w: glob %s: %w", ErrInvalidLocation, pattern, err)
-	}
-	root := globRoot(p)
-	l := &Listing{}
+	var sides []string
 	for _, m := range matches {
-		rel, err := filepath.Rel(root, m)
+		rel, err := filepath.Rel(l.Root, m)
 		if err != nil {
 			rel = m
 		}
-		if reason, skip := skipped(filepath.ToSlash(rel)); skip {
-			l.Skipped = append(l.Skipped, Skipped{Path: m, Reason: reason})
-			continue
+		rule, skip := classify(filepath.ToSlash(rel))
+		switch {
+		case !skip:
+			l.Files = append(l.Files, m)
+		case rule.side:
+			sides = append(sides, m)
+		default:
+			l.Skipped = append(l.Skipped, Skipped{Path: m, Reason: rule.reason, Uncommitted: rule.uncommitted})
 		}
-		l.Files = append(l.Files, m)
 	}
+	if err := l.applyValidLengths(sides); err != nil {
+		return nil, err
+	}
+	sort.Slice(l.Skipped, func(i, j int) bool { return l.Skipped[i].Path < l.Skipped[j].Path })
 	if len(l.Files) == 0 {
-		return l, fmt.Errorf("%w %s (matched %d file(s), %d skipped as hidden or temporary)", ErrNoFiles, pattern, len(matches), len(l.Skipped))
+		return l, fmt.Errorf("%w %s (matched %d file(s), %d skipped as not committed output or not records)", ErrNoFiles, pattern, len(matches), len(l.Skipped))
 	}
 	return l, nil
 }
 
-// matchGlob returns the regular files a glob matches, sorted (folders it
-// matches are not files of the input).
+func hasWildcard(p string) bool { return strings.ContainsAny(p, "*?[{") }
+
+// walkFiles returns every regular file below dir, at any depth, sorted.
+// Symbolic links are followed for files, not for folders.
+func walkFiles(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+// matchGlob returns the regular files a glob matches, and every file below
+// a folder it matches, sorted and each once.
 func matchGlob(p string) ([]string, error) {
-	matches, err := filepath.Glob(p)
+	matches, err := doublestar.FilepathGlob(p, doublestar.WithFailOnIOErrors())
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(matches)
-	files := matches[:0]
+	seen := map[string]bool{}
+	var files []string
 	for _, m := range matches {
-		if st, err := os.Stat(m); err == nil && !st.IsDir() {
-			files = append(files, m)
+		st, err := os.Stat(m)
+		if err != nil {
+			continue
+		}
+		add := []string{m}
+		if st.IsDir() {
+			if add, err = walkFiles(m); err != nil {
+				return nil, err
+			}
+		}
+		for _, f := range add {
+			if !seen[f] {
+				seen[f] = true
+				files = append(files, f)
+			}
 		}
 	}
+	sort.Strings(files)
 	return files, nil
 }
 
 // globRoot is the folder of a glob pattern above its first wildcard.
 func globRoot(pattern string) string {
-	i := strings.IndexAny(pattern, "*?[")
+	i := strings.IndexAny(pattern, "*?[{")
 	return filepath.Dir(pattern[:i] + "x")
 }
 
-// skipRule decides whether a file a glob matched is left unread. rel is the
-// file's slash-separated path below the glob's root; the rule returns the
-// reason and true to skip it.
-type skipRule func(rel string) (reason string, skip bool)
-
-// skipRules are applied in order; the first that claims a file gives the
-// reason.
-var skipRules = []skipRule{hiddenOrTemporary}
-
-func skipped(rel string) (string, bool) {
-	for _, rule := range skipRules {
-		if reason, skip := rule(rel); skip {
-			return reason, true
+// applyValidLengths finds the valid-length side file of every file to read
+// and of every uncommitted file (whether or not the pattern matched it),
+// parses it and records it, and accounts for the side files the pattern
+// matched: each is applied to its part file, or skipped when the input does
+// not read that part file. A side file whose part file does not exist is an
+// error: the committed bytes it describes are missing.
+func (l *Listing) applyValidLengths(matchedSides []string) error {
+	targets := append([]string{}, l.Files...)
+	for _, s := range l.Skipped {
+		if s.Uncommitted {
+			targets = append(targets, s.Path)
 		}
 	}
-	return "", false
-}
-
-// hiddenOrTemporary skips a file when it, or a folder below the glob's root
-// on its path, starts with "." or "_": a stream or batch job's staging area
-// (.tmp/, _temporary/, .part-…inprogress…, _part-…_tmp_…, _SUCCESS), which
-// a glob such as dir/*/* would otherwise pick up (ENGINEERING-NOTES,
-// gotcha 9).
-func hiddenOrTemporary(rel string) (string, bool) {
-	parts := strings.Split(rel, "/")
-	for i, part := range parts {
-		if part == "." || part == ".." {
+	applied := map[string]string{} // side file → part file
+	for _, t := range targets {
+		vl, err := findValidLength(t)
+		if err != nil {
+			return err
+		}
+		if vl != nil {
+			l.ValidLengths[t] = vl
+			applied[vl.SideFile] = t
+		}
+	}
+	for _, side := range matchedSides {
+		part := partOfSide(side)
+		if t, ok := applied[side]; ok {
+			vl := l.ValidLengths[t]
+			l.Skipped = append(l.Skipped, Skipped{Path: side, Reason: fmt.Sprintf(
+				"valid-length side file of %s (Flink BucketingSink, validLengthPrefix/validLengthSuffix): applied, the first %d of its %d bytes are its committed output",
+				filepath.Base(part), vl.Length, vl.PartBytes)})
 			continue
 		}
-		if strings.HasPrefix(part, ".") || strings.HasPrefix(part, "_") {
-			what := "name"
-			if i < len(parts)-1 {
-				what = "folder " + part + "/"
-			}
-			return fmt.Sprintf("%s starts with %q: a stream or batch job's in-progress or temporary file", what, part[:1]), true
+		if _, err := os.Stat(part); err != nil {
+			return fmt.Errorf("%w %s: its part file %s does not exist (%w); the committed bytes it describes are missing", ErrValidLength, side, part, err)
+		}
+		vl, err := ParseValidLength(side, part)
+		if err != nil {
+			return err
+		}
+		l.Skipped = append(l.Skipped, Skipped{Path: side, Reason: fmt.Sprintf(
+			"valid-length side file of %s (committed length %d bytes), which this input does not read", filepath.Base(part), vl.Length)})
+	}
+	return nil
+}
+
+// A rule of the commit protocols: what a file name (or a folder on its path)
+// says about the file.
+type rule struct {
+	reason string
+	// uncommitted: the file holds output written but not committed.
+	uncommitted bool
+	// side: a valid-length side file, applied to its part file.
+	side bool
+}
+
+// skipRule decides whether a file matched below the root is not committed
+// output (or not records at all). rel is the slash-separated path below the
+// root.
+type skipRule func(rel, base string, folders []string) (rule, bool)
+
+// skipRules are applied in order; the first that claims a file gives the
+// reason. Each names its source.
+var skipRules = []skipRule{
+	validLengthSide, commitMarker, checksumFile, stagingFolder,
+	fileSinkInProgress, bucketingSinkStates, s3TempObject, hiddenName,
+}
+
+func classify(rel string) (rule, bool) {
+	parts := strings.Split(rel, "/")
+	var folders []string
+	for _, f := range parts[:len(parts)-1] {
+		if f != "." && f != "" {
+			folders = append(folders, f)
 		}
 	}
-	return "", false
+	base := parts[len(parts)-1]
+	for _, r := range skipRules {
+		if out, ok := r(rel, base, folders); ok {
+			return out, true
+		}
+	}
+	return rule{}, false
+}
+
+// validLengthSide: "_<part>.valid-length" or ".<part>.valid-length", the
+// side file Flink's BucketingSink writes beside a part file it could not
+// truncate (BucketingSink: validLengthPrefix "_" and validLengthSuffix
+// ".valid-length" by default; "." when the prefix is set so).
+func validLengthSide(_, base string, _ []string) (rule, bool) {
+	if partName(base) != "" {
+		return rule{side: true}, true
+	}
+	return rule{}, false
+}
+
+// partName is the part file a valid-length side file's name points to, or
+// "" when the name is not one.
+func partName(base string) string {
+	if !strings.HasSuffix(base, validLengthSuffix) {
+		return ""
+	}
+	if base[0] != '_' && base[0] != '.' {
+		return ""
+	}
+	name := strings.TrimSuffix(base[1:], validLengthSuffix)
+	if name == "" {
+		return ""
+	}
+	return name
+}
+
+func partOfSide(side string) string {
+	return filepath.Join(filepath.Dir(side), partName(filepath.Base(side)))
+}
+
+// commitMarker: files a commit protocol writes to say a job or task
+// committed, which hold no records: "_SUCCESS" (Hadoop FileOutputCommitter,
+// mapreduce.fileoutputcommitter.marksuccessfuljobs; Spark writes it too),
+// "_committed_<id>" and "_started_<id>" (Databricks' transactional commit
+// protocol, DBIO), "_metadata" and "_common_metadata" (Parquet summary
+// files, parquet-mr's ParquetOutputCommitter).
+func commitMarker(_, base string, _ []string) (rule, bool) {
+	switch {
+	case base == "_SUCCESS":
+		return rule{reason: "commit marker _SUCCESS (Hadoop FileOutputCommitter; Spark): no records"}, true
+	case strings.HasPrefix(base, "_committed_"):
+		return rule{reason: "commit marker _committed_<id> (Databricks transactional commit protocol): no records"}, true
+	case strings.HasPrefix(base, "_started_"):
+		return rule{reason: "commit marker _started_<id> (Databricks transactional commit protocol): no records"}, true
+	case base == "_metadata", base == "_common_metadata":
+		return rule{reason: "Parquet summary file " + base + " (parquet-mr ParquetOutputCommitter): no records"}, true
+	}
+	return rule{}, false
+}
+
+// checksumFile: ".<name>.crc", the checksum Hadoop's ChecksumFileSystem
+// (the local file system of Hadoop and Flink's Hadoop writers) keeps beside
+// each file.
+func checksumFile(_, base string, _ []string) (rule, bool) {
+	if strings.HasPrefix(base, ".") && strings.HasSuffix(base, ".crc") && len(base) > len(".crc")+1 {
+		return rule{reason: "checksum file (Hadoop ChecksumFileSystem .<name>.crc): no records"}, true
+	}
+	return rule{}, false
+}
+
+// stagingFolder: a file in a folder below the root whose name starts with
+// "." or "_" is a job's staging area, not committed output: "_temporary/"
+// (Hadoop FileOutputCommitter's task-attempt folders, also Spark's),
+// ".tmp/" and the like (ENGINEERING-NOTES, gotcha 9: a glob such as
+// dir/*/* picks them up).
+func stagingFolder(_, _ string, folders []string) (rule, bool) {
+	for _, f := range folders {
+		if strings.HasPrefix(f, ".") || strings.HasPrefix(f, "_") {
+			return rule{reason: fmt.Sprintf("in staging folder %s/ (a folder starting with %q: Hadoop FileOutputCommitter _temporary/, .tmp/): not committed output", f, f[:1]), uncommitted: true}, true
+		}
+	}
+	return rule{}, false
+}
+
+// fileSinkInProgress: ".<part>.inprogress.<uuid>", a Flink FileSink (and
+// StreamingFileSink) part file that is in progress or pending: the sink
+// writes each part file under this hidden name and renames it to <part>
+// only when a checkpoint commits it; a pending file is not renamed
+// (Flink docs, "File Sink", part file lifecycle; LocalRecoverableWriter and
+// HadoopRecoverableWriter generateStagingTempFilePath: "." + name +
+// ".inprogress." + UUID).
+func fileSinkInProgress(_, base string, _ []string) (rule, bool) {
+	if strings.HasPrefix(base, ".") && strings.Contains(base, ".inprogress.") {
+		return rule{reason: "Flink FileSink in-progress or pending part file (.<part>.inprogress.<uuid>; renamed to <part> only when a checkpoint commits it)", uncommitted: true}, true
+	}
+	return rule{}, false
+}
+
+// bucketingSinkStates: "_<part>.in-progress" and "_<part>.pending", the
+// names Flink's legacy BucketingSink gives a part file before a checkpoint
+// commits it (BucketingSink: inProgressPrefix/pendingPrefix "_",
+// inProgressSuffix ".in-progress", pendingSuffix ".pending").
+func bucketingSinkStates(_, base string, _ []string) (rule, bool) {
+	switch {
+	case strings.HasSuffix(base, ".in-progress"):
+		return rule{reason: "Flink BucketingSink in-progress part file (_<part>.in-progress)", uncommitted: true}, true
+	case strings.HasSuffix(base, ".pending"):
+		return rule{reason: "Flink BucketingSink pending part file (_<part>.pending; committed by the next checkpoint)", uncommitted: true}, true
+	}
+	return rule{}, false
+}
+
+// s3TempObject: "_<part>_tmp_<uuid>", the object Flink's S3 writer uploads
+// for the trailing bytes of a multipart upload that is not complete
+// (flink-s3-fs-base RecoverableMultiPartUploadImpl,
+// createIncompletePartObjectNamePrefix: "_" + name + "_tmp_").
+func s3TempObject(_, base string, _ []string) (rule, bool) {
+	if strings.HasPrefix(base, "_") && strings.Contains(base, "_tmp_") {
+		return rule{reason: "Flink S3 multipart upload's temporary object (_<part>_tmp_<uuid>): not committed", uncommitted: true}, true
+	}
+	return rule{}, false
+}
+
+// hiddenName: any other name starting with "." or "_" is hidden from the
+// readers of a file sink's output (Hadoop FileInputFormat's hiddenFileFilter
+// and Flink's FileSource skip such names).
+func hiddenName(_, base string, _ []string) (rule, bool) {
+	if strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_") {
+		return rule{reason: fmt.Sprintf("name starts with %q: a hidden file, not committed output (Hadoop FileInputFormat and Flink FileSource skip such names)", base[:1]), uncommitted: true}, true
+	}
+	return rule{}, false
 }
 
 // Fingerprint returns the size and SHA-256 of each file (of its bytes as
@@ -164,19 +422,27 @@ func Fingerprint(ctx context.Context, paths []string) ([]File, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		f, err := os.Open(p)
+		f, err := fingerprint(p)
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", p, err)
+			return nil, err
 		}
-		h := sha256.New()
-		n, err := io.Copy(h, f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", p, err)
-		}
-		out = append(out, File{Path: p, Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))})
+		out = append(out, f)
 	}
 	return out, nil
+}
+
+func fingerprint(p string) (File, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return File{}, fmt.Errorf("read %s: %w", p, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return File{}, fmt.Errorf("read %s: %w", p, err)
+	}
+	return File{Path: p, Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
 // Rel shows path relative to base when it lies below it (slash-separated),
@@ -199,30 +465,124 @@ func absDir(dir string) string {
 	return d
 }
 
+// listed is what a file kind keeps of its listing: the files it reads, the
+// partition columns, and what it needs to read an uncommitted file later.
+type listed struct {
+	loc        Location
+	root, base string
+	partitions *partitionSpec
+	lengths    map[string]*ValidLength
+}
+
 // listInput lists and fingerprints the files of loc for a file kind and
-// returns the Input that describes them (Role, Kind, Location, Files,
-// Ignored, Declared) and the files to read, named as __file shows them.
-func listInput(ctx context.Context, loc Location, kind string, declared []Column) (*Input, []ScanFile, error) {
+// returns the Input that describes them (Role, Kind, Location, Files with
+// their valid lengths, Skipped and Ignored, Partitions, Declared) and the
+// files to read, named as __file shows them, each with its partition
+// values.
+func listInput(ctx context.Context, loc Location, kind string, declared []Column, parts *partitionSpec) (*Input, []ScanFile, *listed, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	parts = parts.fresh()
 	l, err := ListFiles(loc.URI, loc.BaseDir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	fps, err := Fingerprint(ctx, l.Files)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	base := absDir(loc.BaseDir)
+	ls := &listed{loc: loc, root: l.Root, base: base, partitions: parts, lengths: l.ValidLengths}
 	files := make([]ScanFile, len(l.Files))
 	for i, p := range l.Files {
-		files[i] = ScanFile{Path: p, Name: Rel(base, p), Compression: CompressionOf(p)}
-		fps[i].Path = files[i].Name
+		f, err := ls.scanFile(p, fps[i].Bytes)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		files[i] = f
+		fps[i].Path = f.Name
+		if vl := f.ValidLength; vl != nil {
+			c := *vl
+			c.SideFile = Rel(base, vl.SideFile)
+			fps[i].ValidLength = &c
+		}
 	}
 	in := &Input{Role: loc.Role, Kind: kind, Location: loc.URI, Files: fps, Declared: declared}
+	if parts != nil {
+		in.Partitions = parts.names
+	}
 	for _, s := range l.Skipped {
+		in.Skipped = append(in.Skipped, SkippedFile{Path: Rel(base, s.Path), Reason: s.Reason, Uncommitted: s.Uncommitted})
 		in.Ignored = append(in.Ignored, Rel(base, s.Path))
 	}
-	return in, files, nil
+	return in, files, ls, nil
+}
+
+// scanFile describes one file to read: its name for __file, compression,
+// valid length and partition values.
+func (ls *listed) scanFile(p string, size int64) (ScanFile, error) {
+	f := ScanFile{Path: p, Name: Rel(ls.base, p), Compression: CompressionOf(p), Size: size, ValidLength: ls.lengths[p]}
+	if ls.partitions != nil {
+		vals, err := ls.partitions.values(ls.root, p, f.Name)
+		if err != nil {
+			return ScanFile{}, err
+		}
+		f.Partition = vals
+	}
+	return f, nil
+}
+
+// uncommittedFile describes an uncommitted file of the listing (a path of
+// Input.Skipped, as named there) for reading it to label findings. With
+// lines, a file without compression is cut after its last line break (or
+// its valid length, if shorter): an in-progress part file usually ends
+// inside the record being written.
+func (ls *listed) uncommittedFile(name string, lines bool) (ScanFile, error) {
+	if ls == nil {
+		return ScanFile{}, errors.New("sources: ReadUncommitted before Read or Scan")
+	}
+	p := name
+	if !filepath.IsAbs(p) && ls.base != "" {
+		p = filepath.Join(ls.base, filepath.FromSlash(name))
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		return ScanFile{}, err
+	}
+	f, err := ls.scanFile(p, st.Size())
+	if err != nil || !lines || f.Compression != NoCompression {
+		return f, err
+	}
+	end, err := lastLineEnd(p, f.Size)
+	if err != nil {
+		return ScanFile{}, err
+	}
+	if f.ValidLength == nil || end < f.ValidLength.Length {
+		f.ValidLength = &ValidLength{SideFile: "(the last line break of " + f.Name + ")", Length: end, PartBytes: f.Size}
+	}
+	return f, nil
+}
+
+// lastLineEnd returns the offset just after the last '\n' of the file's
+// first size bytes (0 when it has none).
+func lastLineEnd(path string, size int64) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	for end := size; end > 0; {
+		start := max(0, end-int64(len(buf)))
+		n, err := f.ReadAt(buf[:end-start], start)
+		if err != nil && err != io.EOF {
+			return 0, fmt.Errorf("read %s: %w", path, err)
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			return start + int64(i) + 1, nil
+		}
+		end = start
+	}
+	return 0, nil
 }

@@ -27,19 +27,23 @@ func init() {
 // with encoding/json's UseNumber instead), true/false stay "true"/"false",
 // null is NULL and a nested object or array is kept as its JSON text. A key
 // given twice in one object, or two keys differing only in case, is an error
-// naming file and line. Option: types.
+// naming file and line. Options: partitions (see partitionSpec), types. It
+// implements UncommittedReader.
 type ndjsonSource struct {
-	loc      Location
-	declared []Column
+	loc        Location
+	partitions *partitionSpec
+	declared   []Column
+	ls         *listed
 }
 
 func openNDJSON(loc Location) (Source, error) {
 	o := newOptions("ndjson", loc.Options)
+	parts := o.Partitions()
 	types := o.Types()
 	if err := o.Err(); err != nil {
 		return nil, err
 	}
-	return &ndjsonSource{loc: loc, declared: types}, nil
+	return &ndjsonSource{loc: loc, partitions: parts, declared: types}, nil
 }
 
 func (s *ndjsonSource) Close() error { return nil }
@@ -47,28 +51,55 @@ func (s *ndjsonSource) Close() error { return nil }
 // Read lists and fingerprints the files, reads them once to learn their
 // keys (the columns), and returns the records of a second pass.
 func (s *ndjsonSource) Read(ctx context.Context) (*Input, array.RecordReader, error) {
-	in, files, err := listInput(ctx, s.loc, "ndjson", s.declared)
+	in, files, ls, err := listInput(ctx, s.loc, "ndjson", s.declared, s.partitions)
 	if err != nil {
 		return nil, nil, err
 	}
+	s.ls = ls
+	rr, err := s.readFiles(ctx, files, in.Partitions, s.loc.Progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	return in, rr, nil
+}
+
+// ReadUncommitted reads one uncommitted file of the listing, its columns
+// the keys it holds, up to its last line break when it is not compressed.
+func (s *ndjsonSource) ReadUncommitted(ctx context.Context, name string) (array.RecordReader, error) {
+	f, err := s.ls.uncommittedFile(name, true)
+	if err != nil {
+		return nil, err
+	}
+	return s.readFiles(ctx, []ScanFile{f}, s.ls.partitions.namesOf(), nil)
+}
+
+// readFiles reads the keys of files (the columns), then their records with
+// the partition columns.
+func (s *ndjsonSource) readFiles(ctx context.Context, files []ScanFile, parts []string, progress io.Writer) (array.RecordReader, error) {
 	keys, err := ndjsonKeys(ctx, files)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
+	}
+	if err := checkPartitionNames(keys, parts); err != nil {
+		return nil, err
 	}
 	index := make(map[string]int, len(keys))
-	fields := make([]arrow.Field, len(keys))
+	fields := make([]arrow.Field, 0, len(keys)+len(parts))
 	for i, k := range keys {
 		index[k] = i
-		fields[i] = arrow.Field{Name: k, Type: arrow.BinaryTypes.String, Nullable: true}
+		fields = append(fields, arrow.Field{Name: k, Type: arrow.BinaryTypes.String, Nullable: true})
 	}
-	rr, err := ReadRows(ctx, fields, ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *RowWriter) error {
-		builders := make([]*array.StringBuilder, len(keys))
-		for i := range keys {
+	for _, p := range parts {
+		fields = append(fields, arrow.Field{Name: p, Type: arrow.BinaryTypes.String, Nullable: true})
+	}
+	return ReadRows(ctx, fields, ReadOptions{Progress: progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *RowWriter) error {
+		builders := make([]*array.StringBuilder, len(fields))
+		for i := range fields {
 			builders[i] = w.Column(i).(*array.StringBuilder)
 		}
-		row := make([]*string, len(keys))
+		row := make([]*string, len(fields))
 		for _, f := range files {
-			err := ndjsonLines(ctx, f.Path, func(line []byte, n int64) error {
+			err := ndjsonLines(ctx, f, func(line []byte, n int64) error {
 				ks, vals, err := ndjsonObject(line, f.Name, n)
 				if err != nil {
 					return err
@@ -77,6 +108,7 @@ func (s *ndjsonSource) Read(ctx context.Context) (*Input, array.RecordReader, er
 				for i, k := range ks {
 					row[index[k]] = vals[i]
 				}
+				copy(row[len(keys):], f.Partition)
 				size := 0
 				for i, v := range row {
 					if v == nil {
@@ -94,16 +126,12 @@ func (s *ndjsonSource) Read(ctx context.Context) (*Input, array.RecordReader, er
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return in, rr, nil
 }
 
-// ndjsonLines calls fn for every non-blank line of each file with its
-// 1-based line number.
-func ndjsonLines(ctx context.Context, path string, fn func(line []byte, n int64) error) error {
-	f, err := OpenFile(path)
+// ndjsonLines calls fn for every non-blank line of a file with its 1-based
+// line number.
+func ndjsonLines(ctx context.Context, sf ScanFile, fn func(line []byte, n int64) error) error {
+	f, err := sf.Open()
 	if err != nil {
 		return err
 	}
@@ -197,7 +225,7 @@ func ndjsonKeys(ctx context.Context, files []ScanFile) ([]string, error) {
 	var keys []string
 	for _, f := range files {
 		p := f.Name
-		err := ndjsonLines(ctx, f.Path, func(line []byte, n int64) error {
+		err := ndjsonLines(ctx, f, func(line []byte, n int64) error {
 			ks, _, err := ndjsonObject(line, p, n)
 			for _, k := range ks {
 				switch first, ok := seen[strings.ToLower(k)]; {

@@ -51,6 +51,67 @@ func (o *options) Bool(key string, def bool) bool {
 	return b
 }
 
+// Strings reads an option that is a list of text values (nil when absent).
+func (o *options) Strings(key string) []string {
+	v, ok := o.get(key)
+	if !ok {
+		return nil
+	}
+	list, isList := v.([]any)
+	if !isList {
+		o.errs = append(o.errs, fmt.Errorf("option %s: want a list such as [a, b], got %v", key, v))
+		return nil
+	}
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		s, isStr := x.(string)
+		if !isStr {
+			o.errs = append(o.errs, fmt.Errorf("option %s: %v is not text", key, x))
+			continue
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		o.errs = append(o.errs, fmt.Errorf("option %s: an empty list", key))
+	}
+	return out
+}
+
+// checkNames refuses column names that are empty, given twice (also ignoring
+// case: DuckDB does not tell them apart) or reserved for provenance.
+func checkNames(what string, names []string) error {
+	seen := map[string]string{}
+	for _, c := range names {
+		switch {
+		case c == "":
+			return fmt.Errorf("%w: %s: a column has no name", ErrInvalidLocation, what)
+		case seen[strings.ToLower(c)] == c:
+			return fmt.Errorf("%w: %s: column %q is named twice", ErrInvalidLocation, what, c)
+		case seen[strings.ToLower(c)] != "":
+			return fmt.Errorf("%w: %s: columns %q and %q differ only in case; DuckDB, which runs the checks, does not tell them apart", ErrInvalidLocation, what, seen[strings.ToLower(c)], c)
+		case c == FileColumn || c == LineColumn || c == RowColumn:
+			return fmt.Errorf("%w: %s: column name %q is reserved for provenance", ErrInvalidLocation, what, c)
+		}
+		seen[strings.ToLower(c)] = c
+	}
+	return nil
+}
+
+// checkPartitionNames refuses a partition column with the name of one of
+// the files' own columns.
+func checkPartitionNames(cols, parts []string) error {
+	have := map[string]string{}
+	for _, c := range cols {
+		have[strings.ToLower(c)] = c
+	}
+	for _, p := range parts {
+		if c, ok := have[strings.ToLower(p)]; ok {
+			return fmt.Errorf("%w: partition column %s has the name of the files' column %s; rename the partition key or the column", ErrInvalidLocation, p, c)
+		}
+	}
+	return nil
+}
+
 // Types reads the `types:` option: a mapping of column name to a SQL type
 // name (VARCHAR, BIGINT, DECIMAL(18,2), …), returned sorted by column name
 // (Input.Declared).

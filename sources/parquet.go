@@ -3,6 +3,7 @@ package sources
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -16,87 +17,155 @@ func init() {
 	Register("parquet", openParquet, "pq")
 }
 
-// parquetSource reads Apache Parquet files; columns keep the types the
-// files declare. Every file must declare the same columns with the same
-// types. A Parquet file compresses its pages itself: a .parquet.gz or
-// .parquet.zst is refused, not unpacked. Option: types.
+// parquetSource reads Apache Parquet files. Every file is read with its own
+// schema, from its own footer (arrow-go's pqarrow, never an engine that
+// casts every file to the first file's schema), and the files' types are
+// unified only where no value can change (unifyParquet): a column whose
+// types cannot be, or a column one file lacks, is an error naming both
+// files, the column and both types. A Parquet file compresses its pages
+// itself: a .parquet.gz or .parquet.zst is refused, not unpacked, and a
+// valid-length side file that cuts one is refused (its footer is at the
+// end). Options: partitions (see partitionSpec), types.
 //
 // It implements Scanner: an engine may read the files itself (DuckDB's
-// read_parquet). Read decodes them with arrow-go's pqarrow.
+// read_parquet), one run of files of one schema at a time, each column cast
+// to its unified type (Scan.Types). Read decodes them with pqarrow. It
+// implements UncommittedReader.
 type parquetSource struct {
-	loc      Location
-	declared []Column
+	loc        Location
+	partitions *partitionSpec
+	declared   []Column
+	ls         *listed
 }
 
 func openParquet(loc Location) (Source, error) {
 	o := newOptions("parquet", loc.Options)
+	parts := o.Partitions()
 	types := o.Types()
 	if err := o.Err(); err != nil {
 		return nil, err
 	}
-	return &parquetSource{loc: loc, declared: types}, nil
+	return &parquetSource{loc: loc, partitions: parts, declared: types}, nil
 }
 
 func (s *parquetSource) Close() error { return nil }
 
-func (s *parquetSource) prepare(ctx context.Context) (*Input, []ScanFile, error) {
-	in, files, err := listInput(ctx, s.loc, "parquet", s.declared)
+// prepare lists and fingerprints the files, reads each one's schema and
+// unifies them.
+func (s *parquetSource) prepare(ctx context.Context) (*Input, []ScanFile, []arrow.Field, error) {
+	in, files, ls, err := listInput(ctx, s.loc, "parquet", s.declared, s.partitions)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	for _, f := range files {
+	s.ls = ls
+	fields, err := parquetFields(files)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := checkPartitionNames(fieldNames(fields), in.Partitions); err != nil {
+		return nil, nil, nil, err
+	}
+	return in, files, fields, nil
+}
+
+// parquetFields reads each file's schema into files[i].Columns and returns
+// the unified columns.
+func parquetFields(files []ScanFile) ([]arrow.Field, error) {
+	schemas := make([][]arrow.Field, len(files))
+	for i := range files {
+		f := &files[i]
 		if f.Compression != NoCompression {
-			return nil, nil, fmt.Errorf("%w: %s: a Parquet file compresses its pages itself; a %s-compressed Parquet file is not read (decompress it first)", ErrInvalidLocation, f.Name, f.Compression)
+			return nil, fmt.Errorf("%w: %s: a Parquet file compresses its pages itself; a %s-compressed Parquet file is not read (decompress it first)", ErrInvalidLocation, f.Name, f.Compression)
+		}
+		if f.Cut() {
+			return nil, fmt.Errorf("%w %s gives %s a committed length of %d of its %d bytes, but a Parquet file cannot be cut: its footer is at its end", ErrValidLength, f.ValidLength.SideFile, f.Name, f.ValidLength.Length, f.Size)
+		}
+		sc, err := parquetSchema(f.Path)
+		if err != nil {
+			return nil, err
+		}
+		fs := sc.Fields()
+		if err := checkNames(f.Name, fieldNames(fs)); err != nil {
+			return nil, err
+		}
+		schemas[i] = fs
+		for _, fd := range fs {
+			if d, ok := fd.Type.(*arrow.Decimal256Type); ok {
+				return nil, fmt.Errorf("%w: %s: column %s is DECIMAL(%d,%d); the engine holds at most 38 digits exactly", ErrSchema, f.Name, fd.Name, d.Precision, d.Scale)
+			}
+		}
+		f.Columns = make([]Column, len(fs))
+		for j, fd := range fs {
+			f.Columns[j] = Column{Name: fd.Name, Type: duckType(fd.Type)}
 		}
 	}
-	return in, files, nil
+	return unifyParquet(files, schemas)
 }
 
 // Scan describes the files for an engine's own Parquet reader.
 func (s *parquetSource) Scan(ctx context.Context) (*Input, *Scan, error) {
-	in, files, err := s.prepare(ctx)
+	in, files, fields, err := s.prepare(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	return in, &Scan{Format: FormatParquet, Files: files, FirstLine: 1}, nil
+	types := make([]Column, len(fields))
+	for i, f := range fields {
+		types[i] = Column{Name: f.Name, Type: duckType(f.Type)}
+	}
+	return in, &Scan{Format: FormatParquet, Files: files, FirstLine: 1, Partitions: in.Partitions, Types: types}, nil
 }
 
-// Read decodes the files with pqarrow, in batches of at most BatchRows rows.
+// Read decodes the files with pqarrow, in batches of at most BatchRows rows,
+// each column converted to its unified type.
 func (s *parquetSource) Read(ctx context.Context) (*Input, array.RecordReader, error) {
-	in, files, err := s.prepare(ctx)
+	in, files, fields, err := s.prepare(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	var fields []arrow.Field
-	for i, f := range files {
-		sc, err := parquetSchema(f.Path)
-		if err != nil {
-			return nil, nil, err
-		}
-		if i == 0 {
-			fields = sc.Fields()
-			continue
-		}
-		if !sameFields(fields, sc.Fields()) {
-			return nil, nil, fmt.Errorf("%s: columns %s differ from %s's %s; every file of one input must have the same columns and types", f.Name, fieldList(sc.Fields()), files[0].Name, fieldList(fields))
-		}
+	rr, err := s.readFiles(ctx, files, fields, in.Partitions, s.loc.Progress)
+	if err != nil {
+		return nil, nil, err
 	}
-	for i := range fields {
-		fields[i].Metadata = arrow.Metadata{}
-		fields[i].Nullable = true
+	return in, rr, nil
+}
+
+// ReadUncommitted reads one uncommitted file of the listing with its own
+// schema.
+func (s *parquetSource) ReadUncommitted(ctx context.Context, name string) (array.RecordReader, error) {
+	f, err := s.ls.uncommittedFile(name, false)
+	if err != nil {
+		return nil, err
 	}
-	rr, err := ReadRows(ctx, fields, ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *RowWriter) error {
+	files := []ScanFile{f}
+	fields, err := parquetFields(files)
+	if err != nil {
+		return nil, err
+	}
+	parts := s.ls.partitions.namesOf()
+	if err := checkPartitionNames(fieldNames(fields), parts); err != nil {
+		return nil, err
+	}
+	return s.readFiles(ctx, files, fields, parts, nil)
+}
+
+func (s *parquetSource) readFiles(ctx context.Context, files []ScanFile, fields []arrow.Field, parts []string, progress io.Writer) (array.RecordReader, error) {
+	all := make([]arrow.Field, 0, len(fields)+len(parts))
+	for _, f := range fields {
+		f.Metadata = arrow.Metadata{}
+		f.Nullable = true
+		all = append(all, f)
+	}
+	for _, p := range parts {
+		all = append(all, arrow.Field{Name: p, Type: arrow.BinaryTypes.String, Nullable: true})
+	}
+	return ReadRows(ctx, all, ReadOptions{Progress: progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *RowWriter) error {
 		for _, f := range files {
-			if err := readParquetFile(ctx, f, w); err != nil {
+			if err := readParquetFile(ctx, f, all[:len(fields)], w); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return in, rr, nil
 }
 
 func openParquetFile(path string) (*pqarrow.FileReader, func(), error) {
@@ -125,7 +194,10 @@ func parquetSchema(path string) (*arrow.Schema, error) {
 	return sc, nil
 }
 
-func readParquetFile(ctx context.Context, f ScanFile, w *RowWriter) error {
+// readParquetFile appends the rows of one file: its columns in the order
+// and of the types of fields (converted where the file's own type differs),
+// then the file's partition values.
+func readParquetFile(ctx context.Context, f ScanFile, fields []arrow.Field, w *RowWriter) error {
 	fr, closeFn, err := openParquetFile(f.Path)
 	if err != nil {
 		return err
@@ -136,13 +208,40 @@ func readParquetFile(ctx context.Context, f ScanFile, w *RowWriter) error {
 		return fmt.Errorf("%s: %w", f.Name, err)
 	}
 	defer rr.Release()
+	index := map[string]int{}
+	for i, fd := range rr.Schema().Fields() {
+		index[fd.Name] = i
+	}
 	line := int64(1)
 	for rr.Next() {
 		rec := rr.RecordBatch()
-		if err := w.AppendBatch(rec, f.Name, line); err != nil {
+		n := rec.NumRows()
+		cols := make([]arrow.Array, 0, len(fields)+len(f.Partition))
+		release := func() {
+			for _, c := range cols {
+				c.Release()
+			}
+		}
+		for _, fd := range fields {
+			a, err := convertArray(rec.Column(index[fd.Name]), fd.Type, f.Name, fd.Name, line)
+			if err != nil {
+				release()
+				return err
+			}
+			cols = append(cols, a)
+		}
+		for _, v := range f.Partition {
+			cols = append(cols, constantString(v, int(n)))
+		}
+		schema := arrow.NewSchema(append(append([]arrow.Field{}, fields...), partitionFields(f, w)...), nil)
+		out := array.NewRecordBatch(schema, cols, n)
+		release()
+		err := w.AppendBatch(out, f.Name, line)
+		out.Release()
+		if err != nil {
 			return err
 		}
-		line += rec.NumRows()
+		line += n
 	}
 	if err := rr.Err(); err != nil {
 		return fmt.Errorf("%s: %w", f.Name, err)
@@ -150,16 +249,34 @@ func readParquetFile(ctx context.Context, f ScanFile, w *RowWriter) error {
 	return nil
 }
 
-func sameFields(a, b []arrow.Field) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].Name != b[i].Name || !arrow.TypeEqual(a[i].Type, b[i].Type) {
-			return false
+// partitionFields are the schema fields of the partition columns w expects
+// after the files' own columns.
+func partitionFields(f ScanFile, w *RowWriter) []arrow.Field {
+	all := w.b.Schema().Fields()
+	return all[w.nuser-len(f.Partition) : w.nuser]
+}
+
+// constantString is an array of n copies of v (NULL for nil).
+func constantString(v *string, n int) arrow.Array {
+	b := array.NewStringBuilder(memory.DefaultAllocator)
+	defer b.Release()
+	b.Reserve(n)
+	for range n {
+		if v == nil {
+			b.AppendNull()
+		} else {
+			b.Append(*v)
 		}
 	}
-	return true
+	return b.NewArray()
+}
+
+func fieldNames(fs []arrow.Field) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name
+	}
+	return out
 }
 
 func fieldList(fs []arrow.Field) string {

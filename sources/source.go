@@ -171,6 +171,15 @@ type Scan struct {
 	// FirstLine is the __line of each file's first record: 2 for CSV with
 	// a header, else 1 (for Parquet, the 1-based row).
 	FirstLine int64
+	// Partitions are the partition columns (text) that follow the files'
+	// own columns; each file's values are ScanFile.Partition.
+	Partitions []string
+	// Types (Parquet) are the columns of the input, in order, with the
+	// DuckDB type each is read as: a file whose own type differs (a
+	// narrower integer, a decimal of other precision or scale) is cast to
+	// it, which changes no value (see unifyParquet). A type of "" is one no
+	// file needs cast: every file declares it alike. Nil for CSV.
+	Types []Column
 }
 
 // ScanFile is one file of a Scan.
@@ -182,7 +191,25 @@ type ScanFile struct {
 	Name string
 	// Compression is how the file is compressed, by its extension.
 	Compression Compression
+	// Size is the file's size in bytes, as stored, when it was listed.
+	Size int64
+	// ValidLength, when not nil, is the valid-length side file that says
+	// how many of the file's bytes are committed (see ValidLength); a kind
+	// reads only those (Open). An engine reading the file itself must
+	// honour it too: the loader reads a scan with a cut file through Read.
+	ValidLength *ValidLength
+	// Columns (Parquet) are the file's own columns with the DuckDB type of
+	// each, from its footer.
+	Columns []Column
+	// Partition are the file's values of the input's partition columns
+	// (Input.Partitions, in order), read from its folder names; nil for
+	// NULL (the default partition).
+	Partition []*string
 }
+
+// Cut says only part of the file is committed: its valid length is shorter
+// than the file.
+func (f ScanFile) Cut() bool { return f.ValidLength != nil && f.ValidLength.Length < f.Size }
 
 // Opener builds a Source from a Location without doing any I/O.
 type Opener func(loc Location) (Source, error)
@@ -197,10 +224,19 @@ type Input struct {
 	Location string `json:"location"`
 	// Files lists every file read, with its SHA-256, in read order.
 	Files []File `json:"files,omitempty"`
-	// Ignored lists files a glob matched but that were not read because
-	// their names start with "." or "_" (in-progress or temporary part
-	// files of stream sinks); see ListFiles for the reasons.
+	// Skipped lists every file the location matched that was not read as
+	// records, in path order, each with the reason (ListFiles): not
+	// committed output, a commit marker, a valid-length side file. For an
+	// uncommitted file read to label findings, the loader sets its
+	// fingerprint and rows, or why it could not be read.
+	Skipped []SkippedFile `json:"skipped_files,omitempty"`
+	// Ignored are the paths of Skipped, as schema_version 1 of the evidence
+	// first listed them (ignored_files); kept for its readers.
 	Ignored []string `json:"ignored_files,omitempty"`
+	// Partitions are the partition columns read from the files' folder
+	// names (the partitions: option), in order; they follow the files'
+	// own columns.
+	Partitions []string `json:"partitions,omitempty"`
 	// Rows is the number of records loaded; set by the loader.
 	Rows int64 `json:"rows"`
 	// Columns are the loaded columns, provenance columns excluded, with
@@ -228,6 +264,39 @@ type File struct {
 	Path   string `json:"path"`
 	Bytes  int64  `json:"bytes"`
 	SHA256 string `json:"sha256"`
+	// ValidLength, when not nil, is the valid-length side file that cut
+	// the file: only its first ValidLength.Length bytes were read.
+	ValidLength *ValidLength `json:"valid_length,omitempty"`
+}
+
+// SkippedFile is a file a location matched that was not read as records.
+type SkippedFile struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+	// Uncommitted says it holds output written but not committed: it is
+	// read, when readable, only to label findings.
+	Uncommitted bool `json:"uncommitted,omitempty"`
+	// Bytes and SHA256 fingerprint an uncommitted file that was read; Rows
+	// is the number of records it held (up to its last line break for
+	// uncompressed text); ReadError says why it could not be read.
+	Bytes     int64  `json:"bytes,omitempty"`
+	SHA256    string `json:"sha256,omitempty"`
+	Rows      *int64 `json:"rows,omitempty"`
+	ReadError string `json:"read_error,omitempty"`
+}
+
+// UncommittedReader is the optional capability of a file kind to read, one
+// at a time, the uncommitted files its listing skipped (Input.Skipped with
+// Uncommitted), discovered by type assertion after Read or Scan. Read and
+// Scan never return their rows: they are not the input's records. The
+// records are the file's own columns (its own header or schema, the same
+// options, partition columns as Read gives them), then the provenance
+// columns. A text file without compression is read up to its last line
+// break (an in-progress part file usually ends inside the record being
+// written). Errors are those Read would return for the file; the caller
+// records them as the reason the file could not be read.
+type UncommittedReader interface {
+	ReadUncommitted(ctx context.Context, name string) (array.RecordReader, error)
 }
 
 var (

@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -19,7 +20,9 @@ import (
 // native reports whether DuckDB reads scan with its own reader: CSV or
 // Parquet, each file plain, gzip or zstd (DuckDB reads both natively;
 // compression = 'auto' would go by a lower-case extension only, so the
-// loader names each file's compression itself).
+// loader names each file's compression itself), and none cut by a
+// valid-length side file (DuckDB's readers read whole files: such a scan is
+// read through the source's Read, which reads only the committed bytes).
 func native(scan *sources.Scan) bool {
 	switch scan.Format {
 	case sources.FormatCSV, sources.FormatParquet:
@@ -27,11 +30,34 @@ func native(scan *sources.Scan) bool {
 		return false
 	}
 	for _, f := range scan.Files {
-		if _, ok := duckCompression[f.Compression]; !ok {
+		if _, ok := duckCompression[f.Compression]; !ok || f.Cut() {
 			return false
 		}
 	}
 	return true
+}
+
+// partitionList is one partition column for the file_provenance statement:
+// its name and a list literal of every file's value (NULL for the default
+// partition), in the order of the scan's files.
+type partitionList struct {
+	Name, Values string
+}
+
+func partitionLists(scan *sources.Scan) []partitionList {
+	out := make([]partitionList, len(scan.Partitions))
+	for i, name := range scan.Partitions {
+		vals := make([]string, len(scan.Files))
+		for j, f := range scan.Files {
+			if v := f.Partition[i]; v != nil {
+				vals[j] = duck.Literal(*v)
+			} else {
+				vals[j] = "NULL"
+			}
+		}
+		out[i] = partitionList{Name: name, Values: "[" + strings.Join(vals, ", ") + "]"}
+	}
+	return out
 }
 
 // duckCompression is read_csv's name for each compression it reads.
@@ -59,7 +85,8 @@ func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *so
 		Table, Raw   string
 		Paths, Names []string
 		FirstLine    int64
-	}{table, raw, paths, names, scan.FirstLine})
+		Partitions   []partitionList
+	}{table, raw, paths, names, scan.FirstLine, partitionLists(scan)})
 	if err != nil {
 		return err
 	}
@@ -74,14 +101,7 @@ func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *so
 // (read_csv takes one for all its files), each run appended in turn.
 func readRaw(ctx context.Context, db *duck.DB, raw string, scan *sources.Scan) error {
 	if scan.Format == sources.FormatParquet {
-		paths := make([]string, len(scan.Files))
-		for i, f := range scan.Files {
-			paths[i] = f.Path
-		}
-		return exec(ctx, db, "read_parquet", struct {
-			Table string
-			Files []string
-		}{raw, paths})
+		return readParquetRuns(ctx, db, raw, scan)
 	}
 	for start := 0; start < len(scan.Files); {
 		c := scan.Files[start].Compression
@@ -104,6 +124,55 @@ func readRaw(ctx context.Context, db *duck.DB, raw string, scan *sources.Scan) e
 		start = end
 	}
 	return nil
+}
+
+// readParquetRuns reads the Parquet files of scan in runs of consecutive
+// files of one schema (ScanFile.Columns), each run with one read_parquet
+// whose columns are cast to the input's unified types (Scan.Types): DuckDB's
+// read_parquet over files of different schemas casts every file to the
+// first file's types (rounding a DECIMAL(20,4) into a DECIMAL(18,2), turning
+// a text "007" into 7), so it is never given two schemas at once.
+func readParquetRuns(ctx context.Context, db *duck.DB, raw string, scan *sources.Scan) error {
+	type column struct {
+		Name, Type string
+		Cast       bool
+	}
+	for start := 0; start < len(scan.Files); {
+		key := columnsKey(scan.Files[start].Columns)
+		end := start
+		var paths []string
+		for end < len(scan.Files) && columnsKey(scan.Files[end].Columns) == key {
+			paths = append(paths, scan.Files[end].Path)
+			end++
+		}
+		own := map[string]string{}
+		for _, c := range scan.Files[start].Columns {
+			own[c.Name] = c.Type
+		}
+		cols := make([]column, len(scan.Types))
+		for i, t := range scan.Types {
+			cols[i] = column{Name: t.Name, Type: t.Type, Cast: t.Type != "" && own[t.Name] != t.Type}
+		}
+		err := exec(ctx, db, "read_parquet", struct {
+			Table   string
+			Append  bool
+			Columns []column
+			Files   []string
+		}{raw, start > 0, cols, paths})
+		if err != nil {
+			return err
+		}
+		start = end
+	}
+	return nil
+}
+
+func columnsKey(cols []sources.Column) string {
+	var b strings.Builder
+	for _, c := range cols {
+		b.WriteString(c.Name + "\x00" + c.Type + "\x00")
+	}
+	return b.String()
 }
 
 // physicalLines makes __line the physical line a CSV record starts on.

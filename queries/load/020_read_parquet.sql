@@ -1,6 +1,11 @@
 -- statement: read_parquet
--- description: Reads Parquet files with DuckDB's read_parquet, each column
--- description: of the type the files declare; rows in read order with their
--- description: file in __file.
-CREATE TABLE {{q .Table}} AS SELECT *
+-- description: Reads Parquet files of one schema with DuckDB's read_parquet,
+-- description: each column cast to the type the input's files unify to (a
+-- description: cast that changes no value: an integer widened, a decimal given
+-- description: more digits; a file of another schema is read by another run of
+-- description: this statement, so read_parquet never casts one file to another
+-- description: file's types); rows in read order with their file in __file. The
+-- description: first run creates the table, later runs append to it.
+{{if .Append}}INSERT INTO {{q .Table}} SELECT{{else}}CREATE TABLE {{q .Table}} AS SELECT{{end}}
+{{- range $i, $c := .Columns}}{{if $i}},{{end}} {{if $c.Cast}}CAST({{q $c.Name}} AS {{sqltype $c.Type}}) AS {{q $c.Name}}{{else}}{{q $c.Name}}{{end}}{{end}}, __file
 FROM read_parquet({{litlist .Files}}, filename = '__file')

@@ -4,15 +4,22 @@
 -- description: (Names, matched to the Paths read; a path not among them stays
 -- description: as read), __line counting from FirstLine within each file, and
 -- description: __row the 0-based position in read order (the reader's
--- description: insertion order, rowid). Files are matched through two small
--- description: joins, so the cost does not grow with the number of files.
+-- description: insertion order, rowid). Each partition column (Partitions:
+-- description: a name and the list of every file's value, in the order of
+-- description: Paths) follows the files' own columns, as text. Files are
+-- description: matched through two small joins, so the cost does not grow with
+-- description: the number of files.
 CREATE TABLE {{q .Table}} AS
 WITH firsts AS (
   SELECT __file, min(rowid) AS first_row FROM {{q .Raw}} GROUP BY __file
 ), names AS (
   SELECT unnest({{litlist .Paths}}) AS path, unnest({{litlist .Names}}) AS name
+{{- range $i, $p := .Partitions}}, unnest(CAST({{$p.Values}} AS VARCHAR[])) AS {{q (printf "__partition_%d" $i)}}{{end}}
 )
 SELECT raw.* EXCLUDE (__file),
+{{- range $i, $p := .Partitions}}
+  names.{{q (printf "__partition_%d" $i)}} AS {{q $p.Name}},
+{{- end}}
   coalesce(names.name, raw.__file) AS __file,
   raw.rowid - firsts.first_row + {{.FirstLine}} AS __line,
   raw.rowid AS __row

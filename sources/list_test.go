@@ -1,0 +1,189 @@
+package sources_test
+
+import (
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reconcile-dev/reconcile/sources"
+)
+
+// writeTree writes files (slash-separated path → content) below dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// writeUTF is Java's DataOutputStream.writeUTF of an ASCII string.
+func writeUTF(s string) string {
+	b := make([]byte, 2, 2+len(s))
+	binary.BigEndian.PutUint16(b, uint16(len(s)))
+	return string(append(b, s...))
+}
+
+func rels(dir string, paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		r, _ := filepath.Rel(dir, p)
+		out[i] = filepath.ToSlash(r)
+	}
+	return out
+}
+
+// Every file a folder or glob matches is read or skipped with the reason of
+// the commit rule that claims it, and only committed part files are read.
+func TestListFilesCommitRules(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"out/2026-11-30--03/part-4005733d-0":                            "a\n",
+		"out/2026-11-30--03/.part-4005733d-1.inprogress.bd053eb0-5ecf":  "b\n",
+		"out/2026-11-30--03/prefix-81fc4980-0.ext":                      "c\n",
+		"out/2026-11-30--03/.prefix-81fc4980-1.ext.inprogress.bc279efe": "d\n",
+		"out/2026-11-30--03/_part-0-3_tmp_0b5c3f9a":                     "e\n",
+		"out/2026-11-30--03/_part-0-4.in-progress":                      "f\n",
+		"out/2026-11-30--03/_part-0-5.pending":                          "g\n",
+		"out/2026-11-30--03/_SUCCESS":                                   "",
+		"out/2026-11-30--03/_committed_5523":                            "",
+		"out/2026-11-30--03/_started_5523":                              "",
+		"out/2026-11-30--03/.part-4005733d-0.crc":                       "x",
+		"out/2026-11-30--03/_metadata":                                  "",
+		"out/_temporary/0/_temporary/attempt_1/part-00000":              "h\n",
+		"out/.tmp/part-9":                                               "i\n",
+		"out/deep/er/still/part-7":                                      "j\n",
+		"out/2026-11-30--03/_weird":                                     "k\n",
+	})
+	l, err := sources.ListFiles("out", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"out/2026-11-30--03/part-4005733d-0", "out/2026-11-30--03/prefix-81fc4980-0.ext", "out/deep/er/still/part-7"}
+	if got := rels(dir, l.Files); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("files read:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	wantSkipped := map[string]string{ // path → a word of the reason, and uncommitted
+		"out/.tmp/part-9":                                               "staging folder .tmp/ +",
+		"out/2026-11-30--03/.part-4005733d-0.crc":                       "checksum",
+		"out/2026-11-30--03/.part-4005733d-1.inprogress.bd053eb0-5ecf":  "FileSink in-progress or pending +",
+		"out/2026-11-30--03/.prefix-81fc4980-1.ext.inprogress.bc279efe": "FileSink in-progress or pending +",
+		"out/2026-11-30--03/_SUCCESS":                                   "_SUCCESS",
+		"out/2026-11-30--03/_committed_5523":                            "_committed_",
+		"out/2026-11-30--03/_metadata":                                  "Parquet summary",
+		"out/2026-11-30--03/_part-0-3_tmp_0b5c3f9a":                     "S3 multipart +",
+		"out/2026-11-30--03/_part-0-4.in-progress":                      "BucketingSink in-progress +",
+		"out/2026-11-30--03/_part-0-5.pending":                          "BucketingSink pending +",
+		"out/2026-11-30--03/_started_5523":                              "_started_",
+		"out/2026-11-30--03/_weird":                                     "hidden file +",
+		"out/_temporary/0/_temporary/attempt_1/part-00000":              "staging folder _temporary/ +",
+	}
+	if len(l.Skipped) != len(wantSkipped) {
+		t.Errorf("%d skipped, want %d: %+v", len(l.Skipped), len(wantSkipped), l.Skipped)
+	}
+	for _, s := range l.Skipped {
+		rel := rels(dir, []string{s.Path})[0]
+		w, ok := wantSkipped[rel]
+		if !ok {
+			t.Errorf("%s skipped (%s), want it read", rel, s.Reason)
+			continue
+		}
+		word, unc := strings.CutSuffix(w, " +")
+		if !strings.Contains(s.Reason, word) || s.Uncommitted != unc {
+			t.Errorf("%s: reason %q uncommitted %v, want %q uncommitted %v", rel, s.Reason, s.Uncommitted, word, unc)
+		}
+	}
+
+	// ** matches any depth; a glob's folder match is read as a folder.
+	if l, err := sources.ListFiles("out/**/part-*", dir); err != nil || len(l.Files) != 2 {
+		t.Errorf("out/**/part-*: %v, %v; want part-4005733d-0 and part-7", l, err)
+	}
+	if l, err := sources.ListFiles("out/deep/*", dir); err != nil || len(l.Files) != 1 {
+		t.Errorf("out/deep/* (a folder): %v, %v; want part-7 read", l, err)
+	}
+	// Only uncommitted files matched: nothing to read.
+	if _, err := sources.ListFiles("out/*/.part-*", dir); !errors.Is(err, sources.ErrNoFiles) {
+		t.Errorf("only hidden files matched: err = %v, want ErrNoFiles", err)
+	}
+	// A file named outright is read.
+	if l, err := sources.ListFiles("out/2026-11-30--03/_weird", dir); err != nil || len(l.Files) != 1 {
+		t.Errorf("a hidden file named outright is read: %v %v", l, err)
+	}
+	if _, err := sources.ListFiles("out/[", dir); !errors.Is(err, sources.ErrInvalidLocation) {
+		t.Errorf("malformed glob: err = %v, want ErrInvalidLocation", err)
+	}
+}
+
+// A valid-length side file cuts its part file; every way it can be wrong is
+// an error naming both files.
+func TestValidLength(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"b/part-0-0":               "1\n2\n3\n4\n5\n",
+		"b/_part-0-0.valid-length": writeUTF("6"),
+		"b/part-0-1":               "4\n5\n",
+		"b/.part-0-1.valid-length": writeUTF("4"),
+	})
+	l, err := sources.ListFiles("b", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Files) != 2 || len(l.Skipped) != 2 {
+		t.Fatalf("files %v skipped %v, want 2 parts read and both side files skipped", l.Files, l.Skipped)
+	}
+	for _, s := range l.Skipped {
+		if !strings.Contains(s.Reason, "valid-length side file of part-0-") || !strings.Contains(s.Reason, "applied") {
+			t.Errorf("%s: %s", s.Path, s.Reason)
+		}
+	}
+	vl := l.ValidLengths[filepath.Join(dir, "b", "part-0-0")]
+	if vl == nil || vl.Length != 6 || vl.PartBytes != 10 || !strings.HasSuffix(vl.SideFile, "_part-0-0.valid-length") {
+		t.Errorf("part-0-0's valid length %+v, want 6 of 10 bytes from _part-0-0.valid-length", vl)
+	}
+	// A side file the pattern did not match still applies.
+	if l, err := sources.ListFiles("b/part-0-0", dir); err != nil || l.ValidLengths[filepath.Join(dir, "b", "part-0-0")] == nil {
+		t.Errorf("part-0-0 named outright: %v %v, want its valid length applied", l, err)
+	}
+
+	bad := []struct {
+		name, side string
+		want       string
+	}{
+		{"beyond", writeUTF("11"), "beyond the 10 bytes"},
+		{"not digits", writeUTF("1e3"), `"1e3" is not a decimal byte count`},
+		{"count wrong", "\x00\x05" + "12", "count says 5 bytes"},
+		{"plain text", "6\n", "not a length written by DataOutputStream.writeUTF"},
+		{"empty", "", "0 bytes"},
+		{"leading zero", writeUTF("06"), "leading zero"},
+		{"negative", writeUTF("-1"), "not a decimal byte count"},
+	}
+	for _, c := range bad {
+		t.Run(c.name, func(t *testing.T) {
+			d := t.TempDir()
+			writeTree(t, d, map[string]string{"p/part-0-0": "1\n2\n3\n4\n5\n", "p/_part-0-0.valid-length": c.side})
+			_, err := sources.ListFiles("p", d)
+			if !errors.Is(err, sources.ErrValidLength) || !strings.Contains(err.Error(), c.want) ||
+				!strings.Contains(err.Error(), "_part-0-0.valid-length") || !strings.Contains(err.Error(), "part-0-0") {
+				t.Errorf("err = %v, want ErrValidLength naming both files and %q", err, c.want)
+			}
+		})
+	}
+	d := t.TempDir()
+	writeTree(t, d, map[string]string{"p/part-0-0": "1\n", "p/_part-0-0.valid-length": writeUTF("2"), "p/.part-0-0.valid-length": writeUTF("2")})
+	if _, err := sources.ListFiles("p", d); !errors.Is(err, sources.ErrValidLength) || !strings.Contains(err.Error(), "two valid-length files") {
+		t.Errorf("two side files: err = %v", err)
+	}
+	d = t.TempDir()
+	writeTree(t, d, map[string]string{"p/part-0-1": "1\n", "p/_part-0-0.valid-length": writeUTF("2")})
+	if _, err := sources.ListFiles("p", d); !errors.Is(err, sources.ErrValidLength) || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("a side file without its part file: err = %v", err)
+	}
+}
