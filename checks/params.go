@@ -34,6 +34,14 @@ type Params struct {
 	// Replay describes a windowed sink re-performed from the source (nil
 	// unless the spec has reperform:); see PrepareReplay for its tables.
 	Replay *Replay
+	// Uncommitted says the table sink_uncommitted (SinkUncommittedTable)
+	// exists: the id columns (typed as the sink's are compared), __file and
+	// __line of every row of the sink's uncommitted files (written but not
+	// committed: in-progress or pending part files), for labelling
+	// findings; never rows of the sink. False when the sink has no such
+	// files, so a check's output columns do not change for a sink without
+	// them.
+	Uncommitted bool
 }
 
 // Dec returns a measure's exact type, for templates: {{$.Dec .}}.

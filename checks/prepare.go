@@ -17,6 +17,9 @@ import (
 const (
 	SourceTable = "source"
 	SinkTable   = "sink"
+	// SinkUncommittedTable holds the ids of the sink's uncommitted rows
+	// (Params.Uncommitted).
+	SinkUncommittedTable = "sink_uncommitted"
 )
 
 // ErrColumn is returned by Prepare when the spec names a column an input

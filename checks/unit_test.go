@@ -459,6 +459,11 @@ func TestRunColumnRoles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A sink with uncommitted files: the ids of their rows label findings.
+	if err := db.Exec(ctx, "CREATE TABLE sink_uncommitted AS SELECT entry_id, leg, '.part-0.inprogress.x' AS __file, CAST(1 AS BIGINT) AS __line FROM source"); err != nil {
+		t.Fatal(err)
+	}
+	p.Uncommitted = true
 	own, err := checks.Load(fstest.MapFS{"900_x.sql": {Data: []byte(header + "-- requires: id\nSELECT entry_id, leg, account, checkpoint_id, amount AS sink_amount FROM sink\n")}})
 	if err != nil {
 		t.Fatal(err)

@@ -3,13 +3,17 @@
 -- description: Source records whose id has no row in the sink: entries that were never posted.
 -- requires: id
 -- notes: partial_null_ids
--- columns: source_rows=source, source_location=location, source_*=source
+-- columns: source_rows=source, source_location=location, source_*=source, uncommitted_file=location
 SELECT {{cols "s" .ID}},
        count(*) AS source_rows,
 {{- range .Measures}}
        CAST(sum(s.{{q .}}) AS {{$.Dec .}}) AS {{name "source_" .}},
 {{- end}}
        arg_min({{loc "s"}}, s.__row) AS source_location
+{{- if .Uncommitted}},
+       (SELECT nullif(array_to_string(list(DISTINCT {{loc "u"}} ORDER BY {{loc "u"}}), ';'), '')
+        FROM sink_uncommitted AS u WHERE {{match "s" "u" .ID}}) AS uncommitted_file
+{{- end}}
 FROM source AS s
 WHERE NOT {{nullid "s" .ID}}
   AND NOT EXISTS (SELECT 1 FROM sink AS k WHERE {{match "s" "k" .ID}})

@@ -42,8 +42,13 @@ func fixture(t testing.TB) *evidence.Summary {
 		},
 		Inputs: []*evidence.Input{
 			{Role: "source", Kind: "csv", Location: "source.csv", Rows: 3000,
-				Files:   []evidence.File{{Path: "source.csv", Bytes: 133832, SHA256: "589cb52736bbd8f789e7044dee11c65ebf156e67910c5482c252a59461e1d0b4"}},
-				Ignored: []string{".source.csv.inprogress"},
+				Files: []evidence.File{{Path: "source.csv", Bytes: 133832, SHA256: "589cb52736bbd8f789e7044dee11c65ebf156e67910c5482c252a59461e1d0b4",
+					ValidLength: &evidence.ValidLength{SideFile: "_source.csv.valid-length", SideSHA256: "4f0a9b9ad5c2b2cf1c1a4a3e9e0e4f2d8e1b8c3a2d1e0f9a8b7c6d5e4f3a2b1c", Length: 133000}}},
+				Skipped: []evidence.SkippedFile{
+					{Path: ".source.csv.inprogress.1b2c", Reason: "Flink FileSink in-progress or pending part file", Uncommitted: true, Bytes: 120, SHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", Rows: rowsOf(2)},
+					{Path: "_SUCCESS", Reason: "commit marker _SUCCESS (Hadoop FileOutputCommitter; Spark): no records"},
+				},
+				Ignored: []string{".source.csv.inprogress.1b2c", "_SUCCESS"},
 				Columns: []evidence.Column{{Name: "entry_id", Type: "VARCHAR"}, {Name: "account", Type: "VARCHAR"}, {Name: "amount", Type: "VARCHAR"}}},
 			{Role: "sink", Kind: "postgres", Location: "postgres://reconcile@db.internal/ledger", Rows: 3130,
 				Details: map[string]any{"snapshot": "00000003-0000001B-1", "query": "SELECT * FROM postings"},
@@ -206,3 +211,5 @@ func newTestView(t testing.TB, s *evidence.Summary, ev fs.FS) *View {
 	}
 	return v
 }
+
+func rowsOf(n int64) *int64 { return &n }

@@ -41,6 +41,9 @@ var htmlSource string
 var htmlTemplate = template.Must(template.New("report.html").Funcs(template.FuncMap{
 	"upper":  func(s any) string { return strings.ToUpper(fmt.Sprint(s)) },
 	"scalar": scalar, // a detail value: text as is, anything else as JSON
+	// validlength and skipped: the words for a cut file and a file not read.
+	"validlength": validLengthText,
+	"skipped":     skippedText,
 	"f":      func(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) },
 }).Parse(htmlSource))
 

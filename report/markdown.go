@@ -34,10 +34,17 @@ func (markdownWriter) Write(_ context.Context, w io.Writer, v *View) error {
 		}
 		b.WriteString("\n")
 		for _, f := range in.Files {
-			fmt.Fprintf(&b, "  - `%s`, %d bytes, SHA-256 `%s`\n", f.Path, f.Bytes, f.SHA256)
+			fmt.Fprintf(&b, "  - `%s`, %d bytes, SHA-256 `%s`", f.Path, f.Bytes, f.SHA256)
+			if t := validLengthText(f); t != "" {
+				fmt.Fprintf(&b, "; %s", t)
+			}
+			b.WriteString("\n")
 		}
-		for _, f := range in.Ignored {
-			fmt.Fprintf(&b, "  - not read (hidden or temporary file): `%s`\n", f)
+		if len(in.Partitions) > 0 {
+			fmt.Fprintf(&b, "  - partition columns from the folder names: %s\n", codeList(in.Partitions))
+		}
+		for _, s := range in.Skipped {
+			fmt.Fprintf(&b, "  - not read as records: `%s`: %s\n", s.Path, skippedText(s))
 		}
 		writeAsOf(&b, in.Details)
 	}

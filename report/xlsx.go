@@ -746,16 +746,24 @@ func (b *workbook) inputs() error {
 		for i, f := range in.Files {
 			row := append(append([]any(nil), head...), b.str(f.Path), b.num(f.Bytes), b.str(f.SHA256))
 			var opts []excelize.RowOpts
-			if i == 0 && details != "" {
+			switch {
+			case i == 0 && details != "":
 				row = append(row, b.textCell(b.wrap, details, evidence.SummaryFile))
 				opts = append(opts, excelize.RowOpts{Height: min(height, 409)})
+			case validLengthText(f) != "":
+				row = append(row, b.textCell(b.wrap, validLengthText(f), evidence.SummaryFile))
 			}
 			if err := s.add(row, opts...); err != nil {
 				return err
 			}
 		}
-		for _, f := range in.Ignored {
-			if err := s.add([]any{b.str(in.Role), b.str(in.Kind), b.str(in.Location), nil, b.str(f), nil, b.str("not read: hidden or temporary file")}); err != nil {
+		for _, f := range in.Skipped {
+			var size, sum any
+			if f.SHA256 != "" {
+				size, sum = b.num(f.Bytes), b.str(f.SHA256)
+			}
+			if err := s.add([]any{b.str(in.Role), b.str(in.Kind), b.str(in.Location), nil, b.str(f.Path), size, sum,
+				b.textCell(b.wrap, "not read as records: "+skippedText(f), evidence.SummaryFile)}); err != nil {
 				return err
 			}
 		}

@@ -128,6 +128,12 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err != nil {
 		return nil, err
 	}
+	uncommitted, unotes, err := readUncommitted(ctx, db, ins.sink, inputs[1], s.ID, inputDir(s))
+	if err != nil {
+		return nil, err
+	}
+	params.Uncommitted = uncommitted
+	notes = append(notes, unotes...)
 	replay, rnotes, err := prepareReplay(ctx, db, s, params, restarts, logw)
 	if err != nil {
 		return nil, err
@@ -202,6 +208,16 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	}
 	committed = true
 	return res, nil
+}
+
+// inputDir is the folder relative input paths are read against: the spec
+// file's folder, else the working directory.
+func inputDir(s *spec.Spec) string {
+	if s.Dir != "" {
+		return s.Dir
+	}
+	dir, _ := os.Getwd()
+	return dir
 }
 
 // checkInputFiles refuses an input file inside the evidence folder (which

@@ -46,9 +46,17 @@ func parametersOf(s *spec.Spec) *evidence.Parameters {
 
 // inputOf is one loaded input as summary.json states it.
 func inputOf(in *sources.Input) *evidence.Input {
-	out := &evidence.Input{Role: in.Role, Kind: in.Kind, Location: in.Location, Ignored: in.Ignored, Rows: in.Rows, Details: in.Details}
+	out := &evidence.Input{Role: in.Role, Kind: in.Kind, Location: in.Location, Ignored: in.Ignored, Partitions: in.Partitions, Rows: in.Rows, Details: in.Details}
 	for _, f := range in.Files {
-		out.Files = append(out.Files, evidence.File{Path: f.Path, Bytes: f.Bytes, SHA256: f.SHA256})
+		ef := evidence.File{Path: f.Path, Bytes: f.Bytes, SHA256: f.SHA256}
+		if v := f.ValidLength; v != nil {
+			ef.ValidLength = &evidence.ValidLength{SideFile: v.SideFile, SideSHA256: v.SideSHA256, Length: v.Length}
+		}
+		out.Files = append(out.Files, ef)
+	}
+	for _, s := range in.Skipped {
+		out.Skipped = append(out.Skipped, evidence.SkippedFile{Path: s.Path, Reason: s.Reason, Uncommitted: s.Uncommitted,
+			Bytes: s.Bytes, SHA256: s.SHA256, Rows: s.Rows, ReadError: s.ReadError})
 	}
 	if in.Columns != nil { // "columns" has no omitempty: null and [] differ
 		out.Columns = make([]evidence.Column, 0, len(in.Columns))

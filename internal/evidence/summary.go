@@ -201,9 +201,19 @@ type Input struct {
 	Location string `json:"location"`
 	// Files are every file read, in read order (none for a database).
 	Files []File `json:"files,omitempty"`
-	// Ignored are files a glob matched but that were not read: names
-	// starting with "." or "_" (in-progress or temporary part files).
+	// Skipped are every file the location (a folder or glob) matched that
+	// was not read as records, in path order, each with the reason: output
+	// a job wrote but did not commit (a Flink FileSink in-progress or
+	// pending part file, …), a commit marker, a checksum, a valid-length
+	// side file (applied to its part file: see File.ValidLength).
+	Skipped []SkippedFile `json:"skipped_files,omitempty"`
+	// Ignored are the paths of Skipped. Deprecated: kept, with the same
+	// paths, for readers of ignored_files written before skipped_files
+	// (which adds the reasons); new readers read Skipped.
 	Ignored []string `json:"ignored_files,omitempty"`
+	// Partitions are the columns read from Hive-style key=value folder
+	// names (the partitions: option), text, in order; absent without.
+	Partitions []string `json:"partitions,omitempty"`
 	// Rows is the number of records loaded.
 	Rows int64 `json:"rows"`
 	// Columns are the columns as loaded (provenance columns __file,
@@ -222,6 +232,43 @@ type File struct {
 	Path   string `json:"path"`
 	Bytes  int64  `json:"bytes"`
 	SHA256 string `json:"sha256"`
+	// ValidLength, when present, is the valid-length side file that says
+	// how many of the file's bytes are committed: only those were read
+	// (Bytes and SHA256 stay those of the whole file as stored).
+	ValidLength *ValidLength `json:"valid_length,omitempty"`
+}
+
+// ValidLength is a valid-length side file applied to a part file (Flink's
+// BucketingSink writes one beside a part file it could not truncate after a
+// restore).
+type ValidLength struct {
+	// SideFile is the side file's path, as File.Path gives paths.
+	SideFile string `json:"side_file"`
+	// SideSHA256 is the SHA-256 of the side file's bytes, lower-case hex.
+	SideSHA256 string `json:"side_file_sha256"`
+	// Length is the committed length in bytes (of the file as stored).
+	Length int64 `json:"length"`
+}
+
+// SkippedFile is a file a location matched that was not read as records.
+type SkippedFile struct {
+	// Path is the file, as File.Path gives paths.
+	Path string `json:"path"`
+	// Reason names the rule that skipped it and the rule's source.
+	Reason string `json:"reason"`
+	// Uncommitted is true for a file that holds output written but not
+	// committed. A sink's uncommitted files are read, when readable, only
+	// to label findings (a missing id that sits in one carries its
+	// location in uncommitted_file), never as records.
+	Uncommitted bool `json:"uncommitted,omitempty"`
+	// Bytes and SHA256 fingerprint an uncommitted sink file that was read.
+	Bytes  int64  `json:"bytes,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
+	// Rows is the number of records read from it (up to its last line
+	// break when it is uncompressed text); absent when it was not read.
+	Rows *int64 `json:"rows,omitempty"`
+	// ReadError says why an uncommitted sink file could not be read.
+	ReadError string `json:"read_error,omitempty"`
 }
 
 // Column is one column of an input or of a check's exception table.

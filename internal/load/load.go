@@ -31,6 +31,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 	"github.com/reconcile-dev/reconcile/queries"
@@ -179,6 +181,88 @@ func firstBad(ctx context.Context, db *duck.DB, q, column string) (string, bool,
 		val = strconv.Quote(*r[2])
 	}
 	return fmt.Sprintf("%s:%s: column %s: value %s", deref(r[0]), deref(r[1]), column, val), true, nil
+}
+
+// Uncommitted loads the records of one uncommitted file (rr, from
+// sources.UncommittedReader) into the side table of a sink's uncommitted
+// rows, keeping only the id columns ids (with the types the sink's ids are
+// compared as) and the provenance, and returns its row count. declared are
+// the sink's declared types (the types: option), applied to the columns the
+// file has, each value checked, as for the sink itself. With no ids the rows
+// are only counted. The table is created when it does not exist.
+//
+// Errors: the reader's (naming file and line), a file without one of the id
+// columns, or an id value that does not convert to the sink's type (naming
+// file, line, column and value). rr is released.
+func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Column, declared []sources.Column, rr array.RecordReader) (int64, error) {
+	tmp := table + "__file"
+	_, err := db.LoadArrow(ctx, tmp, rr)
+	rr.Release()
+	if err != nil {
+		return 0, err
+	}
+	defer drop(ctx, db, tmp)
+	cols, err := db.Columns(ctx, tmp)
+	if err != nil {
+		return 0, err
+	}
+	have := map[string]bool{}
+	for _, c := range cols {
+		have[c.Name] = true
+	}
+	var apply []sources.Column
+	for _, d := range declared {
+		if have[d.Name] {
+			apply = append(apply, d)
+		}
+	}
+	if err := applyDeclared(ctx, db, tmp, apply); err != nil {
+		return 0, err
+	}
+	n, err := count(ctx, db, "count_rows", tableData{tmp})
+	if err != nil || len(ids) == 0 {
+		return n, err
+	}
+	for _, id := range ids {
+		if !have[id.Name] {
+			return 0, fmt.Errorf("it has no column %s (an id column of the sink)", id.Name)
+		}
+		q, err := statements().SQL("declared_type_check", struct {
+			Table, Column, Type string
+			Decimal             bool
+			Scale               int
+		}{Table: tmp, Column: id.Name, Type: id.Type})
+		if err != nil {
+			return 0, err
+		}
+		msg, bad, err := firstBad(ctx, db, q, id.Name)
+		if err != nil {
+			return 0, err
+		}
+		if bad {
+			return 0, fmt.Errorf("%s does not convert to %s, the type the sink's ids are compared as", msg, id.Type)
+		}
+	}
+	data := struct {
+		Table, From string
+		Columns     []duck.Column
+	}{table, tmp, ids}
+	if err := exec(ctx, db, "uncommitted_table", data); err != nil {
+		return 0, err
+	}
+	if err := exec(ctx, db, "uncommitted_insert", data); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// UncommittedTable creates the (empty) side table of a sink's uncommitted
+// rows with the id columns ids, when it does not exist.
+func UncommittedTable(ctx context.Context, db *duck.DB, table string, ids []duck.Column) error {
+	return exec(ctx, db, "uncommitted_table", struct {
+		Table   string
+		Columns []duck.Column
+	}{table, ids})
 }
 
 func deref(s *string) string {

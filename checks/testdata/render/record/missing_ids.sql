@@ -3,7 +3,7 @@
 -- description: Source records whose id has no row in the sink: entries that were never posted.
 -- requires: id
 -- notes: partial_null_ids
--- columns: source_rows=source, source_location=location, source_*=source
+-- columns: source_rows=source, source_location=location, source_*=source, uncommitted_file=location
 SELECT s."entry_id", s."leg",
        count(*) AS source_rows,
        CAST(sum(s."amount") AS DECIMAL(38,2)) AS "source_amount",
