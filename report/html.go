@@ -44,7 +44,7 @@ var htmlTemplate = template.Must(template.New("report.html").Funcs(template.Func
 	// validlength and skipped: the words for a cut file and a file not read.
 	"validlength": validLengthText,
 	"skipped":     skippedText,
-	"f":      func(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) },
+	"f":           func(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) },
 }).Parse(htmlSource))
 
 // htmlPage is the view as the template reads it.
