@@ -50,11 +50,11 @@ func unifyParquet(files []ScanFile, schemas [][]arrow.Field) ([]arrow.Field, err
 			have[f.Name] = true
 			i, ok := index[f.Name]
 			if !ok {
-				return nil, fmt.Errorf("%w: %s has a column %s (%s) that %s lacks; every file of one input must have the same columns", ErrSchema, files[k].Name, f.Name, typeName(f.Type), files[0].Name)
+				return nil, fmt.Errorf("%w: %s has a column %s (%s) that %s lacks; every file of one input must have the same columns", ErrSchema, files[k].Name, f.Name, arrowTypeName(f.Type), files[0].Name)
 			}
 			t, ok := unifyType(out[i].Type, f.Type)
 			if !ok {
-				return nil, fmt.Errorf("%w: column %s is %s in %s but %s in %s; no type holds both without changing a value (reconcile never casts one file to another's type)", ErrSchema, f.Name, typeName(out[i].Type), files[from[i]].Name, typeName(f.Type), files[k].Name)
+				return nil, fmt.Errorf("%w: column %s is %s in %s but %s in %s; no type holds both without changing a value (reconcile never casts one file to another's type)", ErrSchema, f.Name, arrowTypeName(out[i].Type), files[from[i]].Name, arrowTypeName(f.Type), files[k].Name)
 			}
 			if !arrow.TypeEqual(t, out[i].Type) {
 				out[i].Type, from[i] = t, k
@@ -62,7 +62,7 @@ func unifyParquet(files []ScanFile, schemas [][]arrow.Field) ([]arrow.Field, err
 		}
 		for _, f := range out {
 			if !have[f.Name] {
-				return nil, fmt.Errorf("%w: %s has no column %s, which %s has (%s); every file of one input must have the same columns", ErrSchema, files[k].Name, f.Name, files[0].Name, typeName(f.Type))
+				return nil, fmt.Errorf("%w: %s has no column %s, which %s has (%s); every file of one input must have the same columns", ErrSchema, files[k].Name, f.Name, files[0].Name, arrowTypeName(f.Type))
 			}
 		}
 	}
@@ -158,9 +158,9 @@ func duckType(t arrow.DataType) string {
 	return ""
 }
 
-// typeName names an Arrow type for messages: the DuckDB type and the Arrow
+// arrowTypeName names an Arrow type for messages: the DuckDB type and the Arrow
 // type ("BIGINT (int64)").
-func typeName(t arrow.DataType) string {
+func arrowTypeName(t arrow.DataType) string {
 	if d := duckType(t); d != "" {
 		return d + " (" + t.String() + ")"
 	}
