@@ -28,6 +28,7 @@ sample: build
 samples: sample
 	@$(BIN) run --config samples/hourly-report/spec.yaml --force; echo "exit code $$? (1 = exceptions found)"
 	@$(BIN) run --config samples/session-counts/spec.yaml --force; echo "exit code $$? (1 = exceptions found)"
+	@$(BIN) run --config samples/filesink/spec.yaml --force; echo "exit code $$? (1 = exceptions found: the last hour is not committed yet)"
 
 bench:
 	go test $(TAGS) -run '^$$' -bench . -benchtime 1x ./...
