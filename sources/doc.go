@@ -39,8 +39,13 @@
 // # Files
 //
 // File kinds share three steps, each in one place: ListFiles resolves a
-// path or glob into the files read and the files skipped, with the reason
-// (list.go); Fingerprint records each file's size and SHA-256; OpenFile
+// path, folder or glob (** across folders) into the files read and the
+// files skipped, with the commit rule and its source (list.go: Flink
+// FileSink in-progress and pending files, BucketingSink states and
+// valid-length side files, S3 multipart temporaries, commit markers,
+// staging folders), cutting a part file to the committed length a
+// valid-length side file gives (validlength.go) and reading Hive partition
+// folders into columns (partition.go); Fingerprint records each file's size and SHA-256; OpenFile
 // opens a file for reading, decompressing it by extension (.gz with
 // compress/gzip, .zst with github.com/klauspost/compress/zstd) for every
 // kind, so line numbers are those of the decompressed text. CSV and Parquet

@@ -3,6 +3,7 @@ package load
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -74,6 +75,10 @@ func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *so
 	raw := table + "__raw"
 	defer drop(ctx, db, raw)
 	if err := readRaw(ctx, db, raw, scan); err != nil {
+		var re *runError
+		if errors.As(err, &re) {
+			return fmt.Errorf("read %s: %s: %w", location, re.files, shortReaderError(re.err))
+		}
 		return fmt.Errorf("read %s: %w", location, shortReaderError(err))
 	}
 	paths := make([]string, len(scan.Files))
@@ -140,9 +145,10 @@ func readParquetRuns(ctx context.Context, db *duck.DB, raw string, scan *sources
 	for start := 0; start < len(scan.Files); {
 		key := columnsKey(scan.Files[start].Columns)
 		end := start
-		var paths []string
+		var paths, names []string
 		for end < len(scan.Files) && columnsKey(scan.Files[end].Columns) == key {
 			paths = append(paths, scan.Files[end].Path)
+			names = append(names, scan.Files[end].Name)
 			end++
 		}
 		own := map[string]string{}
@@ -160,12 +166,21 @@ func readParquetRuns(ctx context.Context, db *duck.DB, raw string, scan *sources
 			Files   []string
 		}{raw, start > 0, cols, paths})
 		if err != nil {
-			return err
+			return &runError{files: strings.Join(names, ", "), err: err}
 		}
 		start = end
 	}
 	return nil
 }
+
+// runError is a DuckDB reader's error for a run of files, named by them.
+type runError struct {
+	files string
+	err   error
+}
+
+func (e *runError) Error() string { return e.files + ": " + e.err.Error() }
+func (e *runError) Unwrap() error { return e.err }
 
 func columnsKey(cols []sources.Column) string {
 	var b strings.Builder

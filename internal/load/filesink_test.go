@@ -1,0 +1,196 @@
+package load_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/load"
+	"github.com/reconcile-dev/reconcile/sources"
+)
+
+func writeFiles(t *testing.T, dir string, files map[string][]byte) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func utf(s string) []byte {
+	b := make([]byte, 2, 2+len(s))
+	binary.BigEndian.PutUint16(b, uint16(len(s)))
+	return append(b, s...)
+}
+
+func gz(t *testing.T, members ...string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	for _, m := range members {
+		w := gzip.NewWriter(&b)
+		w.Write([]byte(m))
+		w.Close()
+	}
+	return b.Bytes()
+}
+
+// Hive partition folders become text columns, never sniffed, %XX decoded,
+// the default partition NULL; by DuckDB's reader and by Read alike.
+func TestPartitionColumns(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string][]byte{
+		"out/dt=2026-11-30/hour=03/part-0.csv":                         []byte("id\n1\n"),
+		"out/dt=2026-11-30/hour=__HIVE_DEFAULT_PARTITION__/part-0.csv": []byte("id\n2\n"),
+		"out/dt=2026-11-30%2F31/hour=04/part-0.csv":                    []byte("id\n3\n"),
+	})
+	for _, loc := range []sources.Location{
+		{Role: "sink", URI: "out", Options: map[string]any{"kind": "csv", "partitions": true}, BaseDir: dir},
+		{Role: "sink", URI: "out/**/*.csv", Options: map[string]any{"partitions": []any{"hour", "dt"}}, BaseDir: dir},
+		{Role: "sink", URI: "out", Options: map[string]any{"kind": "csv", "partitions": true, "quote": "'"}, BaseDir: dir}, // read by Read
+	} {
+		db, in, err := loadInto(t, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rowsOf(t, db, `SELECT id, dt, hour, __file FROM t ORDER BY id`); got != "[1 2026-11-30 03 out/dt=2026-11-30/hour=03/part-0.csv] [2 2026-11-30 NULL out/dt=2026-11-30/hour=__HIVE_DEFAULT_PARTITION__/part-0.csv] [3 2026-11-30/31 04 out/dt=2026-11-30%2F31/hour=04/part-0.csv]" {
+			t.Errorf("%v: %s", loc.Options, got)
+		}
+		if len(in.Partitions) != 2 {
+			t.Errorf("partitions %v", in.Partitions)
+		}
+	}
+	writeFiles(t, dir, map[string][]byte{"out/part-9.csv": []byte("id\n9\n")})
+	_, _, err := loadInto(t, sources.Location{Role: "sink", URI: "out", Options: map[string]any{"kind": "csv", "partitions": true}, BaseDir: dir})
+	if !errors.Is(err, sources.ErrInvalidLocation) || !strings.Contains(err.Error(), "out/part-9.csv") {
+		t.Errorf("a file outside the partition layout: err = %v", err)
+	}
+}
+
+// columns: names a header-less file's columns; a record of another field
+// count is an error naming file and line.
+func TestHeaderlessColumns(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string][]byte{"out/part-0-0": []byte("E1,A,1.50\nE2,B,2.50\n"), "bad/part-0-0": []byte("E1,A,1.50\nE2,2.50\n")})
+	db, _, err := loadInto(t, sources.Location{Role: "sink", URI: "out", Options: map[string]any{"kind": "csv", "columns": []any{"entry_id", "account", "amount"}}, BaseDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rowsOf(t, db, `SELECT entry_id, account, amount, __line FROM t ORDER BY __row`); got != "[E1 A 1.50 1] [E2 B 2.50 2]" {
+		t.Errorf("rows %s", got)
+	}
+	_, _, err = loadInto(t, sources.Location{Role: "sink", URI: "bad", Options: map[string]any{"kind": "csv", "columns": []any{"entry_id", "account", "amount"}}, BaseDir: dir})
+	if err == nil || !strings.Contains(err.Error(), "bad/part-0-0") || !strings.Contains(err.Error(), "Line: 2") && !strings.Contains(err.Error(), ":2:") {
+		t.Errorf("a short record: err = %v, want file and line 2 named", err)
+	}
+}
+
+// A valid length cuts plain and compressed part files; a cut inside a line
+// or inside a gzip member is an error naming both files.
+func TestValidLengthCuts(t *testing.T) {
+	dir := t.TempDir()
+	two := gz(t, "id\n1\n2\n")
+	whole := gz(t, "id\n1\n2\n", "3\n")
+	writeFiles(t, dir, map[string][]byte{
+		"plain/part-0.csv":                    []byte("id\n1\n2\n3\n"),
+		"plain/_part-0.csv.valid-length":      utf("7"),
+		"zipped/part-0.csv.gz":                whole,
+		"zipped/_part-0.csv.gz.valid-length":  utf(itoa(len(two))),
+		"midline/part-0.csv":                  []byte("id\n1\n22\n"),
+		"midline/.part-0.csv.valid-length":    utf("6"),
+		"midgzip/part-0.csv.gz":               whole,
+		"midgzip/_part-0.csv.gz.valid-length": utf(itoa(len(two) + 5)),
+	})
+	for uri, want := range map[string]string{"plain/*.csv": "[1] [2]", "zipped": "[1] [2]"} {
+		opts := map[string]any{}
+		if !strings.Contains(uri, ".csv") {
+			opts["kind"] = "csv"
+		}
+		db, in, err := loadInto(t, sources.Location{Role: "sink", URI: uri, Options: opts, BaseDir: dir})
+		if err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		if got := rowsOf(t, db, `SELECT id FROM t ORDER BY __row`); got != want {
+			t.Errorf("%s: %s, want %s", uri, got, want)
+		}
+		if in.Files[0].ValidLength == nil {
+			t.Errorf("%s: the cut is not recorded", uri)
+		}
+	}
+	for _, uri := range []string{"midline", "midgzip"} {
+		_, _, err := loadInto(t, sources.Location{Role: "sink", URI: uri, Options: map[string]any{"kind": "csv"}, BaseDir: dir})
+		if !errors.Is(err, sources.ErrValidLength) || !strings.Contains(err.Error(), "valid-length") || !strings.Contains(err.Error(), uri+"/part-0.csv") {
+			t.Errorf("%s: err = %v, want ErrValidLength naming both files", uri, err)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// Parquet files of different schemas: integers widen and decimals unify
+// exactly, by DuckDB's reader and by Read; a value beyond DECIMAL(38,s) or
+// a column one file lacks is an error naming the files.
+func TestParquetUnify(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := duck.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for name, q := range map[string]string{
+		"w/a.parquet":    `SELECT 1::INTEGER AS id, 12.34::DECIMAL(18,2) AS amount`,
+		"w/b.parquet":    `SELECT 3000000000::BIGINT AS id, 1.2345::DECIMAL(20,4) AS amount`,
+		"big/a.parquet":  `SELECT 1::BIGINT AS id, 1.5::DECIMAL(38,1) AS amount`,
+		"big/b.parquet":  `SELECT 2::BIGINT AS id, 1234567890123456789012345678901234567.8::DECIMAL(38,1) AS x`,
+		"wide/a.parquet": `SELECT 1::BIGINT AS id, 1234567890123456789012345678901234567.8::DECIMAL(38,1) AS amount`,
+		"wide/b.parquet": `SELECT 2::BIGINT AS id, 0.12::DECIMAL(3,2) AS amount`,
+	} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := db.Exec(ctx, "COPY ("+q+") TO "+duck.Literal(p)+" (FORMAT parquet)"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// By DuckDB's reader (Scan), then by Read (a source without Scan).
+	for _, wrap := range []func(sources.Source) sources.Source{func(s sources.Source) sources.Source { return s }, readOnly} {
+		out, err := duck.Open(ctx, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := sources.Open(sources.Location{Role: "sink", URI: "w/*.parquet", BaseDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := load.Table(ctx, out, "t", wrap(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rowsOf(t, out, `SELECT id, amount, typeof(id), typeof(amount) FROM t ORDER BY __row`); got != "[1 12.3400 BIGINT DECIMAL(20,4)] [3000000000 1.2345 BIGINT DECIMAL(20,4)]" {
+			t.Errorf("rows %s (columns %v)", got, in.Columns)
+		}
+		for uri, want := range map[string]string{"big/*.parquet": "big/b.parquet has a column x (DECIMAL(38,1) (decimal(38, 1))) that big/a.parquet lacks", "wide/*.parquet": "does not fit DECIMAL(38,2)"} {
+			src, _ := sources.Open(sources.Location{Role: "sink", URI: uri, BaseDir: dir})
+			_, err := load.Table(ctx, out, "u", wrap(src))
+			if err == nil || !strings.Contains(err.Error(), "a.parquet") || !strings.Contains(err.Error(), want) && !strings.Contains(err.Error(), "out of range") {
+				t.Errorf("%s: err = %v, want %q", uri, err, want)
+			}
+		}
+		out.Close()
+	}
+}
+
+// readOnly hides a source's Scanner, so the loader reads its records.
+func readOnly(s sources.Source) sources.Source { return struct{ sources.Source }{s} }
