@@ -9,6 +9,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/leftover"
 	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
@@ -66,7 +67,7 @@ type session struct {
 // duck.MemoryLimit) caps DuckDB before it spills. logw receives one line per
 // input loaded.
 func (p *pair) load(ctx context.Context, memoryLimit string, logw io.Writer) (*session, error) {
-	tmp, err := os.MkdirTemp("", "reconcile-duckdb-")
+	tmp, err := leftover.MkdirTemp()
 	if err != nil {
 		return nil, err
 	}
