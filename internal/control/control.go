@@ -95,6 +95,10 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", spec.ErrInvalid, err)
 	}
+	hist, err := openHistory(ctx, s)
+	if err != nil {
+		return nil, err
+	}
 	ins, err := openInputs(s, logw)
 	if err != nil {
 		return nil, err
@@ -140,7 +144,14 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err != nil {
 		return nil, err
 	}
+	runID := runIDOf(started, s)
+	if err := hist.classify(ctx, db, controlName(s), runID, started, outcomes); err != nil {
+		return nil, err
+	}
 	if err := writeExceptions(ctx, db, folder, outcomes); err != nil {
+		return nil, err
+	}
+	if err := hist.writeResolved(ctx, db, folder); err != nil {
 		return nil, err
 	}
 	totals, err := checks.ComputeTotals(ctx, db, params)
@@ -180,10 +191,9 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 			res.Status = evidence.Fail
 		}
 	}
-	if res.Control.Name == "" {
-		res.Control.Name = filepath.Base(s.Out)
-	}
-	res.Run = runInfo(started, now().UTC(), dv, s)
+	res.Control.Name = controlName(s)
+	res.Run = runInfo(runID, started, now().UTC(), dv, s)
+	hist.summarize(res)
 	view, err := report.NewView(ctx, res, os.DirFS(folder.Dir()))
 	if err != nil {
 		return nil, err
@@ -201,6 +211,9 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		return nil, err
 	}
 	committed = true
+	if err := hist.record(ctx, db, res, s.Out); err != nil {
+		return res, err
+	}
 	return res, nil
 }
 
@@ -332,9 +345,23 @@ func Version() string {
 	return v
 }
 
-func runInfo(started, finished time.Time, duckdbVersion string, s *spec.Spec) evidence.Run {
+// controlName is the control's name: the spec's, or its evidence
+// folder's.
+func controlName(s *spec.Spec) string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return filepath.Base(s.Out)
+}
+
+// runIDOf is the id of a run started at started (evidence.Run.ID).
+func runIDOf(started time.Time, s *spec.Spec) string {
+	return started.Format("20060102T150405Z") + "-" + shortHash(started.String()+s.Out)
+}
+
+func runInfo(id string, started, finished time.Time, duckdbVersion string, s *spec.Spec) evidence.Run {
 	ri := evidence.Run{
-		ID:            started.Format("20060102T150405Z") + "-" + shortHash(started.String()+s.Out),
+		ID:            id,
 		StartedAt:     started.Format(time.RFC3339),
 		FinishedAt:    finished.Format(time.RFC3339),
 		ToolVersion:   Version(),

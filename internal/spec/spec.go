@@ -319,6 +319,9 @@ func (s *Spec) Validate() error {
 	if s.Out == "" {
 		errs = append(errs, "out is required (--out or out:): the evidence folder to create")
 	}
+	if s.History != "" && s.Name == "" {
+		errs = append(errs, "name is required with history: (the history follows a control by its name, which must not change with the evidence folder)")
+	}
 	// In the order of the spec's keys, so that the same spec always gets
 	// the same message.
 	for _, f := range []struct {
