@@ -145,7 +145,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		return nil, err
 	}
 	runID := runIDOf(started, s)
-	if err := hist.classify(ctx, db, controlName(s), runID, started, outcomes); err != nil {
+	if err := hist.classify(ctx, db, Name(s), runID, started, outcomes); err != nil {
 		return nil, err
 	}
 	if err := writeExceptions(ctx, db, folder, outcomes); err != nil {
@@ -191,7 +191,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 			res.Status = evidence.Fail
 		}
 	}
-	res.Control.Name = controlName(s)
+	res.Control.Name = Name(s)
 	res.Run = runInfo(runID, started, now().UTC(), dv, s)
 	hist.summarize(res)
 	view, err := report.NewView(ctx, res, os.DirFS(folder.Dir()))
@@ -345,9 +345,9 @@ func Version() string {
 	return v
 }
 
-// controlName is the control's name: the spec's, or its evidence
-// folder's.
-func controlName(s *spec.Spec) string {
+// Name is the control's name: the spec's, or its evidence folder's base
+// name.
+func Name(s *spec.Spec) string {
 	if s.Name != "" {
 		return s.Name
 	}
