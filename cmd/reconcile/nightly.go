@@ -238,7 +238,7 @@ func printSummary(f *factory, res *evidence.Summary, out string, quiet bool) {
 		if c.Status == evidence.Skipped {
 			detail = c.SkipReason
 		}
-		if sl := c.SinceLastRun; sl != nil {
+		if sl := c.SinceLastRun; sl != nil && sl.New+sl.Recurring+sl.Resolved > 0 {
 			detail += fmt.Sprintf(" (new %d, recurring %d, resolved %d)", sl.New, sl.Recurring, sl.Resolved)
 		}
 		fmt.Fprintf(w, "  %-7s %-26s %-24s %s\n", strings.ToUpper(string(c.Status)), c.ID, c.Assertion, detail)
@@ -319,7 +319,7 @@ func rollUp(w io.Writer, outs []*outcome) error {
 				}
 				d := fmt.Sprintf("%s %d", c.ID, c.Exceptions)
 				if sl := c.SinceLastRun; sl != nil {
-					d += fmt.Sprintf(" (new %d, resolved %d)", sl.New, sl.Resolved)
+					d += fmt.Sprintf(" (new %d, recurring %d, resolved %d)", sl.New, sl.Recurring, sl.Resolved)
 				}
 				detail = append(detail, d)
 			}
