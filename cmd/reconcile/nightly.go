@@ -66,18 +66,7 @@ type outcome struct {
 // runSuite runs the controls named by o (one, or a suite) and returns the
 // error that decides the exit code: the worst of the controls'.
 func runSuite(ctx context.Context, o *runOptions, opt control.Options) error {
-	given := map[string]string{}
-	for _, kv := range o.params {
-		name, value, err := spec.ParseParam(kv)
-		if err != nil {
-			return err
-		}
-		if _, dup := given[name]; dup {
-			return fmt.Errorf("%w: --param %s given twice", spec.ErrInvalid, name)
-		}
-		given[name] = value
-	}
-	params, err := spec.NewParams(given, time.Now())
+	params, err := paramsOf(o.params)
 	if err != nil {
 		return err
 	}
@@ -181,6 +170,23 @@ func runOne(ctx context.Context, o *runOptions, p planned, opt control.Options) 
 		return done(fmt.Errorf("%w", checks.ErrFailed))
 	}
 	return done(nil)
+}
+
+// paramsOf reads --param NAME=VALUE values (a name given twice is an
+// error) into the parameters of a run started now.
+func paramsOf(kvs []string) (*spec.Params, error) {
+	given := map[string]string{}
+	for _, kv := range kvs {
+		name, value, err := spec.ParseParam(kv)
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := given[name]; dup {
+			return nil, fmt.Errorf("%w: --param %s given twice", spec.ErrInvalid, name)
+		}
+		given[name] = value
+	}
+	return spec.NewParams(given, time.Now())
 }
 
 // specFiles expands the --config values and arguments: a folder stands
