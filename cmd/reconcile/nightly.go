@@ -333,7 +333,8 @@ func rollUp(w io.Writer, outs []*outcome) error {
 		if oc.err != nil && oc.code != exitFailed {
 			detail = append(detail, oc.err.Error())
 		}
-		fmt.Fprintf(w, "  %-5s %-28s exit %d  %s\n", status, oc.name, oc.code, strings.Join(detail, ", "))
+		line := fmt.Sprintf("  %-5s %-28s exit %d  %s", status, oc.name, oc.code, strings.Join(detail, ", "))
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
 	if worst == exitOK {
 		return nil

@@ -135,7 +135,7 @@ func TestNightlyThreeNights(t *testing.T) {
 		"  FAIL    duplicate_ids              accuracy                 50 exceptions (new 20, recurring 30, resolved 100)\n",
 		"evidence: " + filepath.Join(ev, "ledger-nightly", "2026-11-30") + "\n",
 		"suite: 2 controls\n",
-		"  PASS  warehouse-nightly            exit 0  \n",
+		"  PASS  warehouse-nightly            exit 0\n",
 	} {
 		if !strings.Contains(outs[2], want) {
 			t.Errorf("night 3 output lacks %q:\n%s", want, outs[2])
@@ -284,7 +284,7 @@ func TestSuiteWorstCode(t *testing.T) {
 	if code != exitRuntime {
 		t.Fatalf("exit %d, want 3\n%s\n%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"suite: 3 controls\n", "  PASS  a-pass                       exit 0  \n", "  ERROR b-broken                     exit 3  ", "  FAIL  c-fail                       exit 1  duplicate_ids 1"} {
+	for _, want := range []string{"suite: 3 controls\n", "  PASS  a-pass                       exit 0\n", "  ERROR b-broken                     exit 3  ", "  FAIL  c-fail                       exit 1  duplicate_ids 1"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("roll-up lacks %q:\n%s", want, stdout)
 		}

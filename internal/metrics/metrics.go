@@ -129,6 +129,9 @@ func Write(path string, controls []Control) error {
 		}
 	}
 	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("metrics: %w", err)
+	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-")
 	if err != nil {
 		return fmt.Errorf("metrics: %w", err)
