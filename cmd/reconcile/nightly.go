@@ -137,9 +137,6 @@ func runOne(ctx context.Context, o *runOptions, p planned, opt control.Options) 
 		return done(p.err)
 	}
 	s := p.s
-	if o.set("history") && s.History == "" {
-		s.History = o.history
-	}
 	oc.name = control.Name(s)
 	if s.Out != "" {
 		l, stale, err := lock.Acquire(lock.Path(s.Out, oc.name), oc.name, time.Now())
