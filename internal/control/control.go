@@ -63,6 +63,13 @@ var memoryLimit = regexp.MustCompile(`^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|
 // evidence.ErrExists are usage errors; anything else (an input that cannot
 // be read, a bad value, a failed query, duck.ErrOutOfMemory, cancellation)
 // is a runtime error. A result whose Status is Fail is not an error.
+//
+// With a run history (s.History), the exceptions are classified against
+// the control's previous run before the evidence is written (a history
+// file that is not one wraps history.ErrHistory, exit 2, before any input
+// is read), and the run is appended once the folder is published; if that
+// fails, Run returns the result and the error (the evidence stands, the
+// history is unchanged).
 func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, error) {
 	now := opt.Now
 	if now == nil {

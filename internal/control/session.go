@@ -54,7 +54,9 @@ func (p *pair) Close() {
 	p.sink.Close()
 }
 
-// session is a DuckDB database, spilling to its own temporary folder, with
+// session is a DuckDB database, spilling to its own temporary folder
+// (named for the process, leftover.MkdirTemp, so that a later run can
+// remove it if this one is killed), with
 // the source and sink loaded (package load) as the tables
 // checks.SourceTable and checks.SinkTable.
 type session struct {

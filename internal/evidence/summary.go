@@ -8,7 +8,9 @@
 // internal/control, so that renaming a field in those packages cannot change
 // a file an auditor or a nightly history has kept. SchemaVersion and
 // ManifestVersion change when a field is removed or changes meaning; adding
-// a field changes neither. The package imports nothing of reconcile.
+// a field changes neither. The package imports nothing of reconcile but the
+// exit classes (internal/fault) and process identity (internal/proc, which
+// names staging folders).
 package evidence
 
 import (
