@@ -2,7 +2,7 @@
 TAGS   := -tags duckdb_arrow
 BIN    := bin/reconcile
 
-.PHONY: build test sample samples bench vet
+.PHONY: build test sample samples nightly bench vet
 
 # -buildvcs=auto (overriding a GOFLAGS=-buildvcs=false) stamps the VCS
 # revision that manifest.json and --version report.
@@ -29,6 +29,15 @@ samples: sample
 	@$(BIN) run --config samples/hourly-report/spec.yaml --force; echo "exit code $$? (1 = exceptions found)"
 	@$(BIN) run --config samples/session-counts/spec.yaml --force; echo "exit code $$? (1 = exceptions found)"
 	@$(BIN) run --config samples/filesink/spec.yaml --force; echo "exit code $$? (1 = exceptions found: the last hour is not committed yet)"
+
+# The README's Nightly operation: three nights of the ledger as a suite with
+# one run history (evidence/nightly/ is this target's own, made afresh).
+nightly: build
+	@rm -rf evidence/nightly
+	@for day in 2026-11-28 2026-11-29 2026-11-30; do \
+		$(BIN) run samples/nightly/controls --param day=$$day --metrics evidence/nightly/reconcile.prom --quiet; echo "exit code $$?"; \
+	done
+	@$(BIN) history --history evidence/nightly/history.duckdb --control ledger-nightly
 
 bench:
 	go test $(TAGS) -run '^$$' -bench . -benchtime 1x ./...

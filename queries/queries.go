@@ -22,6 +22,9 @@
 //	evidence/    the exceptions CSV of a check (internal/control)
 //	load/        putting an input into the engine as a table (internal/load)
 //	postgres/    what the postgres input kind sends to the server
+//	history/     the run history database (package history): its schema, the
+//	             classification of a run's exceptions against the previous
+//	             run, recording a run, listing runs
 //	engine/      the DuckDB session's own: its settings, materialising an Arrow
 //	             view, row counts, the column list (internal/duck)
 //
@@ -51,7 +54,7 @@ import (
 // FS holds the check files at its root and the statements in the
 // sub-folders listed above.
 //
-//go:embed *.sql rules/*.sql prepare/*.sql replay/*.sql run/*.sql totals/*.sql explain/*.sql evidence/*.sql load/*.sql postgres/*.sql engine/*.sql
+//go:embed *.sql rules/*.sql prepare/*.sql replay/*.sql run/*.sql totals/*.sql explain/*.sql evidence/*.sql load/*.sql postgres/*.sql engine/*.sql history/*.sql
 var FS embed.FS
 
 // Keys are the header keys a file in a sub-folder may carry.

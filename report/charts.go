@@ -28,6 +28,9 @@ type Charts struct {
 	// Timeline places the findings of every failed check whose rows name a
 	// window along event time (nil when there are none).
 	Timeline *Timeline
+	// Trend is exceptions per check over the control's recent runs (nil
+	// without a run history, or when no check had exceptions in them).
+	Trend *Trend
 }
 
 // BalanceBar is one pair of bars: source and sink, exact values as text.
@@ -110,7 +113,7 @@ type RestartMark struct {
 }
 
 func charts(v *View) Charts {
-	return Charts{Balance: balanceSeries(v), ReplayedKeys: replayedKeys(v), Reperformance: reperformance(v), Timeline: timeline(v)}
+	return Charts{Balance: balanceSeries(v), ReplayedKeys: replayedKeys(v), Reperformance: reperformance(v), Timeline: timeline(v), Trend: trend(v)}
 }
 
 // balanceSeries draws the row count (not for a windowed sink: its rows are

@@ -22,7 +22,9 @@ import (
 // balance of source and sink (in total and per group out of balance), the
 // keys replayed under more than one checkpoint, the re-performed against
 // the sink value per window, and a timeline of findings per window with
-// restarts marked.
+// restarts marked; with a run history, the exceptions per check over the
+// control's recent runs, and a table of what is new, recurring and
+// resolved since the previous run.
 type htmlWriter struct{}
 
 func init() { Register(htmlWriter{}) }
@@ -56,6 +58,7 @@ type htmlPage struct {
 	Charts     []*svgChart
 	Params     [][2]string
 	Replay     *htmlReplay
+	Since      *SinceLastRunView
 }
 
 // htmlReplay is the replay section.
@@ -77,7 +80,7 @@ type htmlCheck struct {
 }
 
 func newHTMLPage(v *View) *htmlPage {
-	p := &htmlPage{S: v.Summary, Conclusion: v.Conclusion(""), Params: v.Parameters}
+	p := &htmlPage{S: v.Summary, Conclusion: v.Conclusion(""), Params: v.Parameters, Since: v.SinceLastRun}
 	if r := v.Replay; r != nil {
 		p.Replay = &htmlReplay{ReplayView: r, Unexplained: countList(r.Unexplained)}
 		for _, rs := range r.Restarts {
@@ -211,6 +214,9 @@ func svgCharts(c Charts) []*svgChart {
 	}
 	if c.Timeline != nil {
 		out = append(out, windowTimeline(c.Timeline))
+	}
+	if c.Trend != nil {
+		out = append(out, trendChart(c.Trend))
 	}
 	return out
 }

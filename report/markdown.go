@@ -79,6 +79,7 @@ func (markdownWriter) Write(_ context.Context, w io.Writer, v *View) error {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", c.ID, c.Assertion, strings.ToUpper(string(c.Status)), c.ExceptionsText())
 	}
 	b.WriteString("\n")
+	writeSinceLastRun(&b, v.SinceLastRun)
 
 	for _, c := range v.Checks {
 		fmt.Fprintf(&b, "### %s — %s\n\n%s\n\n", c.ID, strings.ToUpper(string(c.Status)), c.Description)
@@ -189,4 +190,31 @@ func writeAsOf(b *strings.Builder, details map[string]any) {
 		}
 		fmt.Fprintf(b, "  - %s: `%s`\n", k.label, strings.ReplaceAll(fmt.Sprint(v), "\n", " "))
 	}
+}
+
+// writeSinceLastRun writes the comparison with the previous run of the
+// control in the run history (nothing without one).
+func writeSinceLastRun(b *strings.Builder, h *SinceLastRunView) {
+	if h == nil {
+		return
+	}
+	b.WriteString("## Since last run\n\n")
+	if p := h.Previous; p != nil {
+		fmt.Fprintf(b, "Compared with run `%s` of %s", p.ID, p.StartedAt)
+		if ps := paramList(p.Params); ps != "" {
+			fmt.Fprintf(b, " (%s)", ps)
+		}
+		fmt.Fprintf(b, ", %s, in the run history `%s`. Counts are of keys: a check's exception by its id, group, logical-key, window or measure columns.\n\n", strings.ToUpper(string(p.Status)), h.File)
+	} else {
+		fmt.Fprintf(b, "The control's first run in the run history `%s`: every exception is new.\n\n", h.File)
+	}
+	b.WriteString("| check | new | recurring | resolved | note |\n|---|---:|---:|---:|---|\n")
+	for _, c := range h.Checks {
+		resolved := fmt.Sprint(c.Resolved)
+		if c.ResolvedFile != "" {
+			resolved += fmt.Sprintf(" (`%s`)", c.ResolvedFile)
+		}
+		fmt.Fprintf(b, "| `%s` | %d | %d | %s | %s |\n", c.ID, c.New, c.Recurring, resolved, c.Note)
+	}
+	b.WriteString("\n")
 }

@@ -45,6 +45,9 @@ type View struct {
 	Replay *ReplayView
 	// Charts is what the pictures of report.html draw.
 	Charts Charts
+	// SinceLastRun is the comparison with the control's previous run in
+	// the run history; nil without a history.
+	SinceLastRun *SinceLastRunView
 
 	evidence fs.FS
 }
@@ -162,6 +165,9 @@ func NewView(ctx context.Context, s *evidence.Summary, ev fs.FS) (*View, error) 
 	v.Replay = replayView(s.Replay)
 	var err error
 	if v.Parameters, err = flatten(s.Parameters); err != nil {
+		return nil, err
+	}
+	if v.SinceLastRun, err = v.sinceLastRun(); err != nil {
 		return nil, err
 	}
 	v.Charts = charts(v)

@@ -27,6 +27,9 @@ import (
 //   - one sheet per failed check, named after the check id, holding every
 //     row of its exceptions CSV; past the sheet limit of 1,048,576 rows the
 //     rows continue on "<id> (2)", "<id> (3)", … each with the header again;
+//   - with a run history, Since last run: the run compared with, each
+//     check's new, recurring and resolved keys, every resolved key, and the
+//     exceptions per check of the control's recent runs;
 //   - Inputs (every file read with its size and SHA-256, or the database
 //     details, and the columns loaded), Parameters (the effective spec) and
 //     Queries (the exact SQL of every check).
@@ -177,7 +180,11 @@ func (b *workbook) build(ctx context.Context) error {
 			p.sheets = append(p.sheets, name)
 		}
 	}
-	for _, name := range []string{"Inputs", "Parameters", "Queries"} {
+	tail := []string{"Inputs", "Parameters", "Queries"}
+	if b.v.SinceLastRun != nil {
+		tail = append([]string{sinceLastRunSheet}, tail...)
+	}
+	for _, name := range tail {
 		b.used[strings.ToLower(name)] = true
 		if _, err := b.f.NewSheet(name); err != nil {
 			return err
@@ -200,6 +207,11 @@ func (b *workbook) build(ctx context.Context) error {
 	for _, p := range plans {
 		if err := b.exceptions(ctx, p); err != nil {
 			return fmt.Errorf("xlsx %s: %w", p.c.ID, err)
+		}
+	}
+	if b.v.SinceLastRun != nil {
+		if err := b.sinceLastRunSheet(); err != nil {
+			return fmt.Errorf("xlsx %s: %w", sinceLastRunSheet, err)
 		}
 	}
 	if err := b.inputs(); err != nil {

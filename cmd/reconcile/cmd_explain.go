@@ -26,6 +26,7 @@ type explainOptions struct {
 	config string
 	key    string
 	json   bool
+	params []string
 }
 
 func newCmdExplain(f *factory, runF func(*explainOptions) error) *cobra.Command {
@@ -56,6 +57,7 @@ Exit 0 when the key was found, 2 when no row has it or the spec is wrong,
 	fl.StringVar(&o.config, "config", "", "YAML spec file of the control (required)")
 	fl.StringVar(&o.key, "key", "", `the key: comma-separated values, CSV-quoted when a value holds a comma ('A,"1,x"') (required)`)
 	fl.BoolVar(&o.json, "json", false, "print JSON instead of text, for scripts")
+	fl.StringArrayVar(&o.params, "param", nil, "NAME=VALUE for ${NAME} in the spec's strings (repeatable), as for run")
 	return cmd
 }
 
@@ -63,7 +65,11 @@ func runExplain(cmd *cobra.Command, o *explainOptions) error {
 	if o.config == "" || o.key == "" {
 		return fault.Usage.Mark(errors.New("explain needs --config SPEC and --key VALUE[,VALUE…]"))
 	}
-	s, err := spec.Load(o.config)
+	params, err := paramsOf(o.params)
+	if err != nil {
+		return err
+	}
+	s, err := spec.LoadWith(o.config, params)
 	if err != nil {
 		return err
 	}

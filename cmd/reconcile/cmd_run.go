@@ -1,14 +1,13 @@
 package main
 
 import (
-	"fmt"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/control"
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
@@ -21,7 +20,7 @@ import (
 // runOptions are the parsed flags of `reconcile run`.
 type runOptions struct {
 	f          *factory
-	config     string
+	configs    []string // --config, then the arguments (spec files or folders)
 	source     string
 	sink       string
 	id         string
@@ -37,12 +36,13 @@ type runOptions struct {
 	memory     string
 	signKey    string
 	set        func(name string) bool // whether a flag was given
+	nightly                           // --param, --history, --metrics, --quiet, --progress (nightly.go)
 }
 
 func newCmdRun(f *factory, runF func(*runOptions) error) *cobra.Command {
 	o := &runOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "run [--config SPEC] --source URI --sink URI --id COLS --out DIR",
+		Use:   "run [--config SPEC]... [SPEC|FOLDER]... [--source URI --sink URI --id COLS --out DIR]",
 		Short: "Reconcile a source against a sink and write evidence",
 		Long: `Reconcile source records against a sink's committed output.
 
@@ -61,10 +61,17 @@ unexpected_keys, early_writes, superseded_emissions (README: Stream-job
 replay forensics).
 A check whose columns were not given is skipped, not passed.
 
+Several specs (--config given more than once, spec files or folders of
+*.yaml as arguments) run as a suite: each control in turn, one evidence
+folder each, a roll-up line per control, and the worst exit code of all; a
+control that errors does not stop the others. See the README, Nightly
+operation, for --param, history:, --metrics and --quiet.
+
 ` + exitCodesHelp,
-		Args: cobra.NoArgs,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.set = func(name string) bool { return cmd.Flags().Changed(name) }
+			o.configs = append(o.configs, args...)
 			if runF != nil {
 				return runF(o)
 			}
@@ -72,7 +79,7 @@ A check whose columns were not given is skipped, not passed.
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.config, "config", "", "YAML spec file; flags given override its fields")
+	fl.StringArrayVar(&o.configs, "config", nil, "YAML spec file; flags given override its fields (repeat, or give files and folders as arguments, for a suite)")
 	fl.StringVar(&o.source, "source", "", "source records: path, glob or URI (what should have been posted)")
 	fl.StringVar(&o.sink, "sink", "", "committed sink output: path, glob or URI (what was posted)")
 	fl.StringVar(&o.id, "id", "", "record id column(s), comma-separated for a composite id")
@@ -87,23 +94,33 @@ A check whose columns were not given is skipped, not passed.
 	fl.StringVar(&o.memory, "memory-limit", "", "DuckDB memory cap before it spills to disk, e.g. 4GB (default "+duck.MemoryLimit+")")
 	fl.BoolVar(&o.force, "force", false, "replace an existing evidence folder (only once the new one is complete)")
 	fl.StringVar(&o.signKey, "sign-key", "", "Ed25519 private key (PEM, PKCS #8) to sign manifest.json with; check with verify --public-key")
+	o.nightly.flags(fl)
 	return cmd
 }
 
-// specFrom merges the spec file (if any) with the flags given.
-func specFrom(o *runOptions) (*spec.Spec, error) {
+// specFrom merges the spec file config (if any) with the flags given; the
+// parameters p go into the file's strings and the flags' values.
+func specFrom(o *runOptions, config string, p *spec.Params) (*spec.Spec, error) {
 	s := &spec.Spec{}
-	if o.config != "" {
+	if config != "" {
 		var err error
-		if s, err = spec.Load(o.config); err != nil {
+		if s, err = spec.LoadWith(config, p); err != nil {
 			return nil, err
 		}
 	}
+	var errs []error
+	expand := func(field, v string) string {
+		out, err := s.ExpandValue(p, field, v)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return out
+	}
 	if o.set("source") {
-		s.Source = spec.Input{URI: fromWorkingDir(o.source, s.Dir)}
+		s.Source = spec.Input{URI: fromWorkingDir(expand("--source", o.source), s.Dir)}
 	}
 	if o.set("sink") {
-		s.Sink = spec.Input{URI: fromWorkingDir(o.sink, s.Dir)}
+		s.Sink = spec.Input{URI: fromWorkingDir(expand("--sink", o.sink), s.Dir)}
 	}
 	if o.set("id") {
 		s.ID = spec.SplitColumns(o.id)
@@ -121,21 +138,24 @@ func specFrom(o *runOptions) (*spec.Spec, error) {
 		s.LogicalKey = spec.SplitColumns(o.logicalKey)
 	}
 	if o.set("out") {
-		s.Out = o.out
+		s.Out = expand("--out", o.out)
 	}
 	if o.set("name") {
-		s.Name = o.name
+		s.Name = expand("--name", o.name)
+	}
+	if o.set("history") {
+		s.History = expand("--history", o.history)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return s, nil
 }
 
 func runRun(cmd *cobra.Command, o *runOptions) error {
-	s, err := specFrom(o)
-	if err != nil {
-		return err
-	}
-	opt := control.Options{Force: o.force, Formats: o.formats, Log: o.f.stderr, MemoryLimit: o.memory}
+	opt := control.Options{Force: o.force, Formats: o.formats, MemoryLimit: o.memory}
 	if o.signKey != "" {
+		var err error
 		if opt.SignKey, err = evidence.LoadPrivateKey(o.signKey); err != nil {
 			return fault.Usage.Mark(err)
 		}
@@ -143,38 +163,7 @@ func runRun(cmd *cobra.Command, o *runOptions) error {
 	if o.queries != "" {
 		opt.Queries = os.DirFS(o.queries)
 	}
-	res, err := control.Run(cmd.Context(), s, opt)
-	if err != nil {
-		return err
-	}
-	printSummary(o.f, res, s.Out)
-	if res.Status == evidence.Fail {
-		return fmt.Errorf("%w", checks.ErrFailed)
-	}
-	return nil
-}
-
-// printSummary writes the short verdict a cron log keeps.
-func printSummary(f *factory, res *evidence.Summary, out string) {
-	w := f.stdout
-	t := res.Totals
-	fmt.Fprintf(w, "%s  %s: source %d rows, sink %d rows\n", strings.ToUpper(string(res.Status)), res.Control.Name, t.SourceRows, t.SinkRows)
-	for _, c := range res.Checks {
-		detail := fmt.Sprintf("%d exceptions", c.Exceptions)
-		if c.Status == evidence.Skipped {
-			detail = c.SkipReason
-		}
-		fmt.Fprintf(w, "  %-7s %-26s %-24s %s\n", strings.ToUpper(string(c.Status)), c.ID, c.Assertion, detail)
-	}
-	if r := res.Replay; r != nil {
-		fmt.Fprintf(w, "replay: %.4f sink rows per window key; %d restart(s); unexplained findings: %d\n", r.SinkRowsPerKey, len(r.Restarts), sumValues(r.Unexplained))
-	}
-	for _, n := range res.Notes {
-		if strings.HasPrefix(n, "WARNING") {
-			fmt.Fprintf(w, "%s\n", n)
-		}
-	}
-	fmt.Fprintf(w, "evidence: %s\n", out)
+	return runSuite(cmd.Context(), o, opt)
 }
 
 // fromWorkingDir makes a relative file path given as a flag absolute, so

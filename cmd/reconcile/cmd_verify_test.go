@@ -103,7 +103,9 @@ func TestEvidenceDeterministic(t *testing.T) {
 		if code, stdout, stderr := runCLI(t, "run", "--config", filepath.Join("..", "..", "samples", "ledger", "at-least-once.yaml"), "--out", ev); code != exitFailed {
 			t.Fatalf("run %d: exit %d\n%s\n%s", i, code, stdout, stderr)
 		} else {
-			findings[i] = stdout[:strings.LastIndex(stdout, "evidence:")]
+			// The verdict line names the run (its id and start); the
+			// findings follow it.
+			findings[i] = stdout[strings.Index(stdout, "\n")+1 : strings.LastIndex(stdout, "evidence:")]
 		}
 		data, err := os.ReadFile(filepath.Join(ev, "manifest.json"))
 		if err != nil {

@@ -8,11 +8,19 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+)
+
+// runIDText and startedText are a run id and a start time as the verdict
+// line prints them.
+var (
+	runIDText   = regexp.MustCompile(`\b\d{8}T\d{6}Z-[0-9a-f]{8}\b`)
+	startedText = regexp.MustCompile(`\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\b`)
 )
 
 var update = flag.Bool("update", false, "rewrite the want/ folders of testdata/endtoend from this run")
@@ -96,9 +104,14 @@ func runCase(t *testing.T, dir, repo string) map[string]string {
 	norm := func(s string) string {
 		return strings.ReplaceAll(strings.ReplaceAll(s, out, "$OUT"), repo, "$REPO")
 	}
+	// The verdict line names the run: its start and its id.
+	normRun := func(s string) string {
+		s = runIDText.ReplaceAllString(s, "$$RUN_ID")
+		return startedText.ReplaceAllString(s, "$$STARTED")
+	}
 	got := map[string]string{
 		"exit_code": fmt.Sprintf("%d\n", code),
-		"stdout":    norm(stdout),
+		"stdout":    normRun(norm(stdout)),
 	}
 	var said []string
 	for _, l := range strings.SplitAfter(stderr, "\n") {

@@ -63,6 +63,13 @@ var memoryLimit = regexp.MustCompile(`^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|
 // evidence.ErrExists are usage errors; anything else (an input that cannot
 // be read, a bad value, a failed query, duck.ErrOutOfMemory, cancellation)
 // is a runtime error. A result whose Status is Fail is not an error.
+//
+// With a run history (s.History), the exceptions are classified against
+// the control's previous run before the evidence is written (a history
+// file that is not one wraps history.ErrHistory, exit 2, before any input
+// is read), and the run is appended once the folder is published; if that
+// fails, Run returns the result and the error (the evidence stands, the
+// history is unchanged).
 func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, error) {
 	now := opt.Now
 	if now == nil {
@@ -94,6 +101,10 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	writers, err := pickWriters(opt.Formats)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", spec.ErrInvalid, err)
+	}
+	hist, err := openHistory(ctx, s)
+	if err != nil {
+		return nil, err
 	}
 	ins, err := openInputs(s, logw)
 	if err != nil {
@@ -146,7 +157,14 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err != nil {
 		return nil, err
 	}
+	runID := runIDOf(started, s)
+	if err := hist.classify(ctx, db, Name(s), runID, started, outcomes); err != nil {
+		return nil, err
+	}
 	if err := writeExceptions(ctx, db, folder, outcomes); err != nil {
+		return nil, err
+	}
+	if err := hist.writeResolved(ctx, db, folder); err != nil {
 		return nil, err
 	}
 	totals, err := checks.ComputeTotals(ctx, db, params)
@@ -186,10 +204,9 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 			res.Status = evidence.Fail
 		}
 	}
-	if res.Control.Name == "" {
-		res.Control.Name = filepath.Base(s.Out)
-	}
-	res.Run = runInfo(started, now().UTC(), dv, s)
+	res.Control.Name = Name(s)
+	res.Run = runInfo(runID, started, now().UTC(), dv, s)
+	hist.summarize(res)
 	view, err := report.NewView(ctx, res, os.DirFS(folder.Dir()))
 	if err != nil {
 		return nil, err
@@ -207,6 +224,9 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		return nil, err
 	}
 	committed = true
+	if err := hist.record(ctx, db, res, s.Out); err != nil {
+		return res, err
+	}
 	return res, nil
 }
 
@@ -348,9 +368,23 @@ func Version() string {
 	return v
 }
 
-func runInfo(started, finished time.Time, duckdbVersion string, s *spec.Spec) evidence.Run {
+// Name is the control's name: the spec's, or its evidence folder's base
+// name.
+func Name(s *spec.Spec) string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return filepath.Base(s.Out)
+}
+
+// runIDOf is the id of a run started at started (evidence.Run.ID).
+func runIDOf(started time.Time, s *spec.Spec) string {
+	return started.Format("20060102T150405Z") + "-" + shortHash(started.String()+s.Out)
+}
+
+func runInfo(id string, started, finished time.Time, duckdbVersion string, s *spec.Spec) evidence.Run {
 	ri := evidence.Run{
-		ID:            started.Format("20060102T150405Z") + "-" + shortHash(started.String()+s.Out),
+		ID:            id,
 		StartedAt:     started.Format(time.RFC3339),
 		FinishedAt:    finished.Format(time.RFC3339),
 		ToolVersion:   Version(),

@@ -21,6 +21,7 @@ func parametersOf(s *spec.Spec) *evidence.Parameters {
 		Sink:   evidence.InputSpec{URI: s.Sink.URI, TimeZone: s.Sink.TimeZone, Options: s.Sink.Options},
 		ID:     s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey,
 		Out: s.Out, Watermark: s.Watermark, Restarts: s.Restarts, TimeZone: s.TimeZone,
+		History: s.History, Params: s.Params,
 	}
 	if r := s.Reperform; r != nil {
 		w := evidence.Window{Size: r.Window.Size.String()}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/leftover"
 	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
@@ -53,7 +54,9 @@ func (p *pair) Close() {
 	p.sink.Close()
 }
 
-// session is a DuckDB database, spilling to its own temporary folder, with
+// session is a DuckDB database, spilling to its own temporary folder
+// (named for the process, leftover.MkdirTemp, so that a later run can
+// remove it if this one is killed), with
 // the source and sink loaded (package load) as the tables
 // checks.SourceTable and checks.SinkTable.
 type session struct {
@@ -66,7 +69,7 @@ type session struct {
 // duck.MemoryLimit) caps DuckDB before it spills. logw receives one line per
 // input loaded.
 func (p *pair) load(ctx context.Context, memoryLimit string, logw io.Writer) (*session, error) {
-	tmp, err := os.MkdirTemp("", "reconcile-duckdb-")
+	tmp, err := leftover.MkdirTemp()
 	if err != nil {
 		return nil, err
 	}

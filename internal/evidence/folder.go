@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/internal/proc"
 )
 
 // ErrExists is returned by NewFolder when the evidence folder exists and
@@ -17,8 +18,9 @@ import (
 var ErrExists = fault.Usage.New("evidence: evidence folder exists")
 
 // Folder is an evidence folder under construction. Files are written into a
-// hidden staging folder beside the target (".<name>.incomplete-…", holding
-// the empty sub-folders exceptions/ and queries/); Commit renames it into
+// hidden staging folder beside the target (".<name>.incomplete-<pid>-<start>-<random>",
+// holding the empty sub-folders exceptions/ and queries/; pid and start
+// identify the process writing it, see ParseStaging); Commit renames it into
 // place in one step, so a folder at the target path is always complete.
 // Abort (or a crash) leaves at most the staging folder, whose name says it
 // is incomplete.
@@ -50,7 +52,7 @@ func NewFolder(target string, replace bool) (*Folder, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", parent, err)
 	}
-	staging, err := mkdirUnique(parent, "."+filepath.Base(target)+".incomplete-")
+	staging, err := mkdirUnique(parent, "."+filepath.Base(target)+stagingMark+proc.Self().Tag()+"-")
 	if err != nil {
 		return nil, fmt.Errorf("create staging folder in %s: %w", parent, err)
 	}
@@ -132,7 +134,7 @@ func (f *Folder) Commit() error {
 		if !f.replace {
 			return fmt.Errorf("%w: %s appeared during the run", ErrExists, f.target)
 		}
-		old = f.staging + ".old"
+		old = f.staging + oldSuffix
 		if err := os.Rename(f.target, old); err != nil {
 			return fmt.Errorf("move aside %s: %w", f.target, err)
 		}
@@ -151,10 +153,49 @@ func (f *Folder) Commit() error {
 
 // Abort removes the staging folder.
 func (f *Folder) Abort() error {
-	if !strings.Contains(filepath.Base(f.staging), ".incomplete-") {
+	if !strings.Contains(filepath.Base(f.staging), stagingMark) {
 		return nil
 	}
 	return os.RemoveAll(f.staging)
+}
+
+// stagingMark separates the target's name from the owner and random part
+// of a staging folder's name.
+const stagingMark = ".incomplete-"
+
+// oldSuffix ends the name of an earlier evidence folder that Commit moved
+// aside (with replace) and removes once the new one is in place.
+const oldSuffix = ".old"
+
+// Staging is what the name of a staging folder says.
+type Staging struct {
+	// Target is the base name of the evidence folder it was to become.
+	Target string
+	// Owner is the process that created it.
+	Owner proc.Owner
+	// Old is true for an earlier evidence folder that Commit moved aside
+	// to put the new one in its place: if its owner died before the new
+	// folder was in place, it is the only copy of that evidence.
+	Old bool
+}
+
+// ParseStaging reads the name of an entry of an evidence folder's parent:
+// ok is true for a staging folder (or an earlier folder moved aside) whose
+// name records its owner. Staging folders of reconcile versions that did
+// not record the owner give false: nothing says whether they are in use.
+func ParseStaging(name string) (st Staging, ok bool) {
+	if !strings.HasPrefix(name, ".") {
+		return Staging{}, false
+	}
+	i := strings.LastIndex(name, stagingMark)
+	if i <= 1 {
+		return Staging{}, false
+	}
+	owner, rest, ok := proc.ParseTag(name[i+len(stagingMark):])
+	if !ok || rest == "" {
+		return Staging{}, false
+	}
+	return Staging{Target: name[1:i], Owner: owner, Old: strings.HasSuffix(rest, oldSuffix)}, true
 }
 
 // mkdirUnique creates parent/prefix<random> with mode 0755 less the umask,

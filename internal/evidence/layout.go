@@ -13,6 +13,7 @@ import "path"
 //	exceptions/<check>.csv        every exception row of a check that ran
 //	queries/<check>.sql           the exact SQL a check ran
 //	queries/_replay_tables.sql    the re-performance of a windowed sink
+//	resolved/<check>.csv          with a run history: the previous run's exceptions now absent
 //	manifest.json                 Manifest, written last
 //	manifest.sig                  Ed25519 signature of manifest.json (run --sign-key)
 const (
@@ -25,7 +26,13 @@ const (
 	ExceptionsDir    = "exceptions"
 	QueriesDir       = "queries"
 	ReplayTablesFile = QueriesDir + "/_replay_tables.sql"
+	ResolvedDir      = "resolved"
 )
+
+// ResolvedFileOf is the path of the resolved keys of check:
+// resolved/<check>.csv — the key columns as text, then first_seen_run,
+// first_seen_date, open_runs (the runs it was open) and last_seen_run.
+func ResolvedFileOf(check string) string { return path.Join(ResolvedDir, check+".csv") }
 
 // ExceptionsFile is the path of check's exceptions CSV:
 // exceptions/<check>.csv.
@@ -39,7 +46,7 @@ func QueryFile(check string) string { return path.Join(QueriesDir, check+".sql")
 // sub-folders listed above.
 func topLevel(name string, dir bool) bool {
 	if dir {
-		return name == ExceptionsDir || name == QueriesDir
+		return name == ExceptionsDir || name == QueriesDir || name == ResolvedDir
 	}
 	switch name {
 	case SummaryFile, MarkdownFile, HTMLFile, WorkbookFile, ManifestFile, SignatureFile:

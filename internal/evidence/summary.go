@@ -8,7 +8,9 @@
 // internal/control, so that renaming a field in those packages cannot change
 // a file an auditor or a nightly history has kept. SchemaVersion and
 // ManifestVersion change when a field is removed or changes meaning; adding
-// a field changes neither. The package imports nothing of reconcile.
+// a field changes neither. The package imports nothing of reconcile but the
+// exit classes (internal/fault) and process identity (internal/proc, which
+// names staging folders).
 package evidence
 
 import (
@@ -52,6 +54,10 @@ type Summary struct {
 	// Replay is the re-performance of a windowed sink; nil unless the spec
 	// has reperform:.
 	Replay *Replay `json:"replay,omitempty"`
+	// History is the run history the exceptions were classified against
+	// (new, recurring, resolved; see SinceLastRun) and the run recorded in;
+	// nil unless the spec has history: (or run --history).
+	History *History `json:"history,omitempty"`
 }
 
 // Control is the control's identity, from the spec.
@@ -106,6 +112,14 @@ type Parameters struct {
 	Restarts string `json:"restarts,omitempty"`
 	// TimeZone is the IANA zone of zone-less timestamps ("" = UTC).
 	TimeZone string `json:"time_zone,omitempty"`
+	// History is the run history database file (absolute, or relative to
+	// the working directory when given as a flag).
+	History string `json:"history,omitempty"`
+	// Params are the parameters the spec's strings used (${name}: given
+	// with run --param; run_date: built in, the UTC date of the run;
+	// env:NAME: the environment, whose value is never recorded) and their
+	// values. The strings above hold the values put in.
+	Params map[string]string `json:"params,omitempty"`
 }
 
 // InputSpec is the spec's source: or sink: — the URI (password removed) and
@@ -319,6 +333,10 @@ type Check struct {
 	// Finding is "replay" when the exception rows are replay findings that
 	// Replay attributes to restarts; "" otherwise.
 	Finding string `json:"finding,omitempty"`
+	// SinceLastRun classifies the exceptions against the previous run of
+	// the control in the run history (nil without a history, or when the
+	// check was skipped).
+	SinceLastRun *SinceLastRun `json:"since_last_run,omitempty"`
 }
 
 // Totals are the population figures. Distinct ids leave NULL ids out and

@@ -30,6 +30,11 @@
 //	restarts: flink/              # Flink REST JSON (checkpoints, exceptions) or CSV
 //	time_zone: Europe/Berlin      # zone of timestamps written without one (default UTC)
 //
+// Nightly operation adds a run history and parameters in any string:
+//
+//	history: evidence/history.duckdb        # run history (package history)
+//	sink: exports/day=${day}/*.csv          # --param day=2026-11-30 (see Params)
+//
 // An unknown key is an error. Relative paths (file inputs, out) in a file
 // are relative to the file's folder.
 package spec
@@ -86,7 +91,14 @@ type Spec struct {
 	// or offset are read ("" = UTC). Windows are always assigned on UTC
 	// instants.
 	TimeZone string `yaml:"time_zone,omitempty" json:"time_zone,omitempty"`
+	// History is the run history database file each run appends to and
+	// classifies its exceptions against (package history); "" for none.
+	// Relative to the spec's folder.
+	History string `yaml:"history,omitempty" json:"history,omitempty"`
 
+	// Params are the parameters the spec's strings used (see Params) and
+	// their values as the evidence records them. Not a YAML key.
+	Params map[string]string `yaml:"-" json:"-"`
 	// Dir is the folder relative paths resolve against: the spec file's
 	// folder, or the working directory for flags. Not a YAML key.
 	Dir string `yaml:"-" json:"-"`
@@ -171,14 +183,24 @@ func (c *columns) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// Load reads a spec file. Errors wrap ErrInvalid and name the file and line.
-func Load(path string) (*Spec, error) {
+// Load reads a spec file with no parameters but the built-in ones (see
+// LoadWith).
+func Load(path string) (*Spec, error) { return LoadWith(path, nil) }
+
+// LoadWith reads a spec file and replaces the placeholders of its strings
+// with p (Spec.Expand; nil: only ${run_date} and ${env:NAME}), before
+// relative paths are resolved. Errors wrap ErrInvalid and name the file
+// and the line or field.
+func LoadWith(path string, p *Params) (*Spec, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	s, err := Parse(data)
 	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := s.Expand(p); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	abs, err := filepath.Abs(path)
@@ -192,6 +214,9 @@ func Load(path string) (*Spec, error) {
 	}
 	if s.Restarts != "" && !filepath.IsAbs(s.Restarts) {
 		s.Restarts = filepath.Join(s.Dir, s.Restarts)
+	}
+	if s.History != "" && !filepath.IsAbs(s.History) {
+		s.History = filepath.Join(s.Dir, s.History)
 	}
 	return s, nil
 }
@@ -214,6 +239,7 @@ func Parse(data []byte) (*Spec, error) {
 		Emission    *Emission  `yaml:"emission"`
 		Restarts    string     `yaml:"restarts"`
 		TimeZone    string     `yaml:"time_zone"`
+		History     string     `yaml:"history"`
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -225,6 +251,7 @@ func Parse(data []byte) (*Spec, error) {
 		ID: raw.ID, Measures: raw.Measures, GroupBy: raw.GroupBy, Checkpoint: raw.Checkpoint,
 		LogicalKey: raw.LogicalKey, Out: raw.Out,
 		Reperform: raw.Reperform, Watermark: raw.Watermark, Emission: raw.Emission, Restarts: raw.Restarts, TimeZone: raw.TimeZone,
+		History: raw.History,
 	}, nil
 }
 
@@ -291,6 +318,9 @@ func (s *Spec) Validate() error {
 	}
 	if s.Out == "" {
 		errs = append(errs, "out is required (--out or out:): the evidence folder to create")
+	}
+	if s.History != "" && s.Name == "" {
+		errs = append(errs, "name is required with history: (the history follows a control by its name, which must not change with the evidence folder)")
 	}
 	// In the order of the spec's keys, so that the same spec always gets
 	// the same message.

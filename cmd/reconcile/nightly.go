@@ -1,0 +1,362 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/control"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
+	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/internal/leftover"
+	"github.com/reconcile-dev/reconcile/internal/lock"
+	"github.com/reconcile-dev/reconcile/internal/metrics"
+	"github.com/reconcile-dev/reconcile/internal/spec"
+)
+
+// nightly are the flags of `reconcile run` for unattended operation.
+type nightly struct {
+	params   []string // --param NAME=VALUE
+	history  string
+	metrics  string
+	quiet    bool
+	progress bool
+}
+
+func (n *nightly) flags(fl *pflag.FlagSet) {
+	fl.StringArrayVar(&n.params, "param", nil, "NAME=VALUE for ${NAME} in the spec's strings (repeatable); ${run_date} and ${env:NAME} are built in")
+	fl.StringVar(&n.history, "history", "", "run history database file to classify exceptions against and append the run to (the spec's history:)")
+	fl.StringVar(&n.metrics, "metrics", "", "write Prometheus metrics (text format, atomically) to this file, for node_exporter's textfile collector")
+	fl.BoolVar(&n.quiet, "quiet", false, "print only the verdict line, failed checks, warnings and the evidence path")
+	fl.BoolVar(&n.progress, "progress", false, "print progress lines on stderr even when it is not a terminal")
+}
+
+// specFlags are the flags that set a field of one control; with a suite
+// they would apply to every control, so they are refused.
+var specFlags = []string{"source", "sink", "id", "measure", "group-by", "checkpoint", "logical-key", "out", "name"}
+
+// planned is one control of a run: its spec file and the spec read (or the
+// error reading it).
+type planned struct {
+	file string
+	s    *spec.Spec
+	err  error
+}
+
+// outcome is what running one control gave.
+type outcome struct {
+	planned
+	name string
+	res  *evidence.Summary
+	err  error
+	code exitCode
+	at   time.Time
+}
+
+// runSuite runs the controls named by o (one, or a suite) and returns the
+// error that decides the exit code: the worst of the controls'.
+func runSuite(ctx context.Context, o *runOptions, opt control.Options) error {
+	params, err := paramsOf(o.params)
+	if err != nil {
+		return err
+	}
+	files, err := specFiles(o.configs)
+	if err != nil {
+		return err
+	}
+	if len(files) > 1 {
+		for _, f := range specFlags {
+			if o.set(f) {
+				return fault.Usage.Mark(fmt.Errorf("--%s sets one control's field; with %d controls, put it in their spec files", f, len(files)))
+			}
+		}
+	}
+	if len(files) == 0 {
+		files = []string{""} // the control is all flags
+	}
+	// Every spec is read before any control runs, so a --param no spec
+	// uses stops the run before it starts.
+	var plan []planned
+	for _, f := range files {
+		s, err := specFrom(o, f, params)
+		plan = append(plan, planned{file: f, s: s, err: err})
+	}
+	if unused := params.Unused(); len(unused) > 0 {
+		return fmt.Errorf("%w: --param %s: no spec of this run uses ${%s}", spec.ErrInvalid, strings.Join(unused, ", --param "), strings.Join(unused, "}, ${"))
+	}
+	opt.Log = io.Discard
+	if o.progress || isTerminal(o.f.stderr) {
+		opt.Log = o.f.stderr
+	}
+	var outs []*outcome
+	for i, p := range plan {
+		if i > 0 && ctx.Err() != nil {
+			break // cancelled: the controls not started yet are not run
+		}
+		oc := runOne(ctx, o, p, opt)
+		outs = append(outs, oc)
+		if len(plan) > 1 && oc.err != nil && oc.code != exitFailed {
+			fmt.Fprintf(o.f.stderr, "reconcile: %s: %v\n", oc.name, oc.err)
+		}
+	}
+	for _, p := range plan[len(outs):] {
+		err := fmt.Errorf("not run: %w", context.Cause(ctx))
+		outs = append(outs, &outcome{planned: p, name: p.file, err: err, code: exitRuntime, at: time.Now()})
+	}
+	if o.metrics != "" {
+		if err := writeMetrics(o.metrics, outs); err != nil {
+			return err
+		}
+	}
+	if len(plan) == 1 {
+		return outs[0].err
+	}
+	return rollUp(o.f.stdout, outs)
+}
+
+// runOne runs one control: it takes the control's lock, removes what dead
+// runs left behind, runs the control and prints its summary.
+func runOne(ctx context.Context, o *runOptions, p planned, opt control.Options) *outcome {
+	oc := &outcome{planned: p, name: p.file}
+	done := func(err error) *outcome {
+		oc.err, oc.at = err, time.Now()
+		oc.code = codeOf(ctx, err)
+		return oc
+	}
+	if p.err != nil {
+		return done(p.err)
+	}
+	s := p.s
+	oc.name = control.Name(s)
+	if s.Out != "" {
+		l, stale, err := lock.Acquire(lock.Path(s.Out, oc.name), oc.name, time.Now())
+		if err != nil {
+			return done(err)
+		}
+		defer l.Release()
+		if stale != nil {
+			fmt.Fprintf(o.f.stderr, "reconcile: took over the lock of %s from a run that is gone (%s)\n", oc.name, stale.Describe())
+		}
+		removed, err := leftover.Sweep("", []string{filepath.Dir(filepath.Clean(s.Out))})
+		for _, r := range removed {
+			fmt.Fprintf(o.f.stderr, "reconcile: %s\n", r)
+		}
+		if err != nil {
+			fmt.Fprintf(o.f.stderr, "reconcile: cleaning up after earlier runs: %v\n", err)
+		}
+	}
+	res, err := control.Run(ctx, s, opt)
+	oc.res = res
+	if res != nil {
+		printSummary(o.f, res, s.Out, o.quiet)
+	}
+	if err != nil {
+		return done(err)
+	}
+	if res.Status == evidence.Fail {
+		return done(fmt.Errorf("%w", checks.ErrFailed))
+	}
+	return done(nil)
+}
+
+// paramsOf reads --param NAME=VALUE values (a name given twice is an
+// error) into the parameters of a run started now.
+func paramsOf(kvs []string) (*spec.Params, error) {
+	given := map[string]string{}
+	for _, kv := range kvs {
+		name, value, err := spec.ParseParam(kv)
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := given[name]; dup {
+			return nil, fmt.Errorf("%w: --param %s given twice", spec.ErrInvalid, name)
+		}
+		given[name] = value
+	}
+	return spec.NewParams(given, time.Now())
+}
+
+// specFiles expands the --config values and arguments: a folder stands
+// for its *.yaml and *.yml files, in name order. A name given twice is
+// run once.
+func specFiles(args []string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", spec.ErrInvalid, err)
+		}
+		files := []string{a}
+		if st.IsDir() {
+			files = nil
+			for _, pat := range []string{"*.yaml", "*.yml"} {
+				m, _ := filepath.Glob(filepath.Join(a, pat))
+				files = append(files, m...)
+			}
+			sort.Strings(files)
+			if len(files) == 0 {
+				return nil, fmt.Errorf("%w: %s holds no spec (*.yaml, *.yml)", spec.ErrInvalid, a)
+			}
+		}
+		for _, f := range files {
+			abs, _ := filepath.Abs(f)
+			if !seen[abs] {
+				seen[abs] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// printSummary writes what a cron mail keeps: the verdict line (status,
+// control, start, run id, parameters, row and sum differences), one line
+// per check (with --quiet only the failed ones), the replay figures,
+// warnings, and the evidence folder as an absolute path.
+func printSummary(f *factory, res *evidence.Summary, out string, quiet bool) {
+	w := f.stdout
+	fmt.Fprintln(w, verdictLine(res))
+	for _, c := range res.Checks {
+		if quiet && c.Status != evidence.Fail {
+			continue
+		}
+		detail := fmt.Sprintf("%d exceptions", c.Exceptions)
+		if c.Status == evidence.Skipped {
+			detail = c.SkipReason
+		}
+		if sl := c.SinceLastRun; sl != nil && sl.New+sl.Recurring+sl.Resolved > 0 {
+			detail += fmt.Sprintf(" (new %d, recurring %d, resolved %d)", sl.New, sl.Recurring, sl.Resolved)
+		}
+		fmt.Fprintf(w, "  %-7s %-26s %-24s %s\n", strings.ToUpper(string(c.Status)), c.ID, c.Assertion, detail)
+	}
+	if r := res.Replay; r != nil {
+		fmt.Fprintf(w, "replay: %.4f sink rows per window key; %d restart(s); unexplained findings: %d\n", r.SinkRowsPerKey, len(r.Restarts), sumValues(r.Unexplained))
+	}
+	for _, n := range res.Notes {
+		if strings.HasPrefix(n, "WARNING") {
+			fmt.Fprintf(w, "%s\n", n)
+		}
+	}
+	if abs, err := filepath.Abs(out); err == nil {
+		out = abs
+	}
+	fmt.Fprintf(w, "evidence: %s\n", out)
+}
+
+// verdictLine is the first line of the summary:
+//
+//	FAIL  ledger-nightly  2026-11-30T06:00:04Z  run 20261130T060004Z-1a2b3c4d  day=2026-11-29  rows +130 (source 2000, sink 2130)  amount +126029.43 (source …, sink …)
+func verdictLine(res *evidence.Summary) string {
+	parts := []string{strings.ToUpper(string(res.Status)), res.Control.Name, res.Run.StartedAt, "run " + res.Run.ID}
+	if res.Parameters != nil {
+		for _, name := range sortedKeys(res.Parameters.Params) {
+			if v := res.Parameters.Params[name]; v != spec.EnvValue {
+				parts = append(parts, name+"="+v)
+			}
+		}
+	}
+	t := res.Totals
+	if res.Replay != nil {
+		// Events and window rows are different units: no difference.
+		parts = append(parts, fmt.Sprintf("source %d events, sink %d rows", t.SourceRows, t.SinkRows))
+	} else {
+		parts = append(parts, fmt.Sprintf("rows %s (source %d, sink %d)", signed(fmt.Sprint(t.SinkRows-t.SourceRows)), t.SourceRows, t.SinkRows))
+		for _, m := range t.Measures {
+			parts = append(parts, fmt.Sprintf("%s %s (source %s, sink %s)", m.Name, signed(m.Difference), m.SourceSum, m.SinkSum))
+		}
+	}
+	return strings.Join(parts, "  ")
+}
+
+// signed puts a + before a positive decimal text (a difference sink −
+// source), so that a surplus reads as one.
+func signed(d string) string {
+	if strings.HasPrefix(d, "-") || strings.Trim(d, "0.") == "" {
+		return d
+	}
+	return "+" + d
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// rollUp prints one line per control of a suite and returns the error of
+// the worst exit code (nil when every control passed).
+func rollUp(w io.Writer, outs []*outcome) error {
+	worst := exitOK
+	fmt.Fprintf(w, "suite: %d controls\n", len(outs))
+	for _, oc := range outs {
+		worst = max(worst, oc.code)
+		status := "ERROR"
+		if oc.res != nil && (oc.err == nil || oc.code == exitFailed) {
+			status = strings.ToUpper(string(oc.res.Status))
+		}
+		var detail []string
+		if oc.res != nil {
+			for _, c := range oc.res.Checks {
+				if c.Status != evidence.Fail {
+					continue
+				}
+				d := fmt.Sprintf("%s %d", c.ID, c.Exceptions)
+				if sl := c.SinceLastRun; sl != nil {
+					d += fmt.Sprintf(" (new %d, recurring %d, resolved %d)", sl.New, sl.Recurring, sl.Resolved)
+				}
+				detail = append(detail, d)
+			}
+		}
+		if oc.err != nil && oc.code != exitFailed {
+			detail = append(detail, oc.err.Error())
+		}
+		line := fmt.Sprintf("  %-5s %-28s exit %d  %s", status, oc.name, oc.code, strings.Join(detail, ", "))
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+	if worst == exitOK {
+		return nil
+	}
+	var bad []string
+	for _, oc := range outs {
+		if oc.code != exitOK {
+			bad = append(bad, fmt.Sprintf("%s (exit %d)", oc.name, oc.code))
+		}
+	}
+	msg := fmt.Sprintf("suite: %d of %d controls did not pass: %s", len(bad), len(outs), strings.Join(bad, ", "))
+	if worst == exitFailed {
+		return fmt.Errorf("%w: %s", checks.ErrFailed, msg)
+	}
+	return fault.Class(worst).Mark(errors.New(msg))
+}
+
+// writeMetrics writes the metrics file of the controls that ran.
+func writeMetrics(path string, outs []*outcome) error {
+	var ms []metrics.Control
+	for _, oc := range outs {
+		ms = append(ms, metrics.Control{Name: oc.name, Code: int(oc.code), Finished: oc.at, Summary: oc.res})
+	}
+	if err := metrics.Write(path, ms); err != nil {
+		return fmt.Errorf("write metrics %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,141 @@
+package control
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
+	"github.com/reconcile-dev/reconcile/internal/history"
+	"github.com/reconcile-dev/reconcile/internal/spec"
+)
+
+// runHistory is a run's part in its control's run history (spec
+// history:): the classification of its exceptions against the previous
+// run, which goes into the evidence, and the recording of the run once
+// the evidence is published. A nil *runHistory (no history:) does nothing.
+type runHistory struct {
+	path string
+	c    *history.Classification
+}
+
+// openHistory checks the history file of s before any input is read (nil
+// without history:).
+func openHistory(ctx context.Context, s *spec.Spec) (*runHistory, error) {
+	if s.History == "" {
+		return nil, nil
+	}
+	if err := history.Check(ctx, s.History); err != nil {
+		return nil, err
+	}
+	return &runHistory{path: s.History}, nil
+}
+
+// classify classifies every outcome's exceptions and points the outcome at
+// its table with the lifecycle columns appended (evidence.LifecycleColumns),
+// so the exceptions CSVs carry them.
+func (h *runHistory) classify(ctx context.Context, db *duck.DB, control, runID string, started time.Time, outs []*checks.Outcome) error {
+	if h == nil {
+		return nil
+	}
+	var tables []history.Table
+	for _, o := range outs {
+		t := history.Table{Check: o.ID, Status: o.Status, Table: o.Table}
+		for _, col := range o.Columns {
+			t.Columns = append(t.Columns, evidence.Column{Name: col.Name, Type: col.Type, Role: col.Role, Measure: col.Measure})
+		}
+		tables = append(tables, t)
+	}
+	c, err := history.Classify(ctx, db, h.path, history.Run{Control: control, ID: runID, StartedAt: started}, tables)
+	if err != nil {
+		return err
+	}
+	h.c = c
+	for _, o := range outs {
+		ch := c.Checks[o.ID]
+		if ch == nil {
+			continue
+		}
+		o.Table = ch.Table
+		for _, col := range ch.Columns {
+			o.Columns = append(o.Columns, checks.Column{Name: col.Name, Type: col.Type})
+		}
+	}
+	return nil
+}
+
+// writeResolved writes each check's resolved keys (evidence.ResolvedFileOf).
+func (h *runHistory) writeResolved(ctx context.Context, db *duck.DB, folder *evidence.Folder) error {
+	if h == nil {
+		return nil
+	}
+	for _, ch := range h.c.Checks {
+		if ch.Resolved == "" {
+			continue
+		}
+		file := ch.Since.ResolvedFile
+		if err := os.MkdirAll(folder.Path(evidence.ResolvedDir), 0o755); err != nil {
+			return err
+		}
+		q, err := evidenceSQL.SQL("exceptions_csv", struct{ Table, Path string }{ch.Resolved, folder.Path(file)})
+		if err != nil {
+			return err
+		}
+		n, err := db.ExecCount(ctx, q)
+		if err != nil {
+			return fmt.Errorf("write %s: %w", file, err)
+		}
+		if n != ch.Since.Resolved {
+			return fmt.Errorf("write %s: %d rows written, but %d keys were resolved", file, n, ch.Since.Resolved)
+		}
+	}
+	return nil
+}
+
+// summarize puts the classification into the summary: each check's
+// since_last_run, and the history with the previous and recent runs (this
+// one last).
+func (h *runHistory) summarize(res *evidence.Summary) {
+	if h == nil {
+		return
+	}
+	this := evidence.HistoryRun{ID: res.Run.ID, StartedAt: res.Run.StartedAt, Status: res.Status, Params: res.Parameters.Params, Exceptions: map[string]int64{}}
+	for _, c := range res.Checks {
+		if c.Status == evidence.Skipped {
+			continue
+		}
+		this.Exceptions[c.ID] = c.Exceptions
+		if ch := h.c.Checks[c.ID]; ch != nil {
+			since := ch.Since
+			c.SinceLastRun = &since
+		}
+	}
+	res.History = &evidence.History{File: h.c.File, PreviousRun: h.c.Previous, Runs: append(append([]evidence.HistoryRun{}, h.c.Trend...), this)}
+}
+
+// record appends the published run to the history. The evidence folder
+// is in place by then; an error says so.
+func (h *runHistory) record(ctx context.Context, db *duck.DB, res *evidence.Summary, out string) error {
+	if h == nil {
+		return nil
+	}
+	dir, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	manifest, err := os.ReadFile(filepath.Join(dir, evidence.ManifestFile))
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(manifest)
+	if err := history.Record(ctx, db, h.c, res, dir, hex.EncodeToString(sum[:])); err != nil {
+		return fmt.Errorf("the evidence folder %s is published, but the run is not in the history: %w", dir, err)
+	}
+	return nil
+}

@@ -1,0 +1,252 @@
+package control_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/reconcile-dev/reconcile/internal/control"
+	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
+	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/internal/history"
+	"github.com/reconcile-dev/reconcile/internal/spec"
+)
+
+// night writes one night's source (ids 1..n in two accounts) and a sink
+// that holds each id once plus a second copy of each id in dup, and
+// returns the spec of a control over them with history file hist.
+func night(t *testing.T, dir, name string, n int, dup []int, hist string) *spec.Spec {
+	t.Helper()
+	var src, snk strings.Builder
+	src.WriteString("id,account,amount\n")
+	snk.WriteString("id,account,amount\n")
+	for i := 1; i <= n; i++ {
+		line := fmt.Sprintf("E%03d,ACC-%d,%d.00\n", i, i%2, i)
+		src.WriteString(line)
+		snk.WriteString(line)
+	}
+	for _, i := range dup {
+		snk.WriteString(fmt.Sprintf("E%03d,ACC-%d,%d.00\n", i, i%2, i))
+	}
+	d := filepath.Join(dir, name)
+	os.MkdirAll(d, 0o755)
+	os.WriteFile(filepath.Join(d, "source.csv"), []byte(src.String()), 0o644)
+	os.WriteFile(filepath.Join(d, "sink.csv"), []byte(snk.String()), 0o644)
+	return &spec.Spec{
+		Name: "ledger-nightly", Source: spec.Input{URI: "source.csv"}, Sink: spec.Input{URI: "sink.csv"},
+		ID: []string{"id"}, Measures: []string{"amount"}, GroupBy: []string{"account"},
+		Out: filepath.Join(dir, "evidence", name), Dir: d, History: hist,
+	}
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// column returns the values of column name in rows (a CSV with a header).
+func column(rows [][]string, name string) []string {
+	var out []string
+	for i, h := range rows[0] {
+		if h == name {
+			for _, r := range rows[1:] {
+				out = append(out, r[i])
+			}
+		}
+	}
+	return out
+}
+
+// Three nights against one history: night 2's duplicates are new, night
+// 3's are recurring (with the run first seen and two open runs), new or
+// resolved; the CSVs carry the lifecycle, resolved/ the keys gone; the
+// history lists the three runs.
+func TestHistoryClassifies(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	hist := filepath.Join(dir, "evidence", "history.duckdb")
+	run := func(s *spec.Spec, h int) *evidence.Summary {
+		t.Helper()
+		res, err := control.Run(ctx, s, control.Options{Formats: []string{"json", "xlsx", "html", "md"}, Now: clock(h)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	r1 := run(night(t, dir, "n1", 20, nil, hist), 1)
+	if r1.Status != evidence.Pass || r1.History == nil || r1.History.PreviousRun != nil {
+		t.Fatalf("night 1: status %s, history %+v", r1.Status, r1.History)
+	}
+	r2 := run(night(t, dir, "n2", 20, []int{3, 4, 5, 6}, hist), 2)
+	since := func(r *evidence.Summary, check string) evidence.SinceLastRun {
+		t.Helper()
+		c := r.Check(check)
+		if c == nil || c.SinceLastRun == nil {
+			t.Fatalf("%s: no since_last_run", check)
+		}
+		return *c.SinceLastRun
+	}
+	if got, want := since(r2, "duplicate_ids"), (evidence.SinceLastRun{Compared: true, KeyColumns: []string{"id"}, New: 4}); !reflect.DeepEqual(got, want) {
+		t.Errorf("night 2 duplicate_ids: %+v, want %+v", got, want)
+	}
+	if r2.History.PreviousRun == nil || r2.History.PreviousRun.ID != r1.Run.ID {
+		t.Errorf("night 2 previous run = %+v, want %s", r2.History.PreviousRun, r1.Run.ID)
+	}
+	// Night 3: 3 and 4 repaired, 5 and 6 still doubled, 7 new.
+	r3 := run(night(t, dir, "n3", 20, []int{5, 6, 7}, hist), 3)
+	want := evidence.SinceLastRun{Compared: true, KeyColumns: []string{"id"}, New: 1, Recurring: 2, Resolved: 2, ResolvedFile: "resolved/duplicate_ids.csv"}
+	if got := since(r3, "duplicate_ids"); !reflect.DeepEqual(got, want) {
+		t.Errorf("night 3 duplicate_ids: %+v, want %+v", got, want)
+	}
+	// Both accounts are off in both nights: recurring groups.
+	if got := since(r3, "row_count_balance"); got.KeyColumns[0] != "account" || got.Recurring != 2 || got.New != 0 || got.Resolved != 0 {
+		t.Errorf("night 3 row_count_balance: %+v", got)
+	}
+	ev3 := filepath.Join(dir, "evidence", "n3")
+	rows := readCSV(t, filepath.Join(ev3, "exceptions", "duplicate_ids.csv"))
+	if got := rows[0][len(rows[0])-4:]; !reflect.DeepEqual(got, evidence.LifecycleColumns) {
+		t.Errorf("header ends %v, want %v", got, evidence.LifecycleColumns)
+	}
+	for name, want := range map[string][]string{
+		"id":              {"E005", "E006", "E007"},
+		"since_last_run":  {"recurring", "recurring", "new"},
+		"first_seen_run":  {r2.Run.ID, r2.Run.ID, r3.Run.ID},
+		"first_seen_date": {"2026-11-27", "2026-11-27", "2026-11-27"},
+		"open_runs":       {"2", "2", "1"},
+	} {
+		if got := column(rows, name); !reflect.DeepEqual(got, want) {
+			t.Errorf("night 3 duplicate_ids %s = %v, want %v", name, got, want)
+		}
+	}
+	resolved := readCSV(t, filepath.Join(ev3, "resolved", "duplicate_ids.csv"))
+	if want := [][]string{{"id", "first_seen_run", "first_seen_date", "open_runs", "last_seen_run"},
+		{"E003", r2.Run.ID, "2026-11-27", "1", r2.Run.ID}, {"E004", r2.Run.ID, "2026-11-27", "1", r2.Run.ID}}; !reflect.DeepEqual(resolved, want) {
+		t.Errorf("resolved = %v, want %v", resolved, want)
+	}
+	// The evidence with its resolved/ folder verifies, and the trend has
+	// the three runs.
+	if v, err := evidence.Verify(ctx, ev3, nil); err != nil || !v.OK() {
+		t.Errorf("verify night 3: %+v, %v", v, err)
+	}
+	if n := len(r3.History.Runs); n != 3 || r3.History.Runs[2].ID != r3.Run.ID || r3.History.Runs[1].Exceptions["duplicate_ids"] != 4 {
+		t.Errorf("trend = %+v", r3.History.Runs)
+	}
+	runs, err := history.List(ctx, hist, "ledger-nightly")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 3 || runs[0].ID != r1.Run.ID || runs[2].ID != r3.Run.ID || runs[2].Exceptions["duplicate_ids"] != 3 {
+		t.Fatalf("history lists %d runs: %+v", len(runs), runs)
+	}
+	if c := findCheck(runs[2], "duplicate_ids"); c.New != 1 || c.Recurring != 2 || c.Resolved != 2 {
+		t.Errorf("recorded night 3 duplicate_ids: %+v", c)
+	}
+
+	// Night 4 fails to read its sink: it publishes nothing and the
+	// history is byte for byte as it was.
+	before, _ := os.ReadFile(hist)
+	bad := night(t, dir, "n4", 20, []int{5}, hist)
+	os.WriteFile(filepath.Join(bad.Dir, "sink.csv"), []byte("id,account,amount\nE001,ACC-1,1.0O\n"), 0o644)
+	if _, err := control.Run(ctx, bad, control.Options{Formats: []string{"json"}, Now: clock(4)}); err == nil || fault.Of(err) != fault.Runtime {
+		t.Fatalf("night 4 with a bad value: %v, want a runtime error", err)
+	}
+	if after, _ := os.ReadFile(hist); !bytes.Equal(before, after) {
+		t.Error("a failed run changed the history file")
+	}
+	if runs, _ := history.List(ctx, hist, ""); len(runs) != 3 {
+		t.Errorf("after the failed run the history lists %d runs, want 3", len(runs))
+	}
+}
+
+func findCheck(r *history.RunRecord, id string) history.CheckRecord {
+	for _, c := range r.Checks {
+		if c.ID == id {
+			return c
+		}
+	}
+	return history.CheckRecord{}
+}
+
+// A history file that is not a reconcile history — not DuckDB at all, a
+// DuckDB database of something else, a newer schema — is refused before
+// any input is read (exit 2), and left as it was.
+func TestHistoryRefusesForeignFiles(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ledger := filepath.Join(dir, "ledger.duckdb")
+	makeDuck(t, ledger, "CREATE TABLE postings (entry_id VARCHAR, amount DECIMAL(18,2)); INSERT INTO postings VALUES ('E1', 1.00)")
+	newer := filepath.Join(dir, "newer.duckdb")
+	makeDuck(t, newer, "CREATE TABLE reconcile_history (magic VARCHAR, schema_version INTEGER, created_at TIMESTAMPTZ, created_by VARCHAR); "+
+		"INSERT INTO reconcile_history VALUES ('"+history.Magic+"', 99, now(), 'v9')")
+	damaged := filepath.Join(dir, "damaged.duckdb")
+	makeDuck(t, damaged, "CREATE TABLE reconcile_history (magic VARCHAR, schema_version INTEGER, created_at TIMESTAMPTZ, created_by VARCHAR); "+
+		"INSERT INTO reconcile_history VALUES ('"+history.Magic+"', 1, now(), 'v1')")
+	truncated := filepath.Join(dir, "truncated.duckdb")
+	data, _ := os.ReadFile(ledger)
+	os.WriteFile(truncated, data[:8], 0o644)
+	for name, c := range map[string]struct{ path, want string }{
+		"csv":       {writeFile(t, filepath.Join(dir, "history.csv"), "entry_id,amount\nE1,1.00\n"), "is not a DuckDB database"},
+		"empty":     {writeFile(t, filepath.Join(dir, "empty.duckdb"), ""), "is not a DuckDB database"},
+		"truncated": {truncated, "is not a DuckDB database"},
+		"foreign":   {ledger, "not a reconcile run history (it has no reconcile_history table; tables: postings)"},
+		"newer":     {newer, "has schema version 99 (created by reconcile v9); this reconcile reads version 1"},
+		"damaged":   {damaged, "is damaged: table exceptions of schema version 1 is missing"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			before, _ := os.ReadFile(c.path)
+			s := newSpec(t, "sink.csv", filepath.Join(dir, "ev-"+name))
+			s.Name, s.History = "c", c.path
+			_, err := control.Run(ctx, s, control.Options{Formats: []string{"json"}})
+			if !errors.Is(err, history.ErrHistory) || fault.Of(err) != fault.Usage || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want ErrHistory (exit 2) saying %q", err, c.want)
+			}
+			if after, _ := os.ReadFile(c.path); !bytes.Equal(before, after) {
+				t.Error("the file was changed")
+			}
+			if _, err := os.Stat(s.Out); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("evidence folder written: %v", err)
+			}
+		})
+	}
+}
+
+func writeFile(t *testing.T, path, body string) string {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// makeDuck creates a DuckDB database file holding what stmts make.
+func makeDuck(t *testing.T, path, stmts string) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := duck.Open(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{"ATTACH " + duck.Literal(path) + " AS f", "USE f", stmts, "USE memory", "DETACH f"} {
+		if err := db.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

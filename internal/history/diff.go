@@ -1,0 +1,219 @@
+package history
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+
+	"github.com/reconcile-dev/reconcile/internal/evidence"
+	"github.com/reconcile-dev/reconcile/report"
+)
+
+// ErrUnverified: an evidence folder given to Diff does not match its
+// manifest (a file was changed, removed or added); its exceptions are not
+// compared. No class: exit 3, the input could not be read as written.
+var ErrUnverified = errors.New("history: evidence folder does not verify against its manifest")
+
+// Key is one exception key: the values of the key columns as text (nil for
+// NULL), as the exceptions CSV holds them and the history keys them.
+type Key []*string
+
+func (k Key) id() string {
+	b, _ := json.Marshal([]*string(k))
+	return string(b)
+}
+
+// Folder is one evidence folder as Diff read it.
+type Folder struct {
+	// Dir is the folder, as given.
+	Dir     string
+	Summary *evidence.Summary
+}
+
+// CheckDiff compares one check's exceptions in two evidence folders.
+type CheckDiff struct {
+	ID string
+	// KeyColumns are the key columns (those of A when both ran).
+	KeyColumns []string
+	// InA and InB count the distinct keys of each folder (0 when the check
+	// did not run there).
+	InA, InB int
+	// OnlyA are the keys in A and not in B (gone in B), OnlyB the keys in
+	// B and not in A (new in B), both sorted; Both counts the keys in both.
+	OnlyA, OnlyB []Key
+	Both         int
+	// Note says why the check was not compared (it did not run in one of
+	// the folders, or was keyed by other columns); then OnlyA and OnlyB
+	// are empty.
+	Note string
+}
+
+// Differs reports whether the check's exceptions differ.
+func (d *CheckDiff) Differs() bool { return len(d.OnlyA)+len(d.OnlyB) > 0 || d.Note != "" }
+
+// Comparison is Diff's result.
+type Comparison struct {
+	A, B   Folder
+	Checks []*CheckDiff
+}
+
+// Differs reports whether any check differs.
+func (c *Comparison) Differs() bool {
+	for _, d := range c.Checks {
+		if d.Differs() {
+			return true
+		}
+	}
+	return false
+}
+
+// Diff compares the exceptions of two evidence folders check by check,
+// keyed as the history keys them (see the package doc): what is in one and
+// not in the other. Each folder is verified against its manifest first
+// (evidence.Verify); one that does not verify is an error wrapping
+// ErrUnverified, one without a manifest wraps evidence.ErrNoManifest.
+// Checks are listed in A's order, then those only B ran.
+func Diff(ctx context.Context, a, b string) (*Comparison, error) {
+	c := &Comparison{}
+	keys := [2]map[string]map[string]Key{}
+	for i, dir := range []string{a, b} {
+		v, err := evidence.Verify(ctx, dir, nil)
+		if err != nil {
+			return nil, err
+		}
+		if !v.OK() {
+			return nil, fmt.Errorf("%w: %s: %d changed, %d missing, %d added (reconcile verify %s lists them)", ErrUnverified, dir, len(v.Changed), len(v.Missing), len(v.Added), dir)
+		}
+		f, err := os.Open(filepath.Join(dir, evidence.SummaryFile))
+		if err != nil {
+			return nil, err
+		}
+		s, err := evidence.DecodeSummary(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+		view, err := report.NewView(ctx, s, os.DirFS(dir))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+		keys[i] = map[string]map[string]Key{}
+		for _, cv := range view.Checks {
+			if cv.Status == evidence.Skipped || cv.File == "" {
+				continue
+			}
+			idx := keyIndexes(cv.Columns)
+			set := map[string]Key{}
+			err := view.EachRow(ctx, cv, func(row []report.Cell) error {
+				k := make(Key, len(idx))
+				for j, ci := range idx {
+					if !row[ci].Null {
+						t := row[ci].Text
+						k[j] = &t
+					}
+				}
+				set[k.id()] = k
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			keys[i][cv.ID] = set
+		}
+		if i == 0 {
+			c.A = Folder{Dir: dir, Summary: s}
+		} else {
+			c.B = Folder{Dir: dir, Summary: s}
+		}
+	}
+	var ids []string
+	for _, s := range []*evidence.Summary{c.A.Summary, c.B.Summary} {
+		for _, ch := range s.Checks {
+			if !slices.Contains(ids, ch.ID) {
+				ids = append(ids, ch.ID)
+			}
+		}
+	}
+	for _, id := range ids {
+		d := &CheckDiff{ID: id}
+		ka, inA := keys[0][id]
+		kb, inB := keys[1][id]
+		d.InA, d.InB = len(ka), len(kb)
+		colsA, colsB := keyColumnsOf(c.A.Summary, id), keyColumnsOf(c.B.Summary, id)
+		d.KeyColumns = colsA
+		if !inA {
+			d.KeyColumns = colsB
+		}
+		switch {
+		case !inA && !inB:
+			continue // skipped in both
+		case !inA:
+			d.Note = "not run in " + a
+		case !inB:
+			d.Note = "not run in " + b
+		case !slices.Equal(colsA, colsB):
+			d.Note = fmt.Sprintf("keyed by %s in %s and by %s in %s: not compared", listOrNone(colsA), a, listOrNone(colsB), b)
+		default:
+			for id, k := range ka {
+				if _, ok := kb[id]; ok {
+					d.Both++
+				} else {
+					d.OnlyA = append(d.OnlyA, k)
+				}
+			}
+			for id, k := range kb {
+				if _, ok := ka[id]; !ok {
+					d.OnlyB = append(d.OnlyB, k)
+				}
+			}
+			sortKeys(d.OnlyA)
+			sortKeys(d.OnlyB)
+		}
+		c.Checks = append(c.Checks, d)
+	}
+	return c, nil
+}
+
+// keyIndexes are the positions of the key columns among cols.
+func keyIndexes(cols []evidence.Column) []int {
+	names := evidence.KeyColumns(cols)
+	var out []int
+	for i, c := range cols {
+		if slices.Contains(names, c.Name) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func keyColumnsOf(s *evidence.Summary, id string) []string {
+	if c := s.Check(id); c != nil {
+		return evidence.KeyColumns(c.Columns)
+	}
+	return nil
+}
+
+// sortKeys orders keys part by part, NULL first.
+func sortKeys(ks []Key) {
+	sort.Slice(ks, func(i, j int) bool {
+		a, b := ks[i], ks[j]
+		for p := range min(len(a), len(b)) {
+			switch {
+			case a[p] == nil && b[p] == nil:
+				continue
+			case a[p] == nil:
+				return true
+			case b[p] == nil:
+				return false
+			case *a[p] != *b[p]:
+				return *a[p] < *b[p]
+			}
+		}
+		return len(a) < len(b)
+	})
+}

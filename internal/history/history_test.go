@@ -1,0 +1,61 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A history file that does not exist yet is fine to check (the first run
+// creates it) but not to list.
+func TestAbsentFile(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "history.duckdb")
+	if err := Check(ctx, path); err != nil {
+		t.Errorf("Check of a file not yet made: %v", err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Check created the file: %v", err)
+	}
+	if _, err := List(ctx, path, ""); !errors.Is(err, os.ErrNotExist) || !errors.Is(err, ErrHistory) {
+		t.Errorf("List of a file not yet made: %v", err)
+	}
+}
+
+// Accesses take turns on FILE.lock: a second one waits for the first, and
+// gives up with a clear error after lockWait.
+func TestLockedTakesTurns(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "history.duckdb")
+	held, release := make(chan struct{}), make(chan struct{})
+	go locked(ctx, path, func() error {
+		close(held)
+		<-release
+		return nil
+	})
+	<-held
+	old := lockWait
+	lockWait = 200 * time.Millisecond
+	defer func() { lockWait = old }()
+	err := locked(ctx, path, func() error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "in use by another run") {
+		t.Fatalf("while held: %v, want a timeout naming the lock", err)
+	}
+	lockWait = 10 * time.Second
+	done := make(chan error)
+	go func() { done <- locked(ctx, path, func() error { return nil }) }()
+	time.Sleep(100 * time.Millisecond)
+	select {
+	case err := <-done:
+		t.Fatalf("second access ran while the first held the lock: %v", err)
+	default:
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Errorf("after release: %v", err)
+	}
+}

@@ -1,0 +1,3 @@
+-- statement: commit
+-- description: Commits the transaction that records a run.
+COMMIT
