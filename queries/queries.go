@@ -22,6 +22,8 @@
 //	evidence/    the exceptions CSV of a check (internal/control)
 //	load/        putting an input into the engine as a table (internal/load)
 //	postgres/    what the postgres input kind sends to the server
+//	mysql/       what the mysql input kind sends to a MySQL or MariaDB server
+//	             (identifiers quoted with backticks)
 //
 // A file in a sub-folder is a Go text/template of one DuckDB statement or
 // one fragment of SQL (an expression or a condition that a template helper
@@ -49,7 +51,7 @@ import (
 // FS holds the check files at its root and the statements in the
 // sub-folders listed above.
 //
-//go:embed *.sql rules/*.sql prepare/*.sql replay/*.sql run/*.sql totals/*.sql explain/*.sql evidence/*.sql load/*.sql postgres/*.sql
+//go:embed *.sql rules/*.sql prepare/*.sql replay/*.sql run/*.sql totals/*.sql explain/*.sql evidence/*.sql load/*.sql postgres/*.sql mysql/*.sql
 var FS embed.FS
 
 // Keys are the header keys a file in a sub-folder may carry.
