@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -391,7 +392,7 @@ func (s *mysqlSource) session(ctx context.Context) (ss *mySession, own bool, sha
 	case ok:
 		share["shared_snapshot_reason"] = fmt.Sprintf("the %s was read on this server with another user, connection settings or no database, so this input has a snapshot of its own, opened after that one", earlier)
 	default:
-		share["shared_snapshot_reason"] = "the first input of the run read on this server: its transaction stays open until the run's inputs are loaded, so that a later input on this server (same user and settings) reads in the same snapshot"
+		share["shared_snapshot_reason"] = "no earlier input of the run was read on this server: this input's transaction stays open until the run's inputs are loaded, so that a later input on this server (same user and settings) reads in the same snapshot"
 	}
 
 	connector, err := mysql.NewConnector(cfg)
@@ -638,7 +639,10 @@ func (s *mysqlSource) inputFacts(ctx context.Context, ss *mySession) (map[string
 	if s.cfg.Net == "unix" {
 		d["socket"] = s.cfg.Addr
 	} else if host, port, err := net.SplitHostPort(s.cfg.Addr); err == nil {
-		d["host"], d["port"] = host, port
+		d["host"] = host
+		if n, err := strconv.Atoi(port); err == nil {
+			d["port"] = n
+		}
 	}
 	return d, nil
 }

@@ -456,7 +456,10 @@ func TestMySQLDetails(t *testing.T) {
 	if d["isolation"] != "REPEATABLE READ, READ ONLY, WITH CONSISTENT SNAPSHOT" || d["server_isolation_level"] != "REPEATABLE-READ" {
 		t.Errorf("isolation = %v, %v", d["isolation"], d["server_isolation_level"])
 	}
-	for _, k := range []string{"server", "server_version", "database", "user", "connect_user", "host", "port", "transaction_started_at", "session_time_zone", "table_engine"} {
+	if p, _ := d["port"].(int); p <= 0 {
+		t.Errorf("port %v", d["port"])
+	}
+	for _, k := range []string{"server", "server_version", "database", "user", "connect_user", "host", "transaction_started_at", "session_time_zone", "table_engine"} {
 		if s, _ := d[k].(string); s == "" {
 			t.Errorf("details[%s] is empty: %v", k, d)
 		}
