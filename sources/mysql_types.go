@@ -364,12 +364,13 @@ func myAppenderFor(c *myColumn, i int, b array.Builder, zd *zeroDates) myAppende
 		}
 	case myDateTime, myTimestamp:
 		bb := b.(*array.TimestampBuilder)
+		var memo dateMemo
 		return func(v driver.Value) (int, error) {
 			raw, ok := v.([]byte)
 			if !ok {
 				return 0, wrong(v)
 			}
-			us, zero, err := parseMyDateTime(raw)
+			us, zero, err := memo.parseDateTime(raw)
 			switch {
 			case zero && zd.asNull:
 				zd.counts[i]++
@@ -439,6 +440,14 @@ func uintAppender(b array.Builder) func(uint64) {
 // digits than scale, or more than precision digits, is an error: nothing is
 // rounded.
 func parseMyDecimal(b []byte, precision, scale int32) (decimal128.Num, error) {
+	if n, ok := parseMyDecimalFast(b, precision, scale); ok {
+		return n, nil
+	}
+	return parseMyDecimalSlow(b, precision, scale)
+}
+
+// parseMyDecimalSlow is parseMyDecimal in 128 bits, for any input.
+func parseMyDecimalSlow(b []byte, precision, scale int32) (decimal128.Num, error) {
 	s := b
 	neg := false
 	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
@@ -490,6 +499,51 @@ func parseMyDecimal(b []byte, precision, scale int32) (decimal128.Num, error) {
 	return n, nil
 }
 
+// parseMyDecimalFast reads the common case of parseMyDecimal — an optional
+// minus, at most 18 digits, exactly scale fraction digits after a point
+// (as the server writes a DECIMAL column) — in 64 bits; ok is false for
+// anything else, which parseMyDecimal then reads (or refuses) the long way.
+func parseMyDecimalFast(b []byte, precision, scale int32) (decimal128.Num, bool) {
+	s := b
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 19 {
+		return decimal128.Num{}, false
+	}
+	intLen := len(s)
+	if scale > 0 {
+		intLen = len(s) - int(scale) - 1
+		if intLen < 1 || s[intLen] != '.' {
+			return decimal128.Num{}, false
+		}
+	}
+	var n uint64
+	digits := 0
+	for i, ch := range s {
+		if i == intLen {
+			continue // the point
+		}
+		d := ch - '0'
+		if d > 9 {
+			return decimal128.Num{}, false
+		}
+		if n != 0 || d != 0 || i > intLen {
+			digits++
+		}
+		n = n*10 + uint64(d)
+	}
+	if intLen > 1 && s[0] == '0' || digits > 18 || intLen > int(precision-scale) && (intLen != 1 || s[0] != '0') {
+		return decimal128.Num{}, false
+	}
+	v := int64(n)
+	if neg {
+		v = -v
+	}
+	return decimal128.FromI64(v), true
+}
+
 // mul10add returns the 128-bit (hi, lo)·10 + d; the caller bounds the
 // number of digits (at most 38), so it cannot overflow.
 func mul10add(hi, lo, d uint64) (uint64, uint64) {
@@ -533,17 +587,67 @@ func parseMyDateTime(b []byte) (us int64, zero bool, err error) {
 	if zero || err != nil {
 		return 0, zero, err
 	}
+	tod, err := parseMyTimeOfDay(b)
+	if err != nil {
+		return 0, false, err
+	}
+	return days*86_400_000_000 + tod, false, nil
+}
+
+// parseMyTimeOfDay reads the HH:MM:SS[.ffffff] after the date of a
+// DATETIME's text (b, the whole value) into microseconds since midnight.
+func parseMyTimeOfDay(b []byte) (int64, error) {
+	if len(b) < 19 || b[10] != ' ' || b[13] != ':' || b[16] != ':' {
+		return 0, fmt.Errorf("%w: %q is not a date and time YYYY-MM-DD HH:MM:SS", errMyValue, b)
+	}
 	h, ok1 := atoiFixed(b[11:13])
 	mi, ok2 := atoiFixed(b[14:16])
 	s, ok3 := atoiFixed(b[17:19])
 	if !ok1 || !ok2 || !ok3 || h > 23 || mi > 59 || s > 59 {
-		return 0, false, fmt.Errorf("%w: %q is not a date and time YYYY-MM-DD HH:MM:SS", errMyValue, b)
+		return 0, fmt.Errorf("%w: %q is not a date and time YYYY-MM-DD HH:MM:SS", errMyValue, b)
 	}
 	frac, err := fracMicros(b, b[19:])
 	if err != nil {
+		return 0, err
+	}
+	return ((int64(h)*60+int64(mi))*60+int64(s))*1_000_000 + frac, nil
+}
+
+// dateMemo remembers the last date a column's values started with: the
+// rows of a table mostly come in runs of one day, so the calendar
+// arithmetic is done once per run.
+type dateMemo struct {
+	date [10]byte
+	days int64
+	ok   bool
+}
+
+// parseDateTime is parseMyDateTime, reusing the date of the previous value
+// when it is the same.
+func (m *dateMemo) parseDateTime(b []byte) (int64, bool, error) {
+	if !m.ok || len(b) < 19 || string(b[:10]) != string(m.date[:]) {
+		us, zero, err := parseMyDateTime(b)
+		if err == nil && !zero {
+			copy(m.date[:], b[:10])
+			m.days = floorDiv(us, 86_400_000_000)
+			m.ok = true
+		}
+		return us, zero, err
+	}
+	tod, err := parseMyTimeOfDay(b)
+	if err != nil {
 		return 0, false, err
 	}
-	return ((days*24+int64(h))*60+int64(mi))*60*1_000_000 + int64(s)*1_000_000 + frac, false, nil
+	return m.days*86_400_000_000 + tod, false, nil
+}
+
+// floorDiv is a / b rounded towards minus infinity (b > 0).
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b < 0 {
+		q--
+	}
+	return q
 }
 
 // parseMyTime reads a TIME ([-]H…H:MM:SS[.ffffff], from -838:59:59 to

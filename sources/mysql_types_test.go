@@ -2,6 +2,7 @@ package sources
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -107,6 +108,55 @@ func TestParseMyTime(t *testing.T) {
 	for _, s := range []string{"", "-", "12:34", "12:60:00", "1:2:3", "12:34:56.", "x2:00:00"} {
 		if _, err := parseMyTime([]byte(s)); !errors.Is(err, errMyValue) {
 			t.Errorf("parseMyTime(%q): err %v, want an error", s, err)
+		}
+	}
+}
+
+// The date memo gives what parseMyDateTime gives, across runs of one day,
+// a change of day, a zero date and an error in between.
+func TestDateMemo(t *testing.T) {
+	var m dateMemo
+	for _, s := range []string{"2026-11-27 00:00:31", "2026-11-27 23:59:59.999999", "2026-11-28 00:00:00", "0000-00-00 00:00:00",
+		"2026-11-28 10:00:00.5", "2026-11-28 25:00:00", "2026-11-28 10:00:01", "1969-12-31 23:59:59", "1969-12-31 00:00:00.000001"} {
+		wantUS, wantZero, wantErr := parseMyDateTime([]byte(s))
+		us, zero, err := m.parseDateTime([]byte(s))
+		if us != wantUS || zero != wantZero || (err == nil) != (wantErr == nil) {
+			t.Errorf("%q: memo %d %v %v, want %d %v %v", s, us, zero, err, wantUS, wantZero, wantErr)
+		}
+	}
+}
+
+// The 64-bit fast path of parseMyDecimal agrees with the 128-bit one on
+// every input it accepts, and declines what it cannot read.
+func TestParseMyDecimalFastAgrees(t *testing.T) {
+	for _, in := range []string{"-9999999999999999.99", "0.00", "915.85", "-0.01", "0.99999"} {
+		if _, ok := parseMyDecimalFast([]byte(in), 18, int32(len(in)-strings.IndexByte(in, '.')-1)); !ok {
+			t.Errorf("the fast path declines %q", in)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	digits := "0123456789"
+	for range 200_000 {
+		p := int32(1 + r.IntN(38))
+		s := int32(r.IntN(int(p) + 1))
+		var b strings.Builder
+		if r.IntN(2) == 0 {
+			b.WriteByte('-')
+		}
+		for range 1 + r.IntN(int(p-s)+2) {
+			b.WriteByte(digits[r.IntN(10)])
+		}
+		if fr := r.IntN(int(s) + 2); fr > 0 || r.IntN(4) == 0 {
+			b.WriteByte('.')
+			for range fr {
+				b.WriteByte(digits[r.IntN(10)])
+			}
+		}
+		in := []byte(b.String())
+		fast, ok := parseMyDecimalFast(in, p, s)
+		slow, err := parseMyDecimalSlow(in, p, s)
+		if ok && (err != nil || fast != slow) {
+			t.Fatalf("%q DECIMAL(%d,%d): fast %s, slow %s (%v)", in, p, s, fast.ToString(s), slow.ToString(s), err)
 		}
 	}
 }
