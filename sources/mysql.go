@@ -859,6 +859,8 @@ func (s *mysqlSource) queryError(details map[string]any, err error) error {
 				db = s.table[0]
 			}
 			return fmt.Errorf("table %s not found in database %v (as user %v): %w", s.tableArg, db, details["user"], err)
+		case 1046: // ER_NO_DB_ERROR
+			return fmt.Errorf("table %s: no database (as user %v): name it database.name, or put the database in the URI (mysql://host/database): %w", s.tableArg, details["user"], err)
 		}
 	}
 	var ab *myAbort
@@ -897,7 +899,15 @@ func (s *mysqlSource) Schema(ctx context.Context) (cols []Column, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s as %s: %w", s.cfg.Addr, s.cfg.User, err)
 	}
-	defer conn.Close()
+	defer conn.Close() // which ends the transaction
+	// Describe in a read-only transaction too, as Read does.
+	q, err := mySQL("start_snapshot", nil)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.ExecContext(ctx, q); err != nil {
+		return nil, fmt.Errorf("mysql: %s: %w", q, err)
+	}
 	details := map[string]any{"database": s.cfg.DBName, "user": s.cfg.User}
 	mc, err := s.describe(ctx, conn, details)
 	if err != nil {

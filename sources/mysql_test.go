@@ -423,6 +423,14 @@ func TestMySQLTableNameIsNotSQL(t *testing.T) {
 // user; it is not a usage error.
 func TestMySQLMissingTable(t *testing.T) {
 	name, _ := mysqltest.Database(t)
+	u, err := url.Parse(mysqltest.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path, u.RawQuery = "", "table=nope"
+	if _, _, err := myLoad(t, sources.Location{URI: u.String()}); err == nil || !strings.Contains(err.Error(), "table nope: no database") {
+		t.Errorf("a table without a database: %v", err)
+	}
 	for _, table := range []string{"nope", name + ".nope", "no_such_db.t"} {
 		_, _, err := myLoad(t, sources.Location{URI: mysqltest.DatabaseURL(t, name), Options: map[string]any{"table": table}})
 		if err == nil {
