@@ -14,7 +14,9 @@ vet:
 
 # The test command (README, .ci/run). Tests that need PostgreSQL read
 # RECONCILE_PG_URL (default postgres://root@127.0.0.1:5432/test) and skip
-# with a one-line reason when it is unreachable, unless RECONCILE_REQUIRE_PG=1.
+# with a one-line reason when it is unreachable, unless RECONCILE_REQUIRE_PG=1;
+# tests that need MySQL or MariaDB do the same with RECONCILE_MYSQL_URL
+# (default mysql://root@127.0.0.1:3306/test) and RECONCILE_REQUIRE_MYSQL=1.
 test: vet
 	go test $(TAGS) -count=1 ./...
 

@@ -27,6 +27,8 @@
 //	             run, recording a run, listing runs
 //	engine/      the DuckDB session's own: its settings, materialising an Arrow
 //	             view, row counts, the column list (internal/duck)
+//	mysql/       what the mysql input kind sends to a MySQL or MariaDB server
+//	             (identifiers quoted with backticks)
 //
 // A file in a sub-folder is a Go text/template of one DuckDB statement or
 // one fragment of SQL (an expression or a condition that a template helper
@@ -54,7 +56,7 @@ import (
 // FS holds the check files at its root and the statements in the
 // sub-folders listed above.
 //
-//go:embed *.sql rules/*.sql prepare/*.sql replay/*.sql run/*.sql totals/*.sql explain/*.sql evidence/*.sql load/*.sql postgres/*.sql engine/*.sql history/*.sql
+//go:embed *.sql rules/*.sql prepare/*.sql replay/*.sql run/*.sql totals/*.sql explain/*.sql evidence/*.sql load/*.sql postgres/*.sql engine/*.sql history/*.sql mysql/*.sql
 var FS embed.FS
 
 // Keys are the header keys a file in a sub-folder may carry.

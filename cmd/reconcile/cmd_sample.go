@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -46,6 +47,7 @@ func newCmdSample(f *factory) *cobra.Command {
 		Args:  cobra.NoArgs,
 	}
 	cmd.AddCommand(newCmdLoadPostgres(f, nil))
+	cmd.AddCommand(newCmdLoadMySQL(f, nil))
 	return cmd
 }
 
@@ -88,6 +90,74 @@ The findings are those of the all-file run.`,
 	fl := cmd.Flags()
 	fl.StringVar(&o.url, "url", defaultPGURL(), "PostgreSQL connection URI (default $RECONCILE_PG_URL or the local server)")
 	fl.StringVar(&o.table, "table", "reconcile_sample.ledger_sink", "table to create (schema.name); an existing one is replaced")
+	fl.StringVar(&o.csv, "csv", "samples/ledger/sink-at-least-once.csv", "sink CSV to load (header entry_id,account,amount,checkpoint_id,posted_at)")
+	return cmd
+}
+
+// ledgerSinkMySQLColumns are the columns of the ledger sample's sink as a
+// JDBC sink would have created them in MySQL or MariaDB.
+var ledgerSinkMySQLColumns = []sources.MySQLColumn{
+	{Name: "entry_id", Type: "VARCHAR(16)"},
+	{Name: "account", Type: "VARCHAR(12)"},
+	{Name: "amount", Type: "DECIMAL(18,2)"},
+	{Name: "checkpoint_id", Type: "BIGINT"},
+	{Name: "posted_at", Type: "TIMESTAMP(3)"},
+}
+
+// defaultMySQLURL is the MySQL or MariaDB server of the samples and tests.
+func defaultMySQLURL() string {
+	if u := os.Getenv("RECONCILE_MYSQL_URL"); u != "" {
+		return u
+	}
+	return "mysql://root@127.0.0.1:3306/test"
+}
+
+// loadMySQLOptions are the flags of `reconcile sample load-mysql`.
+type loadMySQLOptions struct {
+	f     *factory
+	url   string
+	table string
+	csv   string
+}
+
+func newCmdLoadMySQL(f *factory, runF func(*loadMySQLOptions) error) *cobra.Command {
+	o := &loadMySQLOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "load-mysql [--url URL] [--table DATABASE.NAME] [--csv FILE]",
+		Short: "Put the ledger sample's sink into a MySQL or MariaDB table",
+		Long: `Create a MySQL or MariaDB table typed as the ledger sample's JDBC sink wrote
+it (entry_id VARCHAR(16), account VARCHAR(12), amount DECIMAL(18,2),
+checkpoint_id BIGINT, posted_at TIMESTAMP(3); InnoDB, utf8mb4), replacing any
+table of that name, and insert the sample's sink CSV into it. Then reconcile
+the CSV source against the table:
+
+  reconcile run --config samples/ledger/at-least-once.yaml \
+    --sink 'mysql://root@127.0.0.1:3306/test?table=reconcile_sample.ledger_sink' \
+    --out evidence/ledger-at-least-once-mysql
+
+The findings are those of the all-file run.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			n, err := sources.LoadMySQLCSV(cmd.Context(), o.url, o.table, ledgerSinkMySQLColumns, o.csv)
+			if err != nil {
+				return fmt.Errorf("load %s into %s: %w", o.csv, o.table, err)
+			}
+			uri := sources.Redact(o.url)
+			sep := "?"
+			if strings.Contains(uri, "?") {
+				sep = "&"
+			}
+			fmt.Fprintf(o.f.stdout, "loaded %d rows of %s into %s\nreconcile it with:\n  reconcile run --config samples/ledger/at-least-once.yaml --sink '%s%stable=%s' --out evidence/ledger-at-least-once-mysql\n",
+				n, o.csv, o.table, uri, sep, o.table)
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.url, "url", defaultMySQLURL(), "MySQL or MariaDB connection URI (default $RECONCILE_MYSQL_URL or the local server)")
+	fl.StringVar(&o.table, "table", "reconcile_sample.ledger_sink", "table to create (database.name); an existing one is replaced")
 	fl.StringVar(&o.csv, "csv", "samples/ledger/sink-at-least-once.csv", "sink CSV to load (header entry_id,account,amount,checkpoint_id,posted_at)")
 	return cmd
 }
