@@ -371,7 +371,7 @@ func TestNormalizedMatches(t *testing.T) {
 }
 
 // A TIMESTAMP WITH TIME ZONE id missing from the sink is found: DuckDB
-// rewrites CAST(id AS VARCHAR) = '' for such a column into a comparison
+// rewrites CAST(id AS VARCHAR) = ” for such a column into a comparison
 // that is NULL, which made every row neither a NULL id nor a matched one.
 func TestZonedIDsAreNotLost(t *testing.T) {
 	db := newDB(t)

@@ -394,7 +394,7 @@ func comparedPair(id, a, b string, c *Compared) (string, error) {
 		}
 	}
 	return rulesSQL.SQL(id, struct {
-		C                                         *Compared
+		C                                        *Compared
 		Source, Sink, SourceInstant, SinkInstant string
 	}{c, v[0], v[1], v[2], v[3]})
 }

@@ -207,8 +207,8 @@ func recordColumns(t *testing.T) checks.Columns {
 	}
 	return checks.Columns{ID: []string{"entry_id", "leg"}, Measures: []string{"amount", "fee"}, GroupBy: []string{"account"},
 		Checkpoint: "checkpoint_id", LogicalKey: []string{"entry_id", "leg"},
-		Normalize: map[string][]string{"memo": {"trim", "casefold"}},
-		Tolerance: map[string]checks.Tolerance{"amount": tol("0.001"), "fee": tol("0.1%"), "posted_at": tol("2s")},
+		Normalize:        map[string][]string{"memo": {"trim", "casefold"}},
+		Tolerance:        map[string]checks.Tolerance{"amount": tol("0.001"), "fee": tol("0.1%"), "posted_at": tol("2s")},
 		BalanceTolerance: map[string]checks.Tolerance{"amount": tol("0.01")},
 		SinkZone:         "Asia/Shanghai"}
 }
