@@ -37,8 +37,9 @@ func Qual(alias, name string) string {
 
 // NullID renders the condition that every id part of alias is NULL or
 // empty text, for every part. Emptiness is tested as a length: DuckDB
-// rewrites CAST(c AS VARCHAR) = ” for a TIMESTAMP WITH TIME ZONE c into a
-// comparison of c with ” cast to a timestamp, which is NULL, so such an id
+// rewrites the comparison of CAST(c AS VARCHAR) with the empty string, for a
+// TIMESTAMP WITH TIME ZONE c, into a comparison of c with the empty string
+// cast to a timestamp, which is NULL, so such an id
 // would be neither NULL nor not NULL and drop out of every check.
 func NullID(alias string, names []string) string {
 	out := make([]string, len(names))
