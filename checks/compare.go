@@ -34,9 +34,14 @@ const (
 	// read as a plain decimal number (a value that is not one is an
 	// error naming file, line and value).
 	MethodNumber Method = "number"
-	// MethodFloat: FLOAT/DOUBLE against FLOAT/DOUBLE, by value as DOUBLE
-	// (IEEE 754 equality). Never against an exact type: a DOUBLE cannot
-	// say whether 9007199254740993 was written.
+	// MethodFloat: binary floating point (FLOAT, DOUBLE) against binary
+	// floating point, a number or text, at the precision of the narrower
+	// floating-point side: both read as that type (IEEE 754, the nearest
+	// value, as the writer of the column did) and compared by value. Values
+	// that differ below that precision (9007199254740993 and
+	// 9007199254740992 as a DOUBLE) are not told apart, and the notes say
+	// so; no difference is computed. A text value that is not a number is an
+	// error.
 	MethodFloat Method = "float"
 	// MethodBoolean: BOOLEAN against BOOLEAN or text read as a BOOLEAN
 	// (DuckDB's cast: true/false, t/f, yes/no, y/n, 1/0, any case).
@@ -111,9 +116,9 @@ func familyOf(typ string) family {
 // family of the two types:
 //
 //	source \ sink            text   integer/decimal  float  boolean  date  timestamp(tz)  other T
-//	text                     text   number           –      boolean  date  timestamp      value (T ∈ TIME, UUID, INTERVAL)
-//	integer, decimal         number number           –      –        –     –              –
-//	FLOAT, DOUBLE            –      –                float  –        –     –              –
+//	text                     text   number           float  boolean  date  timestamp      value (T ∈ TIME, UUID, INTERVAL)
+//	integer, decimal         number number           float  –        –     –              –
+//	FLOAT, DOUBLE            float  float            float  –        –     –              –
 //	BOOLEAN                  boolean –               –      boolean  –     –              –
 //	DATE                     date   –                –      –        date  –              –
 //	TIMESTAMP, TIMESTAMPTZ   timestamp –             –      –        –     timestamp      –
@@ -123,8 +128,8 @@ func familyOf(typ string) family {
 // at their constants: text byte for byte, numbers by exact value, floats by
 // IEEE value, booleans, dates, timestamps as instants, any other type by
 // DuckDB's equality for it. A date is not an instant (a day has no zone):
-// DATE against a timestamp is incomparable, as is binary floating point
-// against an exact number, whose equality a DOUBLE cannot decide.
+// DATE against a timestamp is incomparable; so is BLOB against text, which
+// holds bytes in no one agreed encoding (hex, base64, escapes).
 //
 // The id, group and logical-key columns of a spec are matched with the same
 // rule, except that a number against text is matched as text (the number
@@ -143,11 +148,8 @@ func Comparison(sourceType, sinkType string) (Method, error) {
 		return MethodText, nil
 	case (number(fs) || fs == famText) && (number(fk) || fk == famText):
 		return MethodNumber, nil
-	case only(famFloat):
+	case either(famFloat) && only(famFloat, famInteger, famDecimal, famText):
 		return MethodFloat, nil
-	case either(famFloat):
-		return "", fmt.Errorf("%w: %s against %s: binary floating point cannot be compared exactly with another type (declare both %s with types:, or leave the column out with ignore:)",
-			ErrIncomparable, describe(sourceType, fs), describe(sinkType, fk), strings.ToUpper(floatType(sourceType, sinkType, fs)))
 	case only(famBoolean, famText):
 		return MethodBoolean, nil
 	case only(famDate, famText):
@@ -164,14 +166,21 @@ func Comparison(sourceType, sinkType string) (Method, error) {
 	if either(famDate) && (either(famZoneless) || either(famZoned)) {
 		hint = " (a date is a calendar day, a timestamp an instant: cast one in a query, or leave the column out with ignore:)"
 	}
+	if hint == "" {
+		hint = " (leave the column out with ignore:, or cast it in a query)"
+	}
 	return "", fmt.Errorf("%w: %s cannot be compared with %s%s", ErrIncomparable, describe(sourceType, fs), describe(sinkType, fk), hint)
 }
 
-func floatType(a, b string, fa family) string {
-	if fa == famFloat {
-		return a
+// floatTypeOf is the floating-point type two columns compared by
+// MethodFloat are read as: FLOAT when either is a 32-bit FLOAT, else DOUBLE.
+func floatTypeOf(a, b string) string {
+	for _, t := range []string{a, b} {
+		if u := strings.ToUpper(strings.TrimSpace(t)); u == "FLOAT" || u == "REAL" || u == "FLOAT4" {
+			return "FLOAT"
+		}
 	}
-	return b
+	return "DOUBLE"
 }
 
 // describe names a type and its family: "BIGINT (an integer)".
@@ -472,7 +481,7 @@ func toleranceFits(t Tolerance, m Method) string {
 	case m == MethodTimestamp || m == MethodDate:
 		return fmt.Sprintf("%s is not a duration, but the column holds %ss: give a duration such as 2s", t.Text, m)
 	case m == MethodFloat:
-		return "the column is binary floating point, whose difference is not exact; declare it DECIMAL with types: to compare within a tolerance"
+		return "the column is compared as binary floating point, whose difference is not exact; declare it DECIMAL with types: to compare it within a tolerance"
 	}
 	if m == MethodText {
 		return "the column is text in both inputs, compared byte for byte; to compare it as a number, make it a measure (measures:) or declare its type (types: {col: DECIMAL(18,2)})"

@@ -26,8 +26,9 @@ func TestComparison(t *testing.T) {
 		{"VARCHAR", "DECIMAL(38,10)", checks.MethodNumber},
 		{"HUGEINT", "VARCHAR", checks.MethodNumber},
 		{"DOUBLE", "FLOAT", checks.MethodFloat},
-		{"DOUBLE", "DECIMAL(18,2)", ""},
-		{"VARCHAR", "DOUBLE", ""},
+		{"DOUBLE", "DECIMAL(18,2)", checks.MethodFloat},
+		{"VARCHAR", "DOUBLE", checks.MethodFloat},
+		{"DOUBLE", "BOOLEAN", ""},
 		{"BOOLEAN", "BOOLEAN", checks.MethodBoolean},
 		{"VARCHAR", "BOOLEAN", checks.MethodBoolean},
 		{"BOOLEAN", "INTEGER", ""},
@@ -261,6 +262,29 @@ func TestTextReadAsItsCounterpart(t *testing.T) {
 		if !errors.Is(err, checks.ErrValue) || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%s: err = %v, want ErrValue containing %q", bad.col, err, bad.want)
 		}
+	}
+}
+
+// Binary floating point is compared at the narrower side's precision: the
+// text 0.1 is the DOUBLE 0.1, the DOUBLE 0.1 is the FLOAT 0.1 read as a
+// FLOAT; 9007199254740993 and 9007199254740992 are one DOUBLE (the note
+// says values below the precision are not told apart).
+func TestFloats(t *testing.T) {
+	db := newDB(t)
+	load(t, db, "source", "id VARCHAR, d VARCHAR, f DOUBLE, big BIGINT", []any{"1", "0.1", 0.1, 9007199254740993}, []any{"2", "-2.5e-3", 1.5, 1})
+	load(t, db, "sink", "id VARCHAR, d DOUBLE, f FLOAT, big DOUBLE", []any{"1", 0.1, 0.1, 9007199254740992}, []any{"2", -0.0025, 1.25, 1})
+	got, notes := valueMismatches(t, db, checks.Columns{ID: []string{"id"}})
+	if want := []string{"2|f|1.5|1.25|NULL"}; !slices.Equal(got, want) {
+		t.Errorf("mismatches %q, want %q", got, want)
+	}
+	if !strings.Contains(notes, "column f is DOUBLE in the source and FLOAT in the sink: compared as binary floating point (FLOAT: each value read as the nearest FLOAT; values that differ below its precision are not told apart)") {
+		t.Errorf("notes:\n%s", notes)
+	}
+	db = newDB(t)
+	load(t, db, "source", "id VARCHAR, d VARCHAR", []any{"1", "1,5"})
+	load(t, db, "sink", "id VARCHAR, d DOUBLE", []any{"1", 1.5})
+	if _, _, err := checks.Prepare(context.Background(), db, checks.Columns{ID: []string{"id"}}); !errors.Is(err, checks.ErrValue) || !strings.Contains(err.Error(), `value "1,5" in the source is not a number`) {
+		t.Errorf("err = %v", err)
 	}
 }
 

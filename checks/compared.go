@@ -23,6 +23,9 @@ type Compared struct {
 	// Decimal is, for MethodNumber, the exact type both values are compared
 	// and subtracted in: DECIMAL(38,s), s the largest scale either needs.
 	Decimal string
+	// Float is, for MethodFloat, the floating-point type both are read as:
+	// FLOAT when either side is FLOAT, else DOUBLE.
+	Float string
 	// WallClock is true for two zone-less timestamps of one type read in one
 	// zone: equal when their wall-clock values are (differences and
 	// tolerances still use the instants).
@@ -146,7 +149,11 @@ func prepareCompared(ctx context.Context, db *duck.DB, cc ComparedColumn, zones 
 			}
 		}
 	case MethodFloat:
-		notes = append(notes, fmt.Sprintf("column %s is %s in the source and %s in the sink: compared by binary floating-point value (DOUBLE), without a difference", cc.Name, cc.SourceType, cc.SinkType))
+		c.Float = floatTypeOf(cc.SourceType, cc.SinkType)
+		if err := checkReadable(ctx, db, &c); err != nil {
+			return c, nil, err
+		}
+		notes = append(notes, fmt.Sprintf("column %s is %s in the source and %s in the sink: compared as binary floating point (%s: each value read as the nearest %s; values that differ below its precision are not told apart), without a difference", cc.Name, cc.SourceType, cc.SinkType, c.Float, c.Float))
 	case MethodText:
 		empty, err := count(ctx, db, prepareSQL, "empty_ids", struct{ Col string }{cc.Name})
 		if err != nil {
@@ -200,6 +207,8 @@ func checkReadable(ctx context.Context, db *duck.DB, c *Compared) error {
 		switch {
 		case side.op.Kind == "text" && c.Method == MethodTimestamp:
 			what = "a timestamp (ISO 8601: 2024-03-01 10:00:00, with or without a zone or offset such as +01:00 or Z)"
+		case side.op.Kind == "text" && c.Method == MethodFloat:
+			what = "a number (such as -1.5, 2.5e-3, NaN or Infinity)"
 		case side.op.Kind == "text":
 			what = "a " + side.op.Cast
 			if c.Method == MethodBoolean {

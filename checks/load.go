@@ -94,7 +94,9 @@ const (
 	// (compare:, or a column in both inputs besides the id, checkpoint and
 	// logical key).
 	NeedCompare Requirement = "compare"
-	// NeedNormalize: a compared column has normalize:.
+	// NeedNormalize: a compared column has normalize:. A check requiring it
+	// applies only then (like a window check, it is left out otherwise,
+	// not skipped: there is nothing it could find).
 	NeedNormalize Requirement = "normalize"
 )
 
@@ -359,8 +361,6 @@ func (c *Check) Missing(p *Params) []Requirement {
 			ok = p.Replay == nil
 		case NeedCompare:
 			ok = len(p.Compared) > 0
-		case NeedNormalize:
-			ok = len(p.Normalized()) > 0
 		}
 		if !ok {
 			miss = append(miss, r)
@@ -371,8 +371,10 @@ func (c *Check) Missing(p *Params) []Requirement {
 
 // Applies reports whether c is made for the kind of sink p describes: window
 // checks (requires: reperform) apply only to a re-performed windowed sink,
-// record checks (requires: id or records) only to a sink of records. A
-// check that applies but lacks configuration is Skipped instead.
+// record checks (requires: id or records) only to a sink of records, and a
+// check of normalised matches (requires: normalize) only when a compared
+// column is normalised. A check that applies but lacks configuration is
+// Skipped instead.
 func (c *Check) Applies(p *Params) bool {
 	windowed := p.Replay != nil && len(p.ID) == 0
 	for _, r := range c.Requires {
@@ -380,6 +382,8 @@ func (c *Check) Applies(p *Params) bool {
 		case r == NeedReperform && p.Replay == nil:
 			return false
 		case (r == NeedID || r == NeedRecords) && windowed:
+			return false
+		case r == NeedNormalize && len(p.Normalized()) == 0:
 			return false
 		}
 	}
