@@ -53,6 +53,8 @@ type htmlPage struct {
 	Charts     []*svgChart
 	Params     [][2]string
 	Replay     *htmlReplay
+	Compared   []ComparedRow
+	Uncompared []UncomparedRow
 }
 
 // htmlReplay is the replay section.
@@ -74,7 +76,7 @@ type htmlCheck struct {
 }
 
 func newHTMLPage(v *View) *htmlPage {
-	p := &htmlPage{S: v.Summary, Conclusion: v.Conclusion(""), Params: v.Parameters}
+	p := &htmlPage{S: v.Summary, Conclusion: v.Conclusion(""), Params: v.Parameters, Compared: v.Compared, Uncompared: v.Uncompared}
 	if r := v.Replay; r != nil {
 		p.Replay = &htmlReplay{ReplayView: r, Unexplained: countList(r.Unexplained)}
 		for _, rs := range r.Restarts {
