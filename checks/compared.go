@@ -135,7 +135,9 @@ func prepareCompared(ctx context.Context, db *duck.DB, cc ComparedColumn, zones 
 		if err := checkReadable(ctx, db, &c); err != nil {
 			return c, nil, err
 		}
-		notes = append(notes, timestampNote("column "+cc.Name, cc.SourceType, cc.SinkType, zones, c.WallClock))
+		if fs != famZoned || fk != famZoned { // two instants need no word on zones
+			notes = append(notes, timestampNote("column "+cc.Name, cc.SourceType, cc.SinkType, zones, c.WallClock))
+		}
 	case MethodBoolean, MethodDate, MethodValue:
 		if err := checkReadable(ctx, db, &c); err != nil {
 			return c, nil, err
@@ -291,8 +293,8 @@ func keyConversion(ctx context.Context, db *duck.DB, k KeyColumn, zones map[stri
 		c.Sink = operand(k.SinkType, k.SourceType, k.Method, zones[SinkTable])
 		if k.Method == MethodTimestamp {
 			c.WallClock = familyOf(k.SourceType) == famZoneless && familyOf(k.SinkType) == famZoneless && strings.EqualFold(k.SourceType, k.SinkType) && zones[SourceTable] == zones[SinkTable]
-			if c.WallClock {
-				break
+			if c.WallClock || familyOf(k.SourceType) == famZoned && familyOf(k.SinkType) == famZoned {
+				break // equal as they are
 			}
 		} else if c.Source.Cast == "" && c.Sink.Cast == "" {
 			break // one type on both sides
