@@ -30,6 +30,9 @@
 //	                                    and drawn on the window timeline
 //	-- notes: partial_null_ids         notes reconcile adds to the outcome: how many rows
 //	                                    have a composite id with some NULL parts
+//	-- tolerance: compare              the declared tolerances the check applies, printed
+//	                                    next to its verdict: compare (tolerance: of the
+//	                                    compared columns) or balance (balance_tolerance:)
 //	-- columns: written_under=checkpoints, src_*=source
 //	                                    roles of output columns (Role* constants): a name,
 //	                                    or a pattern whose one * stands for a measure or an
@@ -38,7 +41,11 @@
 //
 // Id, group, logical-key and checkpoint columns get their roles from the
 // spec. These
-// four keys are left out of the SQL kept for re-performance (Outcome.SQL).
+// five keys are left out of the SQL kept for re-performance (Outcome.SQL).
+//
+// A row whose column of role within_tolerance is true is listed with the
+// exceptions but is not one: Run counts such rows apart
+// (Outcome.WithinTolerance).
 //
 // An unknown header key or value, a missing check or assertion, or a
 // template that does not parse is a load error: every file is parsed before
@@ -83,10 +90,18 @@ const (
 	// NeedRecords: the sink holds records, not windows (no reperform:);
 	// record counts are then comparable.
 	NeedRecords Requirement = "records"
+	// NeedCompare: at least one column is compared on every matched id
+	// (compare:, or a column in both inputs besides the id, checkpoint and
+	// logical key).
+	NeedCompare Requirement = "compare"
+	// NeedNormalize: a compared column has normalize:. A check requiring it
+	// applies only then (like a window check, it is left out otherwise,
+	// not skipped: there is nothing it could find).
+	NeedNormalize Requirement = "normalize"
 )
 
 var knownRequirements = map[Requirement]bool{NeedID: true, NeedMeasures: true, NeedGroupBy: true, NeedCheckpoint: true, NeedLogicalKey: true,
-	NeedReperform: true, NeedWatermark: true, NeedEmission: true, NeedRecords: true}
+	NeedReperform: true, NeedWatermark: true, NeedEmission: true, NeedRecords: true, NeedCompare: true, NeedNormalize: true}
 
 // Check is one parsed check file.
 type Check struct {
@@ -102,6 +117,9 @@ type Check struct {
 	Chart   string
 	Finding string
 	Notes   []string
+	// Tolerance is the "-- tolerance:" key: which declared tolerances the
+	// check applies (ToleranceCompare, ToleranceBalance; "" for none).
+	Tolerance string
 	// Roles are the "-- columns:" entries, in header order.
 	Roles []ColumnRole
 	File  string
@@ -155,13 +173,22 @@ func Load(fsys fs.FS) ([]*Check, error) {
 // checkKeys are the header keys a check file may carry; reportKeys those of
 // them that only tell reconcile's reports how to read the exceptions.
 var (
-	checkKeys  = []string{"check", "assertion", "description", "requires", "severity", "chart", "finding", "notes", "columns"}
-	reportKeys = []string{"chart", "finding", "notes", "columns"}
+	checkKeys  = []string{"check", "assertion", "description", "requires", "severity", "chart", "finding", "notes", "columns", "tolerance"}
+	reportKeys = []string{"chart", "finding", "notes", "columns", "tolerance"}
+)
+
+// The values of a check file's "-- tolerance:" key.
+const (
+	// ToleranceCompare: the tolerance: of the compared columns.
+	ToleranceCompare = "compare"
+	// ToleranceBalance: the balance_tolerance: of the measures.
+	ToleranceBalance = "balance"
 )
 
 var (
 	charts   = []string{ChartBalance, ChartReperformance, ChartReplayedKeys}
 	findings = []string{FindingReplay}
+	tolKinds = []string{ToleranceCompare, ToleranceBalance}
 	notes    = []string{NotePartialNullIDs}
 )
 
@@ -180,7 +207,7 @@ func parse(name, text string) (*Check, error) {
 	for _, r := range f.List("requires") {
 		r := Requirement(r)
 		if !knownRequirements[r] {
-			return nil, fmt.Errorf("%s:%d: requires %q: want id, measures, group_by, checkpoint, logical_key, reperform, watermark, emission or records", name, f.Line("requires"), r)
+			return nil, fmt.Errorf("%s:%d: requires %q: want id, measures, group_by, checkpoint, logical_key, reperform, watermark, emission, records, compare or normalize", name, f.Line("requires"), r)
 		}
 		c.Requires = append(c.Requires, r)
 	}
@@ -196,6 +223,9 @@ func parse(name, text string) (*Check, error) {
 	}
 	if c.Finding = f.Value("finding"); c.Finding != "" && !slices.Contains(findings, c.Finding) {
 		return nil, fmt.Errorf("%s:%d: finding %q: want %s", name, f.Line("finding"), c.Finding, strings.Join(findings, ", "))
+	}
+	if c.Tolerance = f.Value("tolerance"); c.Tolerance != "" && !slices.Contains(tolKinds, c.Tolerance) {
+		return nil, fmt.Errorf("%s:%d: tolerance %q: want %s", name, f.Line("tolerance"), c.Tolerance, strings.Join(tolKinds, ", "))
 	}
 	for _, n := range f.List("notes") {
 		if !slices.Contains(notes, n) {
@@ -279,6 +309,27 @@ func (c *Check) columns(cols []duck.Column, p *Params) []Column {
 	return out
 }
 
+// tolerances are the declared tolerances check c applies for p (its
+// "-- tolerance:" key), by column name.
+func (c *Check) tolerances(p *Params) []ToleranceNote {
+	var out []ToleranceNote
+	switch c.Tolerance {
+	case ToleranceCompare:
+		for _, cc := range p.Compared {
+			if cc.Tol != nil {
+				out = append(out, ToleranceNote{Column: cc.Name, Tolerance: cc.Tol.Text})
+			}
+		}
+	case ToleranceBalance:
+		for _, m := range p.Measures {
+			if t := p.BalanceTolerance[m]; t != nil {
+				out = append(out, ToleranceNote{Column: m, Tolerance: t.Text})
+			}
+		}
+	}
+	return out
+}
+
 // Render returns the check's SQL for p.
 func (c *Check) Render(p *Params) (string, error) {
 	return c.file.Render(p)
@@ -308,6 +359,8 @@ func (c *Check) Missing(p *Params) []Requirement {
 			ok = p.Replay != nil && p.Replay.LastBy != ""
 		case NeedRecords:
 			ok = p.Replay == nil
+		case NeedCompare:
+			ok = len(p.Compared) > 0
 		}
 		if !ok {
 			miss = append(miss, r)
@@ -318,8 +371,10 @@ func (c *Check) Missing(p *Params) []Requirement {
 
 // Applies reports whether c is made for the kind of sink p describes: window
 // checks (requires: reperform) apply only to a re-performed windowed sink,
-// record checks (requires: id or records) only to a sink of records. A
-// check that applies but lacks configuration is Skipped instead.
+// record checks (requires: id or records) only to a sink of records, and a
+// check of normalised matches (requires: normalize) only when a compared
+// column is normalised. A check that applies but lacks configuration is
+// Skipped instead.
 func (c *Check) Applies(p *Params) bool {
 	windowed := p.Replay != nil && len(p.ID) == 0
 	for _, r := range c.Requires {
@@ -327,6 +382,8 @@ func (c *Check) Applies(p *Params) bool {
 		case r == NeedReperform && p.Replay == nil:
 			return false
 		case (r == NeedID || r == NeedRecords) && windowed:
+			return false
+		case r == NeedNormalize && len(p.Normalized()) == 0:
 			return false
 		}
 	}

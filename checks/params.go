@@ -24,10 +24,21 @@ type Params struct {
 	// LogicalKey are the sink's deterministic output key columns.
 	LogicalKey []string
 	// SourceValueCols and SinkValueCols are the columns whose values decide
-	// whether two rows of one id "conflict": the measures if any were given,
-	// otherwise every column but the id, the checkpoint and provenance.
+	// whether two rows of one id "conflict": the compared columns (the
+	// names of Compared).
 	SourceValueCols []string
 	SinkValueCols   []string
+	// Compared are the columns compared on every matched id, in order
+	// (PlanComparison), with what their comparison needs in SQL;
+	// Uncompared the columns of either input left out, and why.
+	Compared   []*Compared
+	Uncompared []UncomparedColumn
+	// BalanceTolerance is, per measure, the declared balance_tolerance:
+	// of its sums (nil when none).
+	BalanceTolerance map[string]*ToleranceSQL
+	// AllowEmpty are the inputs ("source", "sink") that may hold no
+	// records (allow_empty:).
+	AllowEmpty []string
 	// MeasureTypes maps each measure to its DuckDB type, DECIMAL(38,s),
 	// with s the largest scale either input needs.
 	MeasureTypes map[string]string
@@ -53,6 +64,31 @@ func (p *Params) Dec(measure string) (string, error) {
 	return t, nil
 }
 
+// Normalized returns the compared columns with normalize:, for templates.
+func (p *Params) Normalized() []*Compared {
+	var out []*Compared
+	for _, c := range p.Compared {
+		if len(c.Normalize) > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// HasTolerance reports whether a compared column has a tolerance.
+func (p *Params) HasTolerance() bool {
+	for _, c := range p.Compared {
+		if c.Tol != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// BalanceTol returns a measure's balance tolerance (nil when none), for
+// templates: {{with $.BalanceTol .}}.
+func (p *Params) BalanceTol(measure string) *ToleranceSQL { return p.BalanceTolerance[measure] }
+
 // funcs are the template helpers of check files and of the statements in
 // queries/: those of package sqlfile (q, lit, litlist, cols, match, differ,
 // nullid, valuekey, loc, coalesced, name, cpid, sortedlist, replaykey,
@@ -71,6 +107,16 @@ func (p *Params) Dec(measure string) (string, error) {
 //	zoneless COL TYPE                a value of COL carries no zone (rules/zoneless.sql)
 //	epochmillis TEXT, haszone TEXT   how a timestamp text is told apart (rules/epoch_millis.sql, has_zone.sql)
 //	rowtext ALIAS REPLAY             one replay_sink row as evidence text (replay/row_text.sql)
+//	cmpvalue ALIAS SIDE C            one side ("source" or "sink") of compared column C as the value it is
+//	                                 compared by, normalised (rules/compared_value.sql)
+//	cmpraw ALIAS SIDE C              the same, not normalised
+//	cmpdiffers A B C                 C differs between aliases A (source) and B (sink) (rules/compared_differs.sql)
+//	cmpdifference A B C              their difference as text: exact for numbers, an interval for timestamps
+//	                                 and dates, NULL otherwise (rules/compared_difference.sql)
+//	cmpwithin A B C                  the difference is within C's tolerance; NULL without one
+//	                                 (rules/compared_within.sql)
+//	within SOURCE SINK TOL           the difference of two values is within tolerance TOL
+//	                                 (rules/within_tolerance.sql)
 //	hasprefix S PREFIX               strings.HasPrefix, for type names
 var funcs = checkFuncs()
 
@@ -133,6 +179,16 @@ func checkFuncs() template.FuncMap {
 			Replay *Replay
 		}{alias, r})
 	}
+	f["cmpvalue"] = func(alias, side string, c *Compared) (string, error) {
+		return comparedValue(alias, c, side, true, false, false)
+	}
+	f["cmpraw"] = func(alias, side string, c *Compared) (string, error) {
+		return comparedValue(alias, c, side, false, false, false)
+	}
+	f["cmpdiffers"] = func(a, b string, c *Compared) (string, error) { return comparedPair("compared_differs", a, b, c) }
+	f["cmpdifference"] = func(a, b string, c *Compared) (string, error) { return comparedPair("compared_difference", a, b, c) }
+	f["cmpwithin"] = func(a, b string, c *Compared) (string, error) { return comparedPair("compared_within", a, b, c) }
+	f["within"] = within
 	f["hasprefix"] = strings.HasPrefix
 	return f
 }

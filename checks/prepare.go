@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/load"
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // Table names every check reads.
@@ -36,21 +36,46 @@ type Columns struct {
 	ID, Measures, GroupBy []string
 	Checkpoint            string
 	LogicalKey            []string
+	// Compare, Ignore, Normalize, Tolerance and BalanceTolerance are the
+	// spec's keys of the same names (see PlanComparison); AllowEmpty its
+	// allow_empty: (the inputs that may hold no records).
+	Compare, Ignore  []string
+	Normalize        map[string][]string
+	Tolerance        map[string]Tolerance
+	BalanceTolerance map[string]Tolerance
+	AllowEmpty       []string
+	// SourceZone and SinkZone are the IANA zones each input's zone-less
+	// timestamps are read in (spec.Spec.ZoneOf; "" is UTC).
+	SourceZone, SinkZone string
 }
 
 // maxPrecision is DuckDB's widest DECIMAL (a 128-bit integer).
 const maxPrecision = 38
 
-// Prepare checks that every column the spec names exists, aligns the id
-// types of the two inputs and converts every measure, in both tables, to
-// DECIMAL(38,s) where s is the largest scale either input needs — so no
-// value is rounded and sums are exact (never float64). It returns the
-// Params the check templates see and notes for the report.
+// Prepare checks that every column the spec names exists, decides what is
+// compared and how (PlanComparison, over the loaded types), makes the id
+// and group columns of the two inputs comparable, and converts every
+// measure, in both tables, to DECIMAL(18,s) or DECIMAL(38,s) where s is the
+// largest scale either input needs — so no value is rounded and sums are
+// exact (never float64). It returns the Params the check templates see and
+// notes for the report: how each column was compared where it is not plain
+// (zones, text read as a type, empty text as NULL).
 //
-// Errors: ErrColumn (a column is missing or a measure is not numeric text or
-// a number type; floating-point measures are refused), ErrValue (a measure
-// value is not a decimal number; the message names file:line, column and
-// value), or a DuckDB error.
+// The id and group columns are rewritten in place where their types differ
+// (Comparison, with a number against text matched as text): timestamps to
+// instants (TIMESTAMP WITH TIME ZONE, a zone-less value read in its
+// input's zone), text read as the other input's BOOLEAN, DATE, TIME, UUID or
+// INTERVAL, an empty text id as NULL. The compared columns are left as
+// loaded; the checks compare them through the helpers of Compared.
+//
+// Errors: ErrColumn (a column is missing, a measure is not numeric text or a
+// number type, two columns have incomparable types (ErrIncomparable), a
+// compare:, normalize: or tolerance: that does not fit; floating-point
+// measures are refused), ErrValue (a value is not what its comparison
+// needs: a measure or a text compared with a number that is not a decimal,
+// a text compared with a timestamp, boolean or date that does not read as
+// one, a nanosecond a microsecond instant would drop; the message names
+// file:line, column and value), or a DuckDB error.
 func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, error) {
 	tc, err := readColumns(ctx, db)
 	if err != nil {
@@ -66,76 +91,106 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	if err := tc.err(); err != nil {
 		return nil, nil, err
 	}
-	srcCols, sinkCols, src, sink := tc.source, tc.sink, tc.types["source"], tc.types["sink"]
-
-	var notes []string
-	// Every conversion of one table is one rewrite (prepare/convert.sql).
-	var convert []conversion
-	// Ids (and group columns, compared the same way) of different types are
-	// compared as text: each value rendered as text from its own type by
-	// DuckDB, never re-sniffed (a text "0123" does not equal a number 123).
-	// An empty text id (or id part) is NULL on both sides: CSV cannot tell
-	// an empty field from a missing one (DuckDB reads both as NULL), NDJSON
-	// and PostgreSQL can, and ids must match whatever the formats.
-	seen := map[string]bool{}
-	for _, col := range append(append([]string{}, c.ID...), c.GroupBy...) {
-		if seen[col] {
-			continue
-		}
-		seen[col] = true
-		cv := conversion{Name: col}
-		text := src[col] == "VARCHAR" && sink[col] == "VARCHAR"
-		if src[col] != sink[col] {
-			cv.AsText, text = true, true
-			notes = append(notes, fmt.Sprintf("column %s is %s in the source and %s in the sink: compared as text, each value rendered from its own type (a BIGINT 7 is \"7\", a text \"007\" stays \"007\")", col, src[col], sink[col]))
-		}
-		if text {
-			empty, err := count(ctx, db, prepareSQL, "empty_ids", struct{ Col string }{col})
-			if err != nil {
-				return nil, nil, err
-			}
-			if empty > 0 {
-				cv.EmptyAsNull = true
-				notes = append(notes, fmt.Sprintf("column %s: %d empty value(s) compared as NULL, as an empty CSV field is", col, empty))
-			}
-		}
-		if cv.AsText || cv.EmptyAsNull {
-			convert = append(convert, cv)
-		}
-	}
-
-	p := &Params{ID: c.ID, Measures: c.Measures, GroupBy: c.GroupBy, Checkpoint: c.Checkpoint, LogicalKey: c.LogicalKey, MeasureTypes: map[string]string{}}
+	// Measures first: a floating-point or non-numeric measure is refused
+	// as such (measureType), before its comparison is.
+	src, sink := tc.types["source"], tc.types["sink"]
+	storage := map[string]string{}
+	p := &Params{ID: c.ID, Measures: c.Measures, GroupBy: c.GroupBy, Checkpoint: c.Checkpoint, LogicalKey: c.LogicalKey,
+		MeasureTypes: map[string]string{}, AllowEmpty: c.AllowEmpty}
 	for _, m := range c.Measures {
-		storage, arith, err := measureType(ctx, db, m, src[m], sink[m])
+		st, arith, err := measureType(ctx, db, m, src[m], sink[m])
 		if err != nil {
 			return nil, nil, err
 		}
-		convert = append(convert, conversion{Name: m, Decimal: storage})
-		p.MeasureTypes[m] = arith
-		notes = append(notes, fmt.Sprintf("measure %s compared as %s, summed as %s (scale from the data; no value rounded)", m, storage, arith))
+		storage[m], p.MeasureTypes[m] = st, arith
+	}
+	plan, err := PlanComparison(c, asColumns(tc.source), asColumns(tc.sink))
+	if err != nil {
+		return nil, nil, err
+	}
+	p.Uncompared = plan.Uncompared
+	zones := map[string]string{SourceTable: zoneOr(c.SourceZone), SinkTable: zoneOr(c.SinkZone)}
+
+	var notes []string
+	// The conversions of each table are one rewrite (prepare/convert.sql).
+	convert := map[string][]conversion{}
+	for _, k := range plan.Keys {
+		kn, conv, err := keyConversion(ctx, db, k, zones)
+		if err != nil {
+			return nil, nil, err
+		}
+		notes = append(notes, kn...)
+		for t, cv := range conv {
+			convert[t] = append(convert[t], cv)
+		}
+	}
+
+	for _, m := range c.Measures {
+		for _, t := range []string{SourceTable, SinkTable} {
+			convert[t] = append(convert[t], conversion{Name: m, Decimal: storage[m]})
+		}
+		notes = append(notes, fmt.Sprintf("measure %s compared as %s, summed as %s (scale from the data; no value rounded)", m, storage[m], p.MeasureTypes[m]))
 	}
 	for _, t := range []string{SourceTable, SinkTable} {
-		if len(convert) == 0 {
-			break
+		if len(convert[t]) == 0 {
+			continue
 		}
 		if err := exec(ctx, db, prepareSQL, "convert", struct {
 			Table   string
 			Columns []conversion
-		}{t, convert}); err != nil {
+		}{t, convert[t]}); err != nil {
 			return nil, nil, fmt.Errorf("convert the %s's ids and measures to exact types: %w", t, err)
 		}
 	}
-
-	exclude := map[string]bool{c.Checkpoint: true}
-	for _, id := range c.ID {
-		exclude[id] = true
+	for _, m := range sortedKeys(c.BalanceTolerance) {
+		tol, err := toleranceSQL(c.BalanceTolerance[m], MethodNumber, p.MeasureTypes[m])
+		if err != nil {
+			return nil, nil, fmt.Errorf("balance_tolerance.%s: %w", m, err)
+		}
+		if p.BalanceTolerance == nil {
+			p.BalanceTolerance = map[string]*ToleranceSQL{}
+		}
+		p.BalanceTolerance[m] = tol
 	}
-	p.SourceValueCols, p.SinkValueCols = c.Measures, c.Measures
-	if len(c.Measures) == 0 {
-		p.SourceValueCols = valueCols(srcCols, exclude)
-		p.SinkValueCols = valueCols(sinkCols, exclude)
+
+	// The compared columns, planned again over the prepared types (a
+	// measure is DECIMAL now, a converted id or group column typed).
+	if tc, err = readColumns(ctx, db); err != nil {
+		return nil, nil, err
+	}
+	if plan, err = PlanComparison(c, asColumns(tc.source), asColumns(tc.sink)); err != nil {
+		return nil, nil, err
+	}
+	for _, cc := range plan.Compared {
+		cmp, cn, err := prepareCompared(ctx, db, cc, zones, c.Measures)
+		if err != nil {
+			return nil, nil, err
+		}
+		p.Compared = append(p.Compared, &cmp)
+		notes = append(notes, cn...)
+		p.SourceValueCols = append(p.SourceValueCols, cc.Name)
+	}
+	p.SinkValueCols = p.SourceValueCols
+	if len(c.ID) > 0 {
+		notes = append(notes, comparedNote(p))
 	}
 	return p, notes, nil
+}
+
+// zoneOr is zone, or UTC when zone is "".
+func zoneOr(zone string) string {
+	if zone == "" {
+		return "UTC"
+	}
+	return zone
+}
+
+func asColumns(cols []duck.Column) []sources.Column {
+	out := make([]sources.Column, len(cols))
+	for i, c := range cols {
+		out[i] = sources.Column{Name: c.Name, Type: c.Type}
+	}
+	return out
 }
 
 // measureType validates a measure in both tables and returns the exact
@@ -207,12 +262,15 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 }
 
 // conversion is one column of prepare/convert.sql: an id or group column
-// compared as text and/or with empty text as NULL, or a measure cast to
-// its exact Decimal type.
+// compared as text and/or with empty text as NULL or read as another type
+// (Typed), or a measure cast to its exact Decimal type.
 type conversion struct {
 	Name                string
 	AsText, EmptyAsNull bool
 	Decimal             string
+	// Typed is a rendered expression of the column's new value (an instant,
+	// text read as a type), when it is not one of the above.
+	Typed string
 }
 
 func typeMap(cols []duck.Column) map[string]string {
@@ -247,17 +305,6 @@ func suggest(col string, cols []duck.Column) string {
 		}
 	}
 	return ""
-}
-
-func valueCols(cols []duck.Column, exclude map[string]bool) []string {
-	var out []string
-	for _, c := range cols {
-		if !exclude[c.Name] {
-			out = append(out, c.Name)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // tableColumns are the columns of the loaded source and sink, for checking

@@ -50,6 +50,14 @@ type Outcome struct {
 	// Exceptions is the number of exception rows: all of them, never a
 	// sample.
 	Exceptions int64 `json:"exceptions"`
+	// WithinTolerance counts the rows of the exception table whose
+	// difference is within a declared tolerance (the column of role
+	// within_tolerance is true): listed with the exceptions, but not
+	// exceptions. nil for a check whose rows have no such column.
+	WithinTolerance *int64 `json:"-"`
+	// Tolerances are the declared tolerances the check applies (its
+	// "-- tolerance:" key), column by column; none when none was declared.
+	Tolerances []ToleranceNote `json:"-"`
 	// File is the exceptions CSV, relative to the evidence folder ("" when
 	// skipped). checks.Run leaves it empty: the caller writes the file
 	// from Table and names it here.
@@ -77,6 +85,12 @@ type Outcome struct {
 	// Table is the DuckDB table holding every exception row, sorted on
 	// every column, while the session is open ("" when skipped).
 	Table string `json:"-"`
+}
+
+// ToleranceNote is one declared tolerance a check applied: the column (or
+// measure) and the tolerance as the spec writes it.
+type ToleranceNote struct {
+	Column, Tolerance string
 }
 
 // Column is one column of a check's exception table.
@@ -108,6 +122,10 @@ const (
 	RoleSource         = evidence.RoleSource
 	RoleWindowEnd      = evidence.RoleWindowEnd
 	RoleWindowStart    = evidence.RoleWindowStart
+	RoleColumn         = evidence.RoleColumn
+	RoleTolerance      = evidence.RoleTolerance
+	RoleWithin         = evidence.RoleWithinTolerance
+	RoleTotal          = evidence.RoleTotal
 )
 
 // Roles lists every role a "-- columns:" key may give, sorted.
@@ -218,8 +236,28 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome) e
 	if err := exec(ctx, db, runSQL, "exception_table", table); err != nil {
 		return err
 	}
-	if o.Exceptions, err = count(ctx, db, runSQL, "exception_count", table); err != nil {
+	cols, err := db.Columns(ctx, o.Table)
+	if err != nil {
 		return err
+	}
+	o.Columns = c.columns(cols, p)
+	o.Tolerances = c.tolerances(p)
+	var within string
+	if wc, ok := o.Column(RoleWithin, ""); ok {
+		if wc.Type != "BOOLEAN" {
+			return fmt.Errorf("column %s has role %s but is %s; it must be BOOLEAN", wc.Name, RoleWithin, wc.Type)
+		}
+		within = wc.Name
+	}
+	_, n, err := rows(ctx, db, runSQL, "exception_count", struct{ Table, Within string }{o.Table, within})
+	if err != nil {
+		return err
+	}
+	fmt.Sscan(*n[0][0], &o.Exceptions)
+	if within != "" {
+		var w int64
+		fmt.Sscan(*n[0][1], &w)
+		o.WithinTolerance = &w
 	}
 	o.Status = Pass
 	if o.Exceptions > 0 {
@@ -228,11 +266,6 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome) e
 			o.Status = Info
 		}
 	}
-	cols, err := db.Columns(ctx, o.Table)
-	if err != nil {
-		return err
-	}
-	o.Columns = c.columns(cols, p)
 	return nil
 }
 

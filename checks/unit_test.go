@@ -136,7 +136,7 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown chart", "-- chart: pie\n", `010_x.sql:4: chart "pie": want balance, reperformance, replayed_keys`},
 		{"unknown finding", "-- finding: loss\n", `010_x.sql:4: finding "loss": want replay`},
 		{"unknown note", "-- notes: partial_null_ids, other\n", `010_x.sql:4: notes "other"`},
-		{"unknown role", "-- columns: a=source, b=amount\n", `010_x.sql:4: columns "b=amount": role "amount": want checkpoints, difference`},
+		{"unknown role", "-- columns: a=source, b=amount\n", `010_x.sql:4: columns "b=amount": role "amount": want checkpoints, column, difference`},
 		{"no role", "-- columns: a\n", `010_x.sql:4: columns "a": want column=role`},
 		{"two stars", "-- columns: *_*=source\n", `a pattern has one *`},
 		{"a column twice", "-- columns: a=source\n-- columns: a=sink\n", `010_x.sql:4: columns: a is given a role twice`},
@@ -169,7 +169,9 @@ func TestBuiltinHeaderKeys(t *testing.T) {
 		"missing_ids":              "chart= finding= notes=[partial_null_ids]",
 		"unexpected_ids":           "chart= finding= notes=[partial_null_ids]",
 		"duplicate_ids":            "chart=replayed_keys finding= notes=[partial_null_ids]",
+		"population":               "chart= finding= notes=[]",
 		"value_mismatches":         "chart= finding= notes=[partial_null_ids]",
+		"normalized_matches":       "chart= finding= notes=[partial_null_ids]",
 		"row_count_balance":        "chart=balance finding= notes=[]",
 		"sum_balance":              "chart=balance finding= notes=[]",
 		"key_checkpoint_conflicts": "chart=replayed_keys finding=replay notes=[]",
@@ -190,14 +192,37 @@ func TestBuiltinHeaderKeys(t *testing.T) {
 	}
 }
 
-// recordParams exercise every template branch of the record checks: a
-// composite id, two measures of different scales, a group, a checkpoint and
-// a logical key.
-func recordParams() *checks.Params {
-	return &checks.Params{ID: []string{"entry_id", "leg"}, Measures: []string{"amount", "fee"}, GroupBy: []string{"account"},
+// recordColumns exercise every template branch of the record checks: a
+// composite id, two measures of different scales, a group, a checkpoint, a
+// logical key, a normalised text column, absolute, relative and duration
+// tolerances of compared columns (posted_at zoned in the source, zone-less
+// in the sink, read in Asia/Shanghai) and a balance tolerance.
+func recordColumns(t *testing.T) checks.Columns {
+	tol := func(s string) checks.Tolerance {
+		v, err := spec.ParseTolerance(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	return checks.Columns{ID: []string{"entry_id", "leg"}, Measures: []string{"amount", "fee"}, GroupBy: []string{"account"},
 		Checkpoint: "checkpoint_id", LogicalKey: []string{"entry_id", "leg"},
-		SourceValueCols: []string{"amount", "fee"}, SinkValueCols: []string{"amount", "fee"},
-		MeasureTypes: map[string]string{"amount": "DECIMAL(38,2)", "fee": "DECIMAL(38,4)"}}
+		Normalize:        map[string][]string{"memo": {"trim", "casefold"}},
+		Tolerance:        map[string]checks.Tolerance{"amount": tol("0.001"), "fee": tol("0.1%"), "posted_at": tol("2s")},
+		BalanceTolerance: map[string]checks.Tolerance{"amount": tol("0.01")},
+		SinkZone:         "Asia/Shanghai"}
+}
+
+// recordParams are the Params Prepare gives recordColumns over
+// recordTables.
+func recordParams(t *testing.T) *checks.Params {
+	db := newDB(t)
+	recordTables(t, db)
+	p, _, err := checks.Prepare(context.Background(), db, recordColumns(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // replaySpec re-performs a sliding 10-minute window every 5 minutes per
@@ -262,7 +287,7 @@ func TestRenderGolden(t *testing.T) {
 	for _, tc := range []struct {
 		kind string
 		p    *checks.Params
-	}{{"record", recordParams()}, {"replay", replayParams(t)}} {
+	}{{"record", recordParams(t)}, {"replay", replayParams(t)}} {
 		for _, c := range builtin(t) {
 			if !c.Applies(tc.p) || len(c.Missing(tc.p)) > 0 {
 				continue
@@ -369,17 +394,24 @@ func TestComputeTotals(t *testing.T) {
 	}
 }
 
-// recordTables loads a source and a sink with every column recordParams
+// recordTables loads a source and a sink with every column recordColumns
 // names: entry E2 is missing from the sink, E3 written twice under
-// checkpoints 1 and 2, E4 has a NULL leg on both sides, E5 is unexpected.
+// checkpoints 1 and 2, E4 has a NULL leg on both sides and an amount and a
+// posting time beyond tolerance, E5 is unexpected; E1's fee and posting
+// time differ within tolerance and its memo only in case and spaces.
 func recordTables(t *testing.T, db *duck.DB) {
-	cols := "entry_id VARCHAR, leg VARCHAR, account VARCHAR, amount VARCHAR, fee VARCHAR, checkpoint_id BIGINT"
-	load(t, db, "source", cols,
-		[]any{"E1", "a", "ACC-1", "10.00", "0.1000", nil}, []any{"E2", "a", "ACC-1", "5.00", "0.2000", nil},
-		[]any{"E3", "a", "ACC-2", "7.50", "0.3000", nil}, []any{"E4", nil, "ACC-2", "1.00", "0", nil})
-	load(t, db, "sink", cols,
-		[]any{"E1", "a", "ACC-1", "10.00", "0.1000", 1}, []any{"E3", "a", "ACC-2", "7.50", "0.3000", 1},
-		[]any{"E3", "a", "ACC-2", "7.50", "0.3000", 2}, []any{"E4", nil, "ACC-2", "1.01", "0", 2}, []any{"E5", "b", "ACC-1", "3.00", "0", 2})
+	cols := "entry_id VARCHAR, leg VARCHAR, account VARCHAR, amount VARCHAR, fee VARCHAR, memo VARCHAR, "
+	load(t, db, "source", cols+"posted_at TIMESTAMPTZ, checkpoint_id BIGINT",
+		[]any{"E1", "a", "ACC-1", "10.00", "0.1000", "paid", "2026-01-01 10:00:00+00", nil},
+		[]any{"E2", "a", "ACC-1", "5.00", "0.2000", "paid", "2026-01-01 10:30:00+00", nil},
+		[]any{"E3", "a", "ACC-2", "7.50", "0.3000", "open", "2026-01-01 11:00:00+00", nil},
+		[]any{"E4", nil, "ACC-2", "1.00", "0", "open", "2026-01-01 12:00:00+00", nil})
+	load(t, db, "sink", cols+"posted_at TIMESTAMP, checkpoint_id BIGINT",
+		[]any{"E1", "a", "ACC-1", "10.00", "0.1001", "Paid ", "2026-01-01 18:00:01", 1},
+		[]any{"E3", "a", "ACC-2", "7.50", "0.3000", "open", "2026-01-01 19:00:00", 1},
+		[]any{"E3", "a", "ACC-2", "7.50", "0.3000", "open", "2026-01-01 19:00:00", 2},
+		[]any{"E4", nil, "ACC-2", "1.01", "0", "open", "2026-01-01 20:00:05", 2},
+		[]any{"E5", "b", "ACC-1", "3.00", "0", "x", "2026-01-01 21:00:00", 2})
 }
 
 func outcomeOf(t *testing.T, outs []*checks.Outcome, id string) *checks.Outcome {
@@ -454,8 +486,7 @@ func TestRunColumnRoles(t *testing.T) {
 	db := newDB(t)
 	recordTables(t, db)
 	all := builtin(t)
-	c := recordParams()
-	p, _, err := checks.Prepare(ctx, db, checks.Columns{ID: c.ID, Measures: c.Measures, GroupBy: c.GroupBy, Checkpoint: c.Checkpoint, LogicalKey: c.LogicalKey})
+	p, _, err := checks.Prepare(ctx, db, recordColumns(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -519,8 +550,31 @@ func TestRunColumnRoles(t *testing.T) {
 	if got := roleOf(outcomeOf(t, outs, "missing_ids"), "source_rows"); got != "source/" {
 		t.Errorf("missing_ids source_rows: %s, want a row count of role source", got)
 	}
-	if c := sum.Columns[len(sum.Columns)-1]; c.Type != "DECIMAL(38,4)" {
+	if c, _ := sum.Column(checks.RoleDifference, "fee"); c.Type != "DECIMAL(38,4)" {
 		t.Errorf("sum_balance %s is %s, want DECIMAL(38,4)", c.Name, c.Type)
+	}
+	// E1's fee (0.0001 ≤ 0.1% of 0.1000) and posting time (1 s ≤ 2 s) are
+	// within tolerance; E4's amount (0.01 > 0.001) and posting time (5 s)
+	// are not.
+	vm := outcomeOf(t, outs, "value_mismatches")
+	if vm.Exceptions != 2 || vm.WithinTolerance == nil || *vm.WithinTolerance != 2 {
+		t.Errorf("value_mismatches: %d exceptions, %v within tolerance, want 2 and 2: %v", vm.Exceptions, vm.WithinTolerance, query(t, db, "SELECT * FROM "+duck.Ident(vm.Table)))
+	}
+	if got := fmt.Sprint(vm.Tolerances); got != "[{amount 0.001} {fee 0.1%} {posted_at 2s}]" {
+		t.Errorf("value_mismatches tolerances %s", got)
+	}
+	if got := query(t, db, "SELECT entry_id, \"column\", difference, tolerance, within_tolerance FROM "+duck.Ident(vm.Table)); !slices.Equal(got, []string{
+		"E1|fee|0.0001|0.1%|true", "E1|posted_at|00:00:01|2s|true", "E4|amount|0.01|0.001|false", "E4|posted_at|00:00:05|2s|false"}) {
+		t.Errorf("value_mismatches rows %q", got)
+	}
+	if nm := outcomeOf(t, outs, "normalized_matches"); nm.Status != checks.Info || nm.Exceptions != 1 {
+		t.Errorf("normalized_matches: %s %d, want info 1", nm.Status, nm.Exceptions)
+	}
+	// Per group and in total: ACC-1 and ACC-2 are off by more than the
+	// tolerance, and so is the total.
+	if got := query(t, db, "SELECT coalesce(account, 'NULL'), total, difference_amount, tolerance_amount, within_tolerance FROM "+duck.Ident(sum.Table)); !slices.Equal(got, []string{
+		"ACC-1|false|-2.00|0.01|false", "ACC-2|false|7.51|0.01|false", "NULL|true|5.51|0.01|false"}) {
+		t.Errorf("sum_balance rows %q", got)
 	}
 
 	dup := outcomeOf(t, outs, "duplicate_ids")

@@ -1,19 +1,42 @@
 -- check: value_mismatches
 -- assertion: accuracy
--- description: Ids present in both inputs whose measures differ (exact decimal comparison), one row per differing
--- description: source/sink row pair.
--- requires: id, measures
+-- description: Matched source and sink rows whose values differ in a compared column (typed equality: text byte
+-- description: for byte, numbers by exact value, timestamps as instants; NULL differs from any value), one row per
+-- description: row pair and differing column: the column, both values as text (a measure at its exact scale), the
+-- description: difference (exact for numbers, an interval for timestamps) and, where a tolerance is declared, the
+-- description: tolerance and whether the difference is within it (such rows are listed but are not exceptions).
+-- requires: id, compare
 -- notes: partial_null_ids
--- columns: source_location=location, sink_location=location, source_*=source, sink_*=sink, difference_*=difference
-SELECT {{cols "s" .ID}},
-{{- range .Measures}}
-       s.{{q .}} AS {{name "source_" .}},
-       k.{{q .}} AS {{name "sink_" .}},
-       CAST(k.{{q .}} - s.{{q .}} AS {{$.Dec .}}) AS {{name "difference_" .}},
+-- tolerance: compare
+-- columns: column=column, difference=difference, tolerance=tolerance, within_tolerance=within_tolerance,
+-- columns: source_location=location, sink_location=location
+WITH pairs AS (
+    -- Each matched pair with some difference, once; its compared columns as a list.
+    SELECT {{cols "s" .ID}},
+           [{{range $i, $c := .Compared}}{{if $i}},
+            {{end}}{'column': {{lit $c.Name}}, 'differs': {{cmpdiffers "s" "k" $c}},
+             'source_value': CAST(s.{{q $c.Name}} AS VARCHAR), 'sink_value': CAST(k.{{q $c.Name}} AS VARCHAR),
+             'difference': {{cmpdifference "s" "k" $c}},
+             'tolerance': {{if $c.Tol}}{{lit $c.Tol.Text}}{{else}}CAST(NULL AS VARCHAR){{end}}, 'within_tolerance': {{cmpwithin "s" "k" $c}}}
+{{- end}}] AS compared,
+           {{loc "s"}} AS source_location,
+           {{loc "k"}} AS sink_location
+    FROM source AS s
+    JOIN sink AS k ON {{match "s" "k" .ID}}
+    WHERE NOT {{nullid "s" .ID}}
+      AND ({{range $i, $c := .Compared}}{{if $i}}
+           OR {{end}}{{cmpdiffers "s" "k" $c}}{{end}})
+)
+SELECT {{cols "p" .ID}},
+       p.c."column" AS "column",
+       p.c.source_value AS source_value,
+       p.c.sink_value AS sink_value,
+       p.c.difference AS difference,
+{{- if .HasTolerance}}
+       p.c.tolerance AS tolerance,
+       coalesce(p.c.within_tolerance, FALSE) AS within_tolerance,
 {{- end}}
-       {{loc "s"}} AS source_location,
-       {{loc "k"}} AS sink_location
-FROM source AS s
-JOIN sink AS k ON {{match "s" "k" .ID}}
-WHERE NOT {{nullid "s" .ID}}
-  AND {{differ "s" "k" .Measures}}
+       p.source_location,
+       p.sink_location
+FROM (SELECT pairs.*, unnest(pairs.compared) AS c FROM pairs) AS p
+WHERE p.c.differs

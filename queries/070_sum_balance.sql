@@ -1,26 +1,40 @@
 -- check: sum_balance
 -- assertion: completeness, accuracy
 -- description: Exact decimal sums of each measure in source and sink, in total or per group when group_by is given;
--- description: an exception is a total or group where any sum differs (difference = sink - source).
+-- description: an exception is a total or group where any sum differs (difference = sink - source). With
+-- description: balance_tolerance: a difference within the measure's tolerance is listed but not an exception
+-- description: (within_tolerance), and with group_by the total is balanced too (the row where total is true).
 -- requires: records, measures
 -- chart: balance
--- columns: source_*=source, sink_*=sink, difference_*=difference
+-- tolerance: balance
+-- columns: source_*=source, sink_*=sink, difference_*=difference, tolerance_*=tolerance, within_tolerance=within_tolerance,
+-- columns: total=total
+{{- $total := and .GroupBy .BalanceTolerance}}
 WITH s AS (
-    SELECT {{if .GroupBy}}{{cols "" .GroupBy}}, {{end}}
+    SELECT {{if .GroupBy}}{{cols "" .GroupBy}}, {{end}}{{if $total}}grouping({{cols "" .GroupBy}}) > 0 AS __total, {{end}}
 {{- range $i, $m := .Measures}}{{if $i}}, {{end}}CAST(coalesce(sum({{q $m}}), 0) AS {{$.Dec $m}}) AS {{q $m}}{{end}}
     FROM source
-    {{if .GroupBy}}GROUP BY {{cols "" .GroupBy}}{{end}}
+    {{if $total}}GROUP BY GROUPING SETS (({{cols "" .GroupBy}}), ()){{else if .GroupBy}}GROUP BY {{cols "" .GroupBy}}{{end}}
 ), k AS (
-    SELECT {{if .GroupBy}}{{cols "" .GroupBy}}, {{end}}
+    SELECT {{if .GroupBy}}{{cols "" .GroupBy}}, {{end}}{{if $total}}grouping({{cols "" .GroupBy}}) > 0 AS __total, {{end}}
 {{- range $i, $m := .Measures}}{{if $i}}, {{end}}CAST(coalesce(sum({{q $m}}), 0) AS {{$.Dec $m}}) AS {{q $m}}{{end}}
     FROM sink
-    {{if .GroupBy}}GROUP BY {{cols "" .GroupBy}}{{end}}
-)
-SELECT {{coalesced "s" "k" .GroupBy}}
+    {{if $total}}GROUP BY GROUPING SETS (({{cols "" .GroupBy}}), ()){{else if .GroupBy}}GROUP BY {{cols "" .GroupBy}}{{end}}
+), balanced AS (
+    SELECT {{coalesced "s" "k" .GroupBy}}{{if $total}}coalesce(s.__total, k.__total) AS total,{{end}}
 {{- range $i, $m := .Measures}}{{if $i}},{{end}}
-       CAST(coalesce(s.{{q $m}}, 0) AS {{$.Dec $m}}) AS {{name "source_" $m}},
-       CAST(coalesce(k.{{q $m}}, 0) AS {{$.Dec $m}}) AS {{name "sink_" $m}},
-       CAST(coalesce(k.{{q $m}}, 0) - coalesce(s.{{q $m}}, 0) AS {{$.Dec $m}}) AS {{name "difference_" $m}}
+           CAST(coalesce(s.{{q $m}}, 0) AS {{$.Dec $m}}) AS {{name "source_" $m}},
+           CAST(coalesce(k.{{q $m}}, 0) AS {{$.Dec $m}}) AS {{name "sink_" $m}},
+           CAST(coalesce(k.{{q $m}}, 0) - coalesce(s.{{q $m}}, 0) AS {{$.Dec $m}}) AS {{name "difference_" $m}}
 {{- end}}
-FROM s FULL OUTER JOIN k ON {{match "s" "k" .GroupBy}}
-WHERE {{range $i, $m := .Measures}}{{if $i}} OR {{end}}coalesce(s.{{q $m}}, 0) <> coalesce(k.{{q $m}}, 0){{end}}
+    FROM s FULL OUTER JOIN k ON {{match "s" "k" .GroupBy}}{{if $total}} AND s.__total = k.__total{{end}}
+)
+SELECT {{if .GroupBy}}{{cols "b" .GroupBy}}, {{end}}{{if $total}}b.total, {{end}}
+{{- range $i, $m := .Measures}}{{if $i}}, {{end}}b.{{name "source_" $m}}, b.{{name "sink_" $m}}, b.{{name "difference_" $m}}
+{{- if $.BalanceTolerance}}, {{with $.BalanceTol $m}}{{lit .Text}}{{else}}CAST(NULL AS VARCHAR){{end}} AS {{name "tolerance_" $m}}{{end}}{{end}}
+{{- if .BalanceTolerance}},
+       {{range $i, $m := .Measures}}{{if $i}}
+       AND {{end}}(b.{{name "difference_" $m}} = 0{{with $.BalanceTol $m}} OR coalesce({{within (printf "b.%s" (name "source_" $m)) (printf "b.%s" (name "sink_" $m)) .}}, FALSE){{end}}){{end}} AS within_tolerance
+{{- end}}
+FROM balanced AS b
+WHERE {{range $i, $m := .Measures}}{{if $i}} OR {{end}}b.{{name "difference_" $m}} <> 0{{end}}

@@ -153,9 +153,13 @@ func balanceSeries(v *View) []*BalanceSeries {
 			continue
 		}
 		gs := c.cols(evidence.RoleGroup)
+		wi, ti := c.col(evidence.RoleWithinTolerance, ""), c.col(evidence.RoleTotal, "")
 		for _, row := range c.rows {
 			if di >= 0 && num(row[di].Text) == 0 {
 				continue // this group is out of balance in another measure
+			}
+			if wi >= 0 && row[wi].Text == "true" || ti >= 0 && row[ti].Text == "true" {
+				continue // within tolerance, or the total (drawn from the totals)
 			}
 			bs.OutOfBalance++
 			if len(bs.Bars) == maxBars {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -58,9 +59,10 @@ func fixture(t testing.TB) *evidence.Summary {
 			{ID: "null_ids", Assertion: "accuracy", Description: "Rows whose id is NULL or empty.", Status: evidence.Skipped, SkipReason: "not configured: needs id"},
 			checkFrom(t, ev, "missing_ids", "completeness", "Source records whose id has no row in the sink.", []evidence.Column{
 				{Type: "VARCHAR", Role: evidence.RoleID}, {Type: "BIGINT"}, {Type: "DECIMAL(38,2)", Role: evidence.RoleSource, Measure: "amount"}, {Type: "VARCHAR", Role: evidence.RoleLocation}}),
-			checkFrom(t, ev, "value_mismatches", "accuracy", "Ids in both inputs whose measures differ.", []evidence.Column{
-				{Type: "VARCHAR", Role: evidence.RoleID}, {Type: "DECIMAL(18,2)", Role: evidence.RoleSource, Measure: "amount"}, {Type: "DECIMAL(18,2)", Role: evidence.RoleSink, Measure: "amount"},
-				{Type: "DECIMAL(38,2)", Role: evidence.RoleDifference, Measure: "amount"}, {Type: "VARCHAR", Role: evidence.RoleLocation}, {Type: "VARCHAR", Role: evidence.RoleLocation}}),
+			withTolerances(checkFrom(t, ev, "value_mismatches", "accuracy", "Matched rows whose values differ in a compared column, one row per id and column.", []evidence.Column{
+				{Type: "VARCHAR", Role: evidence.RoleID}, {Type: "VARCHAR", Role: evidence.RoleColumn}, {Type: "VARCHAR"}, {Type: "VARCHAR"},
+				{Type: "VARCHAR", Role: evidence.RoleDifference}, {Type: "VARCHAR", Role: evidence.RoleTolerance}, {Type: "BOOLEAN", Role: evidence.RoleWithinTolerance},
+				{Type: "VARCHAR", Role: evidence.RoleLocation}, {Type: "VARCHAR", Role: evidence.RoleLocation}}), evidence.Tolerance{Column: "amount", Tolerance: "0.01"}),
 			withChart(checkFrom(t, ev, "sum_balance", "completeness, accuracy", "Exact sums per group; an exception is a group whose sums differ.", []evidence.Column{
 				{Type: "VARCHAR", Role: evidence.RoleGroup}, {Type: "DECIMAL(38,2)", Role: evidence.RoleSource, Measure: "amount"},
 				{Type: "DECIMAL(38,2)", Role: evidence.RoleSink, Measure: "amount"}, {Type: "DECIMAL(38,2)", Role: evidence.RoleDifference, Measure: "amount"}}), evidence.ChartBalance),
@@ -70,6 +72,14 @@ func fixture(t testing.TB) *evidence.Summary {
 		Totals: &evidence.Totals{SourceRows: 3000, SinkRows: 3130, SourceDistinctIDs: 3000, SinkDistinctIDs: 3000,
 			Measures: []evidence.MeasureTotal{{Name: "amount", Type: "DECIMAL(38,2)", SourceSum: "3375343.63", SinkSum: "3527966.40", Difference: "152622.77"}}},
 		Notes: []string{"measure amount compared as DECIMAL(38,2) (scale from the data; no value rounded)"},
+		Comparison: &evidence.Comparison{
+			Compared: []evidence.ComparedColumn{
+				{Column: "account", SourceType: "VARCHAR", SinkType: "VARCHAR", Method: "text", Normalize: []string{"trim"}},
+				{Column: "amount", SourceType: "DECIMAL(18,2)", SinkType: "DECIMAL(18,2)", Method: "number", Tolerance: "0.01"},
+				{Column: "settled_at", SourceType: "TIMESTAMP WITH TIME ZONE", SinkType: "TIMESTAMP", Method: "timestamp", SinkZone: "UTC"},
+			},
+			Uncompared: []evidence.UncomparedColumn{{Column: "entry_id", Input: "both", Reason: "id: matched, not compared"}, {Column: "checkpoint_id", Input: "sink", Reason: "checkpoint id"}},
+		},
 	}
 }
 
@@ -156,6 +166,11 @@ func normaliseRun(s *evidence.Summary) {
 	s.Run.ToolVersion, s.Run.DuckDBVersion = "TOOL-VERSION", "DUCKDB-VERSION"
 }
 
+func withTolerances(c *evidence.Check, ts ...evidence.Tolerance) *evidence.Check {
+	c.Tolerances = ts
+	return c
+}
+
 func withChart(c *evidence.Check, chart string) *evidence.Check {
 	c.Chart = chart
 	return c
@@ -186,13 +201,21 @@ func checkFrom(t testing.TB, fsys fs.FS, id, assertion, desc string, cols []evid
 		col.Name = h
 		c.Columns = append(c.Columns, col)
 	}
+	within := slices.IndexFunc(c.Columns, func(col evidence.Column) bool { return col.Role == evidence.RoleWithinTolerance })
+	if within >= 0 {
+		c.WithinTolerance = new(int64)
+	}
 	for {
-		_, err := rd.next()
+		rec, err := rd.next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			t.Fatal(err)
+		}
+		if within >= 0 && rec[within].text == "true" {
+			*c.WithinTolerance++
+			continue
 		}
 		c.Exceptions++
 	}

@@ -59,6 +59,8 @@ type htmlPage struct {
 	Params     [][2]string
 	Replay     *htmlReplay
 	Since      *SinceLastRunView
+	Compared   []ComparedRow
+	Uncompared []UncomparedRow
 }
 
 // htmlReplay is the replay section.
@@ -80,7 +82,7 @@ type htmlCheck struct {
 }
 
 func newHTMLPage(v *View) *htmlPage {
-	p := &htmlPage{S: v.Summary, Conclusion: v.Conclusion(""), Params: v.Parameters, Since: v.SinceLastRun}
+	p := &htmlPage{S: v.Summary, Conclusion: v.Conclusion(""), Params: v.Parameters, Since: v.SinceLastRun, Compared: v.Compared, Uncompared: v.Uncompared}
 	if r := v.Replay; r != nil {
 		p.Replay = &htmlReplay{ReplayView: r, Unexplained: countList(r.Unexplained)}
 		for _, rs := range r.Restarts {

@@ -65,6 +65,29 @@ func (markdownWriter) Write(_ context.Context, w io.Writer, v *View) error {
 		b.WriteString(".\n\n")
 	}
 
+	if len(v.Compared) > 0 || len(v.Uncompared) > 0 {
+		b.WriteString("Columns compared on every matched id:\n\n")
+		if len(v.Compared) == 0 {
+			b.WriteString("none: no column besides the id, checkpoint and logical key is in both inputs.\n\n")
+		} else {
+			b.WriteString("| column | source type | sink type | compared as | normalised | tolerance |\n|---|---|---|---|---|---|\n")
+			for _, c := range v.Compared {
+				fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", mdCell(c.Column), c.SourceType, c.SinkType, c.How, dash(c.Normalize), dash(c.Tolerance))
+			}
+			b.WriteString("\n")
+		}
+		if len(v.Uncompared) > 0 {
+			b.WriteString("Left uncompared: ")
+			for i, u := range v.Uncompared {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "`%s` (%s: %s)", mdCell(u.Column), u.Input, u.Reason)
+			}
+			b.WriteString(".\n\n")
+		}
+	}
+
 	if len(v.Population) > 0 {
 		b.WriteString("| population | source | sink | difference (sink − source) |\n|---|---:|---:|---:|\n")
 		for _, row := range v.Population {
@@ -86,11 +109,19 @@ func (markdownWriter) Write(_ context.Context, w io.Writer, v *View) error {
 		switch {
 		case c.Status == evidence.Skipped:
 			fmt.Fprintf(&b, "Skipped: %s.\n\n", c.SkipReason)
-		case c.Exceptions == 0:
-			fmt.Fprintf(&b, "No exceptions (`%s` has the header only).\n\n", c.File)
+		case c.Rows() == 0:
+			fmt.Fprintf(&b, "No exceptions (`%s` has the header only).", c.File)
+			if t := c.ToleranceText(); t != "" {
+				fmt.Fprintf(&b, " Tolerance: %s.", t)
+			}
+			b.WriteString("\n\n")
 		default:
-			fmt.Fprintf(&b, "%d exception(s); all of them are in `%s`.", c.Exceptions, c.File)
-			if int64(len(c.First)) < c.Exceptions {
+			fmt.Fprintf(&b, "%d exception(s)", c.Exceptions)
+			if t := c.ToleranceText(); t != "" {
+				fmt.Fprintf(&b, " and %s, listed but not exceptions (`within_tolerance` true)", t)
+			}
+			fmt.Fprintf(&b, "; all of them are in `%s`.", c.File)
+			if int64(len(c.First)) < c.Rows() {
 				fmt.Fprintf(&b, " The first %d:", len(c.First))
 			}
 			b.WriteString("\n\n")
@@ -116,6 +147,14 @@ func (markdownWriter) Write(_ context.Context, w io.Writer, v *View) error {
 		"Running `reconcile run` again with the same spec on files with the same SHA-256 gives byte-identical exception files.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// dash is s, or "–" when s is empty.
+func dash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
 }
 
 // figure is a population figure: its exact text, "–" when it does not

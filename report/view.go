@@ -48,8 +48,29 @@ type View struct {
 	// SinceLastRun is the comparison with the control's previous run in
 	// the run history; nil without a history.
 	SinceLastRun *SinceLastRunView
+	// Compared are the columns compared on every matched id and
+	// Uncompared those of either input left out (none for a windowed
+	// sink, or a summary written before they were recorded).
+	Compared   []ComparedRow
+	Uncompared []UncomparedRow
 
 	evidence fs.FS
+}
+
+// ComparedRow is one compared column as the reports state it.
+type ComparedRow struct {
+	Column, SourceType, SinkType string
+	// How is the comparison in words: "text, byte for byte", "exact
+	// value", "instants (sink: zone-less, read in Asia/Shanghai)", …
+	How string
+	// Normalize ("trim, casefold") and Tolerance ("0.01") are "" when none.
+	Normalize, Tolerance string
+}
+
+// UncomparedRow is one column left uncompared: the input(s) it is in
+// ("source", "sink", "both") and why.
+type UncomparedRow struct {
+	Column, Input, Reason string
 }
 
 // PopulationRow is one row of the population table. A Cell that is Null
@@ -162,6 +183,7 @@ func NewView(ctx context.Context, s *evidence.Summary, ev fs.FS) (*View, error) 
 		v.Checks = append(v.Checks, cv)
 	}
 	v.Population = population(s)
+	v.Compared, v.Uncompared = comparison(s.Comparison)
 	v.Replay = replayView(s.Replay)
 	var err error
 	if v.Parameters, err = flatten(s.Parameters); err != nil {
@@ -253,8 +275,8 @@ func (v *View) check(c *evidence.Check) (*CheckView, error) {
 			}
 		}
 	}
-	if n != c.Exceptions {
-		return nil, fmt.Errorf("report: %s holds %d rows, but the check counted %d exceptions", c.File, n, c.Exceptions)
+	if n != c.Rows() {
+		return nil, fmt.Errorf("report: %s holds %d rows, but the check counted %d exceptions and %d rows within tolerance", c.File, n, c.Exceptions, c.Rows()-c.Exceptions)
 	}
 	return cv, nil
 }
@@ -332,8 +354,8 @@ func (v *View) EachRow(ctx context.Context, c *CheckView, fn func([]Cell) error)
 			return err
 		}
 	}
-	if n != c.Exceptions {
-		return fmt.Errorf("report: %s holds %d rows, but the check counted %d exceptions (it changed while the reports were written)", c.File, n, c.Exceptions)
+	if n != c.Rows() {
+		return fmt.Errorf("report: %s holds %d rows, but the check counted %d (it changed while the reports were written)", c.File, n, c.Rows())
 	}
 	return nil
 }
@@ -349,13 +371,84 @@ func (v *View) Failed() []*CheckView {
 	return out
 }
 
+// Listed returns the checks whose exceptions file holds rows — exceptions
+// of a failed check, the rows of an informational one, rows within a
+// declared tolerance of a check that passed — in run order.
+func (v *View) Listed() []*CheckView {
+	var out []*CheckView
+	for _, c := range v.Checks {
+		if c.Status != evidence.Skipped && c.Rows() > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // ExceptionsText is the check's exception count for a verdict table: "–"
-// when it was skipped.
+// when it was skipped; with a declared tolerance, the count followed by
+// ToleranceText ("1; 1 within tolerance (amount 0.01)").
 func (c *CheckView) ExceptionsText() string {
 	if c.Status == evidence.Skipped {
 		return "–"
 	}
+	if t := c.ToleranceText(); t != "" {
+		return fmt.Sprintf("%d; %s", c.Exceptions, t)
+	}
 	return fmt.Sprint(c.Exceptions)
+}
+
+// ToleranceText says what the declared tolerances did to the check's
+// verdict: "1 within tolerance (amount 0.01, settled_at 2s)"; "" when
+// none applied.
+func (c *CheckView) ToleranceText() string {
+	if len(c.Tolerances) == 0 {
+		return ""
+	}
+	ts := make([]string, len(c.Tolerances))
+	for i, t := range c.Tolerances {
+		ts[i] = t.Column + " " + t.Tolerance
+	}
+	return fmt.Sprintf("%d within tolerance (%s)", c.Rows()-c.Exceptions, strings.Join(ts, ", "))
+}
+
+// comparison lays out summary.json's comparison.
+func comparison(c *evidence.Comparison) ([]ComparedRow, []UncomparedRow) {
+	if c == nil {
+		return nil, nil
+	}
+	var cmp []ComparedRow
+	for _, col := range c.Compared {
+		cmp = append(cmp, ComparedRow{Column: col.Column, SourceType: col.SourceType, SinkType: col.SinkType,
+			How: methodText(col), Normalize: strings.Join(col.Normalize, ", "), Tolerance: col.Tolerance})
+	}
+	var un []UncomparedRow
+	for _, u := range c.Uncompared {
+		un = append(un, UncomparedRow{Column: u.Column, Input: u.Input, Reason: u.Reason})
+	}
+	return cmp, un
+}
+
+// methodText is a comparison method in words, with the zones a timestamp
+// column's zone-less values were read in.
+func methodText(c evidence.ComparedColumn) string {
+	text := map[string]string{
+		"text": "text, byte for byte", "number": "exact value", "float": "binary floating point, at its precision",
+		"boolean": "boolean", "date": "date", "timestamp": "instants", "value": "value of the type",
+	}[c.Method]
+	if text == "" {
+		text = c.Method
+	}
+	var zones []string
+	if c.SourceZone != "" {
+		zones = append(zones, "source: zone-less values read in "+c.SourceZone)
+	}
+	if c.SinkZone != "" {
+		zones = append(zones, "sink: zone-less values read in "+c.SinkZone)
+	}
+	if len(zones) > 0 {
+		text += " (" + strings.Join(zones, "; ") + ")"
+	}
+	return text
 }
 
 // Header is the exception table's column names.

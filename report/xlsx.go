@@ -21,12 +21,16 @@ import (
 // xlsxWriter writes workbook.xlsx, the auditor's work paper:
 //
 //   - Summary: the control, the period or snapshot, the run metadata, the
-//     population counts of source and sink, one row per check with its
-//     exception count and the sheets holding the rows, the conclusion and
-//     empty Prepared by / Reviewed by / Date cells for sign-off;
-//   - one sheet per failed check, named after the check id, holding every
-//     row of its exceptions CSV; past the sheet limit of 1,048,576 rows the
-//     rows continue on "<id> (2)", "<id> (3)", … each with the header again;
+//     population counts of source and sink, the columns compared (how, with
+//     which normalisation and tolerance) and those left uncompared, one row
+//     per check with its exception count, its tolerances and the sheets
+//     holding the rows, the conclusion and empty Prepared by / Reviewed by /
+//     Date cells for sign-off;
+//   - one sheet per check whose exceptions CSV has rows (a failed check, an
+//     informational one, one with rows within a declared tolerance, which
+//     its within_tolerance column marks), named after the check id, holding
+//     every row of the CSV; past the sheet limit of 1,048,576 rows the rows
+//     continue on "<id> (2)", "<id> (3)", … each with the header again;
 //   - with a run history, Since last run: the run compared with, each
 //     check's new, recurring and resolved keys, every resolved key, and the
 //     exceptions per check of the control's recent runs;
@@ -163,7 +167,7 @@ func (b *workbook) build(ctx context.Context) error {
 	// Plan the exception sheets first: Summary names them. The view has
 	// counted every file's rows against its check.
 	var plans []*excPlan
-	for _, c := range b.v.Failed() {
+	for _, c := range b.v.Listed() {
 		plans = append(plans, &excPlan{c: c})
 	}
 	if err := b.f.SetSheetName("Sheet1", "Summary"); err != nil {
@@ -171,7 +175,7 @@ func (b *workbook) build(ctx context.Context) error {
 	}
 	b.used["summary"] = true
 	for _, p := range plans {
-		n := (p.c.Exceptions + int64(b.perSheet) - 1) / int64(b.perSheet)
+		n := (p.c.Rows() + int64(b.perSheet) - 1) / int64(b.perSheet)
 		for i := int64(1); i <= n; i++ {
 			name := b.sheetName(p.c.ID, int(i))
 			if _, err := b.f.NewSheet(name); err != nil {
@@ -561,6 +565,33 @@ func (b *workbook) summary(plans []*excPlan) error {
 		}
 		s.skip()
 	}
+	if len(b.v.Compared) > 0 || len(b.v.Uncompared) > 0 {
+		if err := s.add(b.hdr("Column compared", "Source type", "Sink type", "Compared as", "Normalised", "Tolerance")); err != nil {
+			return err
+		}
+		if len(b.v.Compared) == 0 {
+			if err := add(b.str("none: no column besides the id, checkpoint and logical key is in both inputs")); err != nil {
+				return err
+			}
+		}
+		for _, c := range b.v.Compared {
+			if err := add(b.str(c.Column), b.str(c.SourceType), b.str(c.SinkType), b.str(c.How), b.str(dash(c.Normalize)), b.str(dash(c.Tolerance))); err != nil {
+				return err
+			}
+		}
+		s.skip()
+		if len(b.v.Uncompared) > 0 {
+			if err := s.add(b.hdr("Column left uncompared", "In", "Why")); err != nil {
+				return err
+			}
+			for _, u := range b.v.Uncompared {
+				if err := add(b.str(u.Column), b.str(u.Input), b.str(u.Reason)); err != nil {
+					return err
+				}
+			}
+			s.skip()
+		}
+	}
 	if rp := b.v.Replay; rp != nil {
 		if err := s.add(b.hdr("Stream-job replay", "", "", "")); err != nil {
 			return err
@@ -601,6 +632,9 @@ func (b *workbook) summary(plans []*excPlan) error {
 		if c.Status == evidence.Skipped {
 			ex = b.str(c.ExceptionsText())
 			note = "Skipped: " + c.SkipReason + ". " + note
+		}
+		if t := c.ToleranceText(); t != "" {
+			note += " Tolerance: " + t + "; such rows are listed (within_tolerance true) but are not exceptions."
 		}
 		for _, n := range c.Notes {
 			note += " Note: " + n + "."
@@ -694,7 +728,7 @@ func (b *workbook) exceptions(ctx context.Context, p *excPlan) error {
 	if err != nil {
 		return err
 	}
-	remaining := c.Exceptions
+	remaining := c.Rows()
 	var s *sheet
 	var left int64 // rows the current sheet still takes
 	next := 0      // the next sheet of p.sheets
@@ -707,7 +741,7 @@ func (b *workbook) exceptions(ctx context.Context, p *excPlan) error {
 				}
 			}
 			if next == len(p.sheets) {
-				return fmt.Errorf("%s: more rows than the %d counted", c.File, c.Exceptions)
+				return fmt.Errorf("%s: more rows than the %d counted", c.File, c.Rows())
 			}
 			left = min(remaining, int64(b.perSheet))
 			remaining -= left

@@ -85,7 +85,7 @@ func TestXLSXCells(t *testing.T) {
 	f := writeXLSX(t, xlsxWriter{}, r, ev)
 	wf := writeXLSX(t, xlsxWriter{}, windowedFixture(t), os.DirFS(windowedDir))
 
-	wantSheets := []string{"Summary", "missing_ids", "sum_balance", "key_checkpoint_conflicts", "long_values", "Inputs", "Parameters", "Queries"}
+	wantSheets := []string{"Summary", "missing_ids", "value_mismatches", "sum_balance", "key_checkpoint_conflicts", "long_values", "Inputs", "Parameters", "Queries"}
 	if got := f.GetSheetList(); !slices.Equal(got, wantSheets) {
 		t.Fatalf("sheets = %q, want %q", got, wantSheets)
 	}

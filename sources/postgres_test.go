@@ -522,19 +522,6 @@ func TestPostgresEnvironmentAndKeyValue(t *testing.T) {
 	})
 }
 
-// A zone-less timestamp compared with a zoned one is flagged.
-func TestZoneNotes(t *testing.T) {
-	src := &sources.Input{Columns: []sources.Column{{Name: "posted_at", Type: "TIMESTAMP"}, {Name: "d", Type: "DATE"}}}
-	sink := &sources.Input{Columns: []sources.Column{{Name: "posted_at", Type: "TIMESTAMP WITH TIME ZONE"}, {Name: "d", Type: "DATE"}}}
-	notes := sources.ZoneNotes(src, sink)
-	if len(notes) != 1 || !strings.Contains(notes[0], "posted_at is a zone-less TIMESTAMP in the source") {
-		t.Errorf("notes %q", notes)
-	}
-	if n := sources.ZoneNotes(sink, sink); len(n) != 0 {
-		t.Errorf("same types flagged: %q", n)
-	}
-}
-
 // A query ending in a comment or semicolon works, also when an unconstrained
 // numeric needs the pre-scan that wraps it.
 func TestPostgresQueryWithComment(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -101,7 +102,7 @@ func runHistory(cmd *cobra.Command, o *historyOptions) error {
 		}
 		var names []string
 		for _, r := range all {
-			if !contains(names, r.Control) {
+			if !slices.Contains(names, r.Control) {
 				names = append(names, r.Control)
 			}
 		}
@@ -179,13 +180,4 @@ func paramText(p map[string]string) string {
 		parts = append(parts, k+"="+p[k])
 	}
 	return strings.Join(parts, " ")
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

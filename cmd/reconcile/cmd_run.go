@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,6 +29,8 @@ type runOptions struct {
 	groupBy    string
 	checkpoint string
 	logicalKey string
+	compare    string
+	ignore     string
 	out        string
 	name       string
 	queries    string
@@ -50,11 +53,13 @@ Inputs are CSV, Parquet or NDJSON files (a path or a glob; names and
 folders starting with "." or "_" are skipped), chosen by extension or a
 kind: prefix (csv:, parquet:, ndjson:), or PostgreSQL tables and queries
 (postgres://…?table=schema.name or ?query=SELECT…). Ids are compared as
-written; measures as exact decimals. A YAML spec (--config) holds the same fields in snake case;
-flags override it.
+written; measures as exact decimals; every other column in both inputs is
+compared on each matched id by its type (--compare, --ignore). A YAML spec
+(--config) holds the same fields in snake case; flags override it.
 
-Checks: missing_ids, unexpected_ids, duplicate_ids, null_ids,
-value_mismatches, row_count_balance, sum_balance, key_checkpoint_conflicts.
+Checks: population, null_ids, missing_ids, unexpected_ids, duplicate_ids,
+normalized_matches, value_mismatches, row_count_balance, sum_balance,
+key_checkpoint_conflicts.
 A windowed sink (reperform: in the spec) is re-performed from the source
 events instead: duplicate_keys, reperformance_mismatches, missing_keys,
 unexpected_keys, early_writes, superseded_emissions (README: Stream-job
@@ -87,6 +92,8 @@ operation, for --param, history:, --metrics and --quiet.
 	fl.StringVar(&o.groupBy, "group-by", "", "column(s) to balance count and sums per group, comma-separated")
 	fl.StringVar(&o.checkpoint, "checkpoint", "", "sink column holding the checkpoint/epoch id that wrote each row")
 	fl.StringVar(&o.logicalKey, "logical-key", "", "sink column(s) of the deterministic output key, comma-separated")
+	fl.StringVar(&o.compare, "compare", "", "column(s) compared on every matched id, comma-separated (default: every column in both inputs but the id, checkpoint and logical key)")
+	fl.StringVar(&o.ignore, "ignore", "", "column(s) left out of that default, comma-separated")
 	fl.StringVar(&o.out, "out", "", "evidence folder to create (must not exist unless --force)")
 	fl.StringVar(&o.name, "name", "", "control name for the evidence (default: the evidence folder's name)")
 	fl.StringVar(&o.queries, "queries", "", "folder of check .sql files to use instead of the built-in ones")
@@ -137,6 +144,12 @@ func specFrom(o *runOptions, config string, p *spec.Params) (*spec.Spec, error) 
 	if o.set("logical-key") {
 		s.LogicalKey = spec.SplitColumns(o.logicalKey)
 	}
+	if o.set("compare") {
+		s.Compare = spec.SplitColumns(o.compare)
+	}
+	if o.set("ignore") {
+		s.Ignore = spec.SplitColumns(o.ignore)
+	}
 	if o.set("out") {
 		s.Out = expand("--out", o.out)
 	}
@@ -164,6 +177,23 @@ func runRun(cmd *cobra.Command, o *runOptions) error {
 		opt.Queries = os.DirFS(o.queries)
 	}
 	return runSuite(cmd.Context(), o, opt)
+}
+
+// toleranceText is what declared tolerances did to a check's verdict:
+// "; 1 within tolerance (amount 0.01)", "" when none applied.
+func toleranceText(c *evidence.Check) string {
+	if len(c.Tolerances) == 0 {
+		return ""
+	}
+	ts := make([]string, len(c.Tolerances))
+	for i, t := range c.Tolerances {
+		ts[i] = t.Column + " " + t.Tolerance
+	}
+	var within int64
+	if c.WithinTolerance != nil {
+		within = *c.WithinTolerance
+	}
+	return fmt.Sprintf("; %d within tolerance (%s)", within, strings.Join(ts, ", "))
 }
 
 // fromWorkingDir makes a relative file path given as a flag absolute, so

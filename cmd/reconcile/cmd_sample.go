@@ -20,6 +20,7 @@ var ledgerSinkColumns = []sources.PGColumn{
 	{Name: "entry_id", Type: "text"},
 	{Name: "account", Type: "text"},
 	{Name: "amount", Type: "numeric(18,2)"},
+	{Name: "status", Type: "text"},
 	{Name: "checkpoint_id", Type: "bigint"},
 	{Name: "posted_at", Type: "timestamptz"},
 }
@@ -57,8 +58,8 @@ func newCmdLoadPostgres(f *factory, runF func(*loadPostgresOptions) error) *cobr
 		Use:   "load-postgres [--url URL] [--table SCHEMA.NAME] [--csv FILE]",
 		Short: "Put the ledger sample's sink into a PostgreSQL table",
 		Long: `Create a PostgreSQL table typed as the ledger sample's JDBC sink wrote it
-(entry_id text, account text, amount numeric(18,2), checkpoint_id bigint,
-posted_at timestamptz), replacing any table of that name, and copy the
+(entry_id text, account text, amount numeric(18,2), status text,
+checkpoint_id bigint, posted_at timestamptz), replacing any table of that name, and copy the
 sample's sink CSV into it. Then reconcile the CSV source against the table:
 
   reconcile run --config samples/ledger/at-least-once.yaml \
@@ -90,7 +91,7 @@ The findings are those of the all-file run.`,
 	fl := cmd.Flags()
 	fl.StringVar(&o.url, "url", defaultPGURL(), "PostgreSQL connection URI (default $RECONCILE_PG_URL or the local server)")
 	fl.StringVar(&o.table, "table", "reconcile_sample.ledger_sink", "table to create (schema.name); an existing one is replaced")
-	fl.StringVar(&o.csv, "csv", "samples/ledger/sink-at-least-once.csv", "sink CSV to load (header entry_id,account,amount,checkpoint_id,posted_at)")
+	fl.StringVar(&o.csv, "csv", "samples/ledger/sink-at-least-once.csv", "sink CSV to load (header entry_id,account,amount,status,checkpoint_id,posted_at)")
 	return cmd
 }
 
@@ -100,6 +101,7 @@ var ledgerSinkMySQLColumns = []sources.MySQLColumn{
 	{Name: "entry_id", Type: "VARCHAR(16)"},
 	{Name: "account", Type: "VARCHAR(12)"},
 	{Name: "amount", Type: "DECIMAL(18,2)"},
+	{Name: "status", Type: "VARCHAR(12)"},
 	{Name: "checkpoint_id", Type: "BIGINT"},
 	{Name: "posted_at", Type: "TIMESTAMP(3)"},
 }
@@ -126,7 +128,7 @@ func newCmdLoadMySQL(f *factory, runF func(*loadMySQLOptions) error) *cobra.Comm
 		Use:   "load-mysql [--url URL] [--table DATABASE.NAME] [--csv FILE]",
 		Short: "Put the ledger sample's sink into a MySQL or MariaDB table",
 		Long: `Create a MySQL or MariaDB table typed as the ledger sample's JDBC sink wrote
-it (entry_id VARCHAR(16), account VARCHAR(12), amount DECIMAL(18,2),
+it (entry_id VARCHAR(16), account VARCHAR(12), amount DECIMAL(18,2), status VARCHAR(12),
 checkpoint_id BIGINT, posted_at TIMESTAMP(3); InnoDB, utf8mb4), replacing any
 table of that name, and insert the sample's sink CSV into it. Then reconcile
 the CSV source against the table:

@@ -54,7 +54,7 @@ func TestEvidencePackage(t *testing.T) {
 	}
 	sheets := strings.Join(wb.GetSheetList(), ",")
 	wb.Close()
-	if want := "Summary,duplicate_ids,row_count_balance,sum_balance,key_checkpoint_conflicts,Inputs,Parameters,Queries"; sheets != want {
+	if want := "Summary,duplicate_ids,value_mismatches,row_count_balance,sum_balance,key_checkpoint_conflicts,Inputs,Parameters,Queries"; sheets != want {
 		t.Errorf("sheets %s, want %s", sheets, want)
 	}
 

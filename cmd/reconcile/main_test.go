@@ -39,11 +39,11 @@ func TestLedgerSample(t *testing.T) {
 	}{
 		{"at-least-once.yaml", exitFailed, map[string]int{
 			"duplicate_ids": 130, "key_checkpoint_conflicts": 130, "missing_ids": 0, "unexpected_ids": 0,
-			"value_mismatches": 0, "null_ids": 0, "row_count_balance": 12, "sum_balance": 12,
+			"value_mismatches": 10, "null_ids": 0, "row_count_balance": 12, "sum_balance": 12, "population": 0,
 		}},
 		{"exactly-once.yaml", exitOK, map[string]int{
 			"duplicate_ids": 0, "key_checkpoint_conflicts": 0, "missing_ids": 0, "unexpected_ids": 0,
-			"value_mismatches": 0, "null_ids": 0, "row_count_balance": 0, "sum_balance": 0,
+			"value_mismatches": 0, "null_ids": 0, "row_count_balance": 0, "sum_balance": 0, "population": 0,
 		}},
 	}
 	for _, tt := range tests {
@@ -246,18 +246,29 @@ func TestCancelled(t *testing.T) {
 	}
 }
 
-// What makes a verdict suspect is said, and what --force must not replace
-// is kept: an edited evidence folder, a folder an input lies in.
+// A run that cannot prove anything does not pass, and what --force must
+// not replace is kept: a file read as both inputs is a usage error, an
+// empty input fails the population check, an edited evidence folder and a
+// folder an input lies in are refused.
 func TestGuards(t *testing.T) {
 	dir := t.TempDir()
 	src := writeFile(t, filepath.Join(dir, "s.csv"), "id\n1\n")
+	src2 := writeFile(t, filepath.Join(dir, "s2.csv"), "id\n1\n")
 	empty := writeFile(t, filepath.Join(dir, "e.csv"), "id\n")
+	empty2 := writeFile(t, filepath.Join(dir, "e2.csv"), "id\n")
 	odd := writeFile(t, filepath.Join(dir, "data [1].csv"), "id\n1\n")
 	cased := writeFile(t, filepath.Join(dir, "cased.csv"), "id,amt,AMT\n1,2,3\n")
 
-	code, stdout, stderr := runCLI(t, "run", "--source", empty, "--sink", empty, "--id", "id", "--out", filepath.Join(dir, "ev-empty"))
-	if code != exitOK || !strings.Contains(stdout, "WARNING: the source holds no records") || !strings.Contains(stdout, "read as both source and sink") {
-		t.Errorf("empty population: exit %d, stdout %q, stderr %q; want 0 with warnings", code, stdout, stderr)
+	code, stdout, stderr := runCLI(t, "run", "--source", empty, "--sink", empty, "--id", "id", "--out", filepath.Join(dir, "ev-same"))
+	if code != exitUsage || !strings.Contains(stderr, "is read as both source and sink") {
+		t.Errorf("one file as both inputs: exit %d, stdout %q, stderr %q; want 2", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ev-same")); !os.IsNotExist(err) {
+		t.Errorf("a usage error left an evidence folder: %v", err)
+	}
+	code, stdout, stderr = runCLI(t, "run", "--source", empty, "--sink", empty2, "--id", "id", "--out", filepath.Join(dir, "ev-empty"))
+	if code != exitFailed || !strings.Contains(stdout, "FAIL    population") {
+		t.Errorf("empty population: exit %d, stdout %q, stderr %q; want 1 with population failing", code, stdout, stderr)
 	}
 	if code, _, stderr = runCLI(t, "run", "--source", odd, "--sink", src, "--id", "id", "--out", filepath.Join(dir, "ev-odd")); code != exitOK {
 		t.Errorf("a file named with [ ]: exit %d: %s", code, stderr)
@@ -267,7 +278,7 @@ func TestGuards(t *testing.T) {
 	}
 
 	ev := filepath.Join(dir, "ev")
-	if code, _, stderr = runCLI(t, "run", "--source", src, "--sink", src, "--id", "id", "--out", ev); code != exitOK {
+	if code, _, stderr = runCLI(t, "run", "--source", src, "--sink", src2, "--id", "id", "--out", ev); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	inside := writeFile(t, filepath.Join(ev, "exceptions", "missing_ids.csv"), "id,source_rows,source_location\n")
@@ -276,7 +287,7 @@ func TestGuards(t *testing.T) {
 		t.Errorf("input inside --out: exit %d, stderr %q; want 2", code, stderr)
 	}
 	os.WriteFile(filepath.Join(ev, "report.md"), []byte("auditor's notes\n"), 0o644)
-	code, _, stderr = runCLI(t, "run", "--source", src, "--sink", src, "--id", "id", "--out", ev, "--force")
+	code, _, stderr = runCLI(t, "run", "--source", src, "--sink", src2, "--id", "id", "--out", ev, "--force")
 	if code != exitUsage || !strings.Contains(stderr, "was changed after reconcile wrote it") {
 		t.Errorf("--force over an edited folder: exit %d, stderr %q; want 2", code, stderr)
 	}

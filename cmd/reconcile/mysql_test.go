@@ -73,7 +73,10 @@ func TestMySQLTypesReconcile(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "run",
 		"--source", filepath.Join("..", "..", "sources", "testdata", "mysql", "types.csv"),
 		"--sink", myTableURL(t, name, "types"),
-		"--id", "id", "--measure", measures, "--out", out, "--format", "json")
+		// The CSV spells the binary columns in hex; text and BLOB are not
+		// comparable by type, so they are left out (every other column is
+		// compared by type).
+		"--id", "id", "--measure", measures, "--ignore", "bn,vb,bl", "--out", out, "--format", "json")
 	if code != exitOK {
 		t.Fatalf("exit %d, want 0\n%s%s", code, stdout, stderr)
 	}

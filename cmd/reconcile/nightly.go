@@ -241,6 +241,7 @@ func printSummary(f *factory, res *evidence.Summary, out string, quiet bool) {
 		if c.Status == evidence.Skipped {
 			detail = c.SkipReason
 		}
+		detail += toleranceText(c)
 		if sl := c.SinceLastRun; sl != nil && sl.New+sl.Recurring+sl.Resolved > 0 {
 			detail += fmt.Sprintf(" (new %d, recurring %d, resolved %d)", sl.New, sl.Recurring, sl.Resolved)
 		}

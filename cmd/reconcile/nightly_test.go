@@ -236,7 +236,8 @@ func TestNightlyThreeNights(t *testing.T) {
 func TestParamErrors(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "2026-11-29", "s.csv"), "id\n1\n")
-	spec := writeFile(t, filepath.Join(dir, "c.yaml"), "source: ${day}/s.csv\nsink: ${day}/s.csv\nid: [id]\nout: ev-${day}\n")
+	writeFile(t, filepath.Join(dir, "2026-11-29", "k.csv"), "id\n1\n")
+	spec := writeFile(t, filepath.Join(dir, "c.yaml"), "source: ${day}/s.csv\nsink: ${day}/k.csv\nid: [id]\nout: ev-${day}\n")
 	os.Unsetenv("RECONCILE_TEST_UNSET")
 	envSpec := writeFile(t, filepath.Join(dir, "e.yaml"), "source: s.csv\nsink: s.csv\nid: [id]\nout: ${env:RECONCILE_TEST_UNSET}\n")
 	for _, tt := range []struct {
@@ -275,9 +276,10 @@ func TestParamErrors(t *testing.T) {
 func TestSuiteWorstCode(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "src.csv"), "id\n1\n2\n")
+	writeFile(t, filepath.Join(dir, "snk.csv"), "id\n1\n2\n")
 	writeFile(t, filepath.Join(dir, "dup.csv"), "id\n1\n2\n2\n")
 	suite := filepath.Join(dir, "controls")
-	writeFile(t, filepath.Join(suite, "a-pass.yaml"), "name: a-pass\nsource: ../src.csv\nsink: ../src.csv\nid: [id]\nout: ../ev/a\n")
+	writeFile(t, filepath.Join(suite, "a-pass.yaml"), "name: a-pass\nsource: ../src.csv\nsink: ../snk.csv\nid: [id]\nout: ../ev/a\n")
 	writeFile(t, filepath.Join(suite, "b-broken.yaml"), "name: b-broken\nsource: ../missing.csv\nsink: ../src.csv\nid: [id]\nout: ../ev/b\n")
 	writeFile(t, filepath.Join(suite, "c-fail.yaml"), "name: c-fail\nsource: ../src.csv\nsink: ../dup.csv\nid: [id]\nout: ../ev/c\n")
 	code, stdout, stderr := runCLI(t, "run", suite, "--format", "json")
@@ -316,8 +318,9 @@ func TestSuiteWorstCode(t *testing.T) {
 func TestLockContention(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "src.csv"), "id\n1\n")
+	writeFile(t, filepath.Join(dir, "snk.csv"), "id\n1\n")
 	out := filepath.Join(dir, "ev", "ledger")
-	args := []string{"run", "--source", filepath.Join(dir, "src.csv"), "--sink", filepath.Join(dir, "src.csv"), "--id", "id", "--out", out, "--name", "ledger", "--format", "json"}
+	args := []string{"run", "--source", filepath.Join(dir, "src.csv"), "--sink", filepath.Join(dir, "snk.csv"), "--id", "id", "--out", out, "--name", "ledger", "--format", "json"}
 	sleep := exec.Command("sleep", "60")
 	if err := sleep.Start(); err != nil {
 		t.Fatal(err)

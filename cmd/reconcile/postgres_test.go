@@ -103,7 +103,11 @@ func TestPostgresLedgerSample(t *testing.T) {
 }
 
 // Every mapped type's edge values, as a PostgreSQL table and as CSV text,
-// reconcile with no mismatch and exactly equal sums.
+// reconcile with no mismatch and exactly equal sums: each CSV column is
+// compared with its PostgreSQL counterpart by type (numbers by value, text
+// byte for byte, booleans, dates, timestamps as instants, floats at their
+// precision, uuid and JSON as text). bytea is left out: a CSV holds bytes
+// in no one agreed encoding (here hex), so BLOB against text is refused.
 func TestPostgresTypesReconcile(t *testing.T) {
 	schema, conn := pgtest.Schema(t)
 	sql, err := os.ReadFile(filepath.Join("..", "..", "sources", "testdata", "postgres", "types.sql"))
@@ -116,7 +120,7 @@ func TestPostgresTypesReconcile(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "run",
 		"--source", filepath.Join("..", "..", "sources", "testdata", "postgres", "types.csv"),
 		"--sink", pgtest.TableURL(schema, "types"),
-		"--id", "id", "--measure", "i2,i4,i8,n182,n3810,nu,nneg,nsmall", "--out", out, "--format", "json")
+		"--id", "id", "--measure", "i2,i4,i8,n182,n3810,nu,nneg,nsmall", "--ignore", "by", "--out", out, "--format", "json")
 	if code != exitOK {
 		t.Fatalf("exit %d, want 0\n%s%s", code, stdout, stderr)
 	}

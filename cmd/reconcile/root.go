@@ -26,12 +26,17 @@ const (
 
 const exitCodesHelp = `Exit codes of reconcile:
 
-  0  every check passed (skipped checks do not count either way)
-  1  at least one check found exceptions; the evidence folder was written
+  0  every check passed (skipped checks do not count either way; rows
+     within a declared tolerance are listed, not exceptions)
+  1  at least one check found exceptions, the population check among
+     them: the source or the sink holds no records (unless the spec's
+     allow_empty: says that is legitimate); the evidence folder was written
      (reconcile verify: a file of the evidence folder was changed, removed
      or added, or its signature does not verify)
   2  usage or spec error: a bad flag, an unknown spec key, a column the
-     inputs do not have, an evidence folder that already exists
+     inputs do not have, two columns of incomparable types (a timestamp
+     against an integer), one file read as both source and sink, an
+     evidence folder that already exists
   3  an input could not be read, a value is not what its column needs,
      a query failed, or the run was cancelled; no evidence folder is left
 

@@ -78,11 +78,13 @@ func TestSIGKILLLeavesNothingFinished(t *testing.T) {
 	os.MkdirAll(tmp, 0o755)
 	big := filepath.Join(dir, "big.csv")
 	writeLedger(t, big, rows)
+	writeLedger(t, big+".sink.csv", rows)
 	small := filepath.Join(dir, "small.csv")
 	writeLedger(t, small, 10)
+	writeLedger(t, small+".sink.csv", 10)
 	out := filepath.Join(dir, "evidence", "ledger")
 	args := func(src string) []string {
-		return []string{"run", "--source", src, "--sink", src, "--id", "entry_id", "--measure", "amount", "--group-by", "account",
+		return []string{"run", "--source", src, "--sink", src + ".sink.csv", "--id", "entry_id", "--measure", "amount", "--group-by", "account",
 			"--out", out, "--name", "ledger", "--format", "json", "--progress"}
 	}
 	env := append(os.Environ(), "TMPDIR="+tmp)

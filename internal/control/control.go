@@ -18,6 +18,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -150,7 +151,6 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		return nil, err
 	}
 	notes = append(notes, rnotes...)
-	notes = append(notes, sources.ZoneNotes(inputs[0], inputs[1])...)
 	notes = append(notes, inputNotes...)
 	fmt.Fprintf(logw, "prepared exact types in %s\n", time.Since(t0).Round(time.Millisecond))
 	outcomes, err := checks.Run(ctx, db, all, params, logw)
@@ -194,6 +194,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		Totals:        totalsOf(totals),
 		Notes:         notes,
 		Replay:        replayOf(replaySummary),
+		Comparison:    comparisonOf(params),
 	}
 	for _, in := range inputs {
 		res.Inputs = append(res.Inputs, inputOf(in))
@@ -241,8 +242,10 @@ func inputDir(s *spec.Spec) string {
 }
 
 // checkInputFiles refuses an input file inside the evidence folder (which
-// --force would replace) and notes what makes a verdict vacuous or suspect:
-// a file read as both source and sink, an empty population.
+// --force would replace) and a file read as both source and sink (the
+// control would compare a file with itself), both usage errors, and notes
+// an input with no records that allow_empty: declares legitimate (without
+// it, the population check fails).
 func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
 	base := s.Dir
 	if base == "" {
@@ -264,12 +267,12 @@ func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
 				return nil, fmt.Errorf("%w: the %s file %s lies inside the evidence folder %s, which this run would replace", spec.ErrInvalid, in.Role, f.Path, s.Out)
 			}
 			if other, ok := seen[p]; ok && other != in.Role {
-				notes = append(notes, fmt.Sprintf("WARNING: %s is read as both source and sink; the control compares a file with itself", f.Path))
+				return nil, fmt.Errorf("%w: %s is read as both source and sink: the control would compare a file with itself, which proves nothing", spec.ErrInvalid, f.Path)
 			}
 			seen[p] = in.Role
 		}
-		if in.Rows == 0 {
-			notes = append(notes, fmt.Sprintf("WARNING: the %s holds no records; a control over an empty population proves nothing about the pipeline", in.Role))
+		if in.Rows == 0 && slices.Contains(s.AllowEmpty, in.Role) {
+			notes = append(notes, fmt.Sprintf("the %s holds no records; allow_empty: [%s] declares that legitimate, so the population check passes", in.Role, in.Role))
 		}
 	}
 	return notes, nil

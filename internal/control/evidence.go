@@ -22,6 +22,8 @@ func parametersOf(s *spec.Spec) *evidence.Parameters {
 		ID:     s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey,
 		Out: s.Out, Watermark: s.Watermark, Restarts: s.Restarts, TimeZone: s.TimeZone,
 		History: s.History, Params: s.Params,
+		Compare: s.Compare, Ignore: s.Ignore, Normalize: s.Normalize, AllowEmpty: s.AllowEmpty,
+		Tolerance: tolerancesOf(s.Tolerance), BalanceTolerance: tolerancesOf(s.BalanceTolerance),
 	}
 	if r := s.Reperform; r != nil {
 		w := evidence.Window{Size: r.Window.Size.String()}
@@ -43,6 +45,46 @@ func parametersOf(s *spec.Spec) *evidence.Parameters {
 		p.Emission = &evidence.Emission{LastBy: e.LastBy}
 	}
 	return p
+}
+
+// tolerancesOf is a spec's tolerances as written, by column (nil when none).
+func tolerancesOf(m map[string]spec.Tolerance) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, t := range m {
+		out[k] = t.Text
+	}
+	return out
+}
+
+// comparisonOf is what the checks compared on every matched id (nil for a
+// windowed sink, which has no record id).
+func comparisonOf(p *checks.Params) *evidence.Comparison {
+	if len(p.ID) == 0 {
+		return nil
+	}
+	out := &evidence.Comparison{Compared: []evidence.ComparedColumn{}, Uncompared: []evidence.UncomparedColumn{}}
+	for _, c := range p.Compared {
+		cc := evidence.ComparedColumn{Column: c.Name, SourceType: c.SourceType, SinkType: c.SinkType, Method: string(c.Method), Normalize: c.Normalize}
+		if c.Tolerance != nil {
+			cc.Tolerance = c.Tolerance.Text
+		}
+		if c.Method == checks.MethodTimestamp {
+			if c.Source.Kind != "zoned" {
+				cc.SourceZone = c.Source.Zone
+			}
+			if c.Sink.Kind != "zoned" {
+				cc.SinkZone = c.Sink.Zone
+			}
+		}
+		out.Compared = append(out.Compared, cc)
+	}
+	for _, u := range p.Uncompared {
+		out.Uncompared = append(out.Uncompared, evidence.UncomparedColumn{Column: u.Name, Input: u.Input, Reason: u.Reason})
+	}
+	return out
 }
 
 // inputOf is one loaded input as summary.json states it.
@@ -72,7 +114,10 @@ func inputOf(in *sources.Input) *evidence.Input {
 // ran names the exceptions CSV writeExceptions wrote (o.File).
 func checkOf(o *checks.Outcome) *evidence.Check {
 	c := &evidence.Check{ID: o.ID, Assertion: o.Assertion, Description: o.Description, Status: o.Status, Exceptions: o.Exceptions,
-		File: o.File, SkipReason: o.SkipReason, Notes: o.Notes, Chart: o.Chart, Finding: o.Finding}
+		File: o.File, SkipReason: o.SkipReason, Notes: o.Notes, Chart: o.Chart, Finding: o.Finding, WithinTolerance: o.WithinTolerance}
+	for _, t := range o.Tolerances {
+		c.Tolerances = append(c.Tolerances, evidence.Tolerance{Column: t.Column, Tolerance: t.Tolerance})
+	}
 	for _, col := range o.Columns {
 		c.Columns = append(c.Columns, evidence.Column{Name: col.Name, Type: col.Type, Role: col.Role, Measure: col.Measure})
 	}

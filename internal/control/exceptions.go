@@ -17,7 +17,8 @@ var evidenceSQL = queries.MustSet("evidence", checks.Funcs())
 // writeExceptions writes, for every check that ran, all rows of its
 // exception table to evidence.ExceptionsFile (evidence/exceptions_csv.sql:
 // sorted on every column, so two runs give identical files; a header only
-// when the check passed) and names the file in the outcome. A file that
+// when the check passed; the rows within a declared tolerance are listed
+// with the exceptions) and names the file in the outcome. A file that
 // does not hold the number of rows the check counted is an error, never a
 // silent difference.
 func writeExceptions(ctx context.Context, db *duck.DB, folder *evidence.Folder, outs []*checks.Outcome) error {
@@ -34,8 +35,12 @@ func writeExceptions(ctx context.Context, db *duck.DB, folder *evidence.Folder, 
 		if err != nil {
 			return fmt.Errorf("write %s: %w", file, err)
 		}
-		if n != o.Exceptions {
-			return fmt.Errorf("write %s: %d rows written, but check %s counted %d exceptions", file, n, o.ID, o.Exceptions)
+		want := o.Exceptions
+		if o.WithinTolerance != nil {
+			want += *o.WithinTolerance // listed with the exceptions
+		}
+		if n != want {
+			return fmt.Errorf("write %s: %d rows written, but check %s counted %d exceptions and rows within tolerance", file, n, o.ID, want)
 		}
 		o.File = file
 	}

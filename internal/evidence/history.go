@@ -94,9 +94,11 @@ const (
 
 // KeyRoles are the roles of the columns that identify an exception of a
 // check: its record id, group, logical key, window and measure (or
-// aggregate) columns. The history and `reconcile diff` key an exception by
-// its check id and the values of these columns, never by column names.
-var KeyRoles = []string{RoleID, RoleGroup, RoleKey, RoleWindowStart, RoleWindowEnd, RoleMeasure}
+// aggregate) columns, the compared column of a value mismatch (one row per
+// id and column) and the grand-total flag of a balance. The history and
+// `reconcile diff` key an exception by its check id and the values of these
+// columns, never by column names.
+var KeyRoles = []string{RoleID, RoleGroup, RoleKey, RoleWindowStart, RoleWindowEnd, RoleMeasure, RoleColumn, RoleTotal}
 
 // KeyColumns returns the names of the columns of cols whose role is one of
 // KeyRoles, in order. Their values, as text (as the exceptions CSV holds

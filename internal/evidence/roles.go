@@ -39,11 +39,27 @@ const (
 	// RoleFinding: the column that classifies each exception row (such as
 	// each_row_right_repeated, rules/window_finding.sql).
 	RoleFinding = "finding"
+	// RoleColumn: the column whose value names the compared column a row's
+	// values and difference belong to, when one row per column is returned
+	// (value_mismatches: one row per id and differing column). With the
+	// id columns it identifies the row.
+	RoleColumn = "column"
+	// RoleTolerance: the tolerance declared for the row's column or
+	// measure, as the spec writes it ("0.01", "0.1%", "2s"); NULL when none.
+	RoleTolerance = "tolerance"
+	// RoleWithinTolerance: a BOOLEAN, true on a row whose difference is
+	// within its declared tolerance. Such a row is listed in the
+	// exceptions file but is not an exception (Check.WithinTolerance
+	// counts them).
+	RoleWithinTolerance = "within_tolerance"
+	// RoleTotal: a BOOLEAN, true on the row of the grand total, whose group
+	// columns are NULL, among rows per group.
+	RoleTotal = "total"
 )
 
 // Roles lists every role, sorted.
-var Roles = []string{RoleCheckpoints, RoleDifference, RoleFinding, RoleGroup, RoleID, RoleKey, RoleLocation, RoleMeasure,
-	RoleRestart, RoleSink, RoleSource, RoleWindowEnd, RoleWindowStart}
+var Roles = []string{RoleCheckpoints, RoleColumn, RoleDifference, RoleFinding, RoleGroup, RoleID, RoleKey, RoleLocation, RoleMeasure,
+	RoleRestart, RoleSink, RoleSource, RoleTolerance, RoleTotal, RoleWindowEnd, RoleWindowStart, RoleWithinTolerance}
 
 // The pictures a check can feed (summary.json checks[].chart, a check
 // file's "-- chart:").

@@ -54,10 +54,58 @@ type Summary struct {
 	// Replay is the re-performance of a windowed sink; nil unless the spec
 	// has reperform:.
 	Replay *Replay `json:"replay,omitempty"`
+	// Comparison lists the columns compared on every matched id and the
+	// columns of either input left uncompared; nil for a windowed sink.
+	Comparison *Comparison `json:"comparison,omitempty"`
 	// History is the run history the exceptions were classified against
 	// (new, recurring, resolved; see SinceLastRun) and the run recorded in;
 	// nil unless the spec has history: (or run --history).
 	History *History `json:"history,omitempty"`
+}
+
+// Comparison is what a control compared on every matched record id.
+type Comparison struct {
+	// Compared are the columns compared, in order (compare:, or every
+	// column of both inputs but the id, checkpoint and logical key).
+	Compared []ComparedColumn `json:"compared"`
+	// Uncompared are the columns of either input not compared, with the
+	// reason.
+	Uncompared []UncomparedColumn `json:"uncompared"`
+}
+
+// ComparedColumn is one column compared on every matched id.
+type ComparedColumn struct {
+	// Column is the column's name in both inputs.
+	Column string `json:"column"`
+	// SourceType and SinkType are its DuckDB types in each input (a
+	// measure: its exact DECIMAL).
+	SourceType string `json:"source_type"`
+	SinkType   string `json:"sink_type"`
+	// Method is how the two are compared: text (byte for byte), number
+	// (exact value), float (IEEE value), boolean, date, timestamp
+	// (instants), value (DuckDB's equality of one other type); see
+	// checks.Comparison.
+	Method string `json:"method"`
+	// Normalize are the normalisations of a text column (trim, casefold).
+	Normalize []string `json:"normalize,omitempty"`
+	// Tolerance is the declared tolerance as the spec writes it.
+	Tolerance string `json:"tolerance,omitempty"`
+	// SourceZone and SinkZone are, for a timestamp column, the IANA zone
+	// the input's zone-less values were read in (absent for an input
+	// whose values carry their zone).
+	SourceZone string `json:"source_zone,omitempty"`
+	SinkZone   string `json:"sink_zone,omitempty"`
+}
+
+// UncomparedColumn is a column of either input that was not compared.
+type UncomparedColumn struct {
+	Column string `json:"column"`
+	// Input is "source", "sink" or "both".
+	Input string `json:"input"`
+	// Reason is why: "id: matched, not compared", "checkpoint id",
+	// "logical key", "ignore:", "not in compare:", "only in the source",
+	// "only in the sink".
+	Reason string `json:"reason"`
 }
 
 // Control is the control's identity, from the spec.
@@ -120,6 +168,15 @@ type Parameters struct {
 	// env:NAME: the environment, whose value is never recorded) and their
 	// values. The strings above hold the values put in.
 	Params map[string]string `json:"params,omitempty"`
+	// Compare, Ignore, Normalize, Tolerance, BalanceTolerance and
+	// AllowEmpty are the spec's keys of the same names (tolerances as
+	// written: "0.01", "0.1%", "2s").
+	Compare          []string            `json:"compare,omitempty"`
+	Ignore           []string            `json:"ignore,omitempty"`
+	Normalize        map[string][]string `json:"normalize,omitempty"`
+	Tolerance        map[string]string   `json:"tolerance,omitempty"`
+	BalanceTolerance map[string]string   `json:"balance_tolerance,omitempty"`
+	AllowEmpty       []string            `json:"allow_empty,omitempty"`
 }
 
 // InputSpec is the spec's source: or sink: — the URI (password removed) and
@@ -315,7 +372,16 @@ type Check struct {
 	// Exceptions is the number of exception rows: every one, never a
 	// sample (0 when skipped).
 	Exceptions int64 `json:"exceptions"`
-	// File is the exceptions CSV (ExceptionsFile); "" when skipped.
+	// WithinTolerance counts the rows whose difference is within a
+	// declared tolerance (the column of role within_tolerance is true):
+	// listed in the exceptions file with the exceptions, but not
+	// exceptions. Absent for a check whose rows have no such column.
+	WithinTolerance *int64 `json:"within_tolerance,omitempty"`
+	// Tolerances are the declared tolerances the check applied, column by
+	// column (none when none was declared).
+	Tolerances []Tolerance `json:"tolerances,omitempty"`
+	// File is the exceptions CSV (ExceptionsFile); "" when skipped. It
+	// holds Exceptions + WithinTolerance rows.
 	File string `json:"exceptions_file,omitempty"`
 	// SkipReason says which spec fields a skipped check needed.
 	SkipReason string `json:"skip_reason,omitempty"`
@@ -337,6 +403,24 @@ type Check struct {
 	// the control in the run history (nil without a history, or when the
 	// check was skipped).
 	SinceLastRun *SinceLastRun `json:"since_last_run,omitempty"`
+}
+
+// Tolerance is one declared tolerance a check applied.
+type Tolerance struct {
+	// Column is the compared column or measure.
+	Column string `json:"column"`
+	// Tolerance is as the spec writes it: an amount ("0.01"), a share of
+	// the source value ("0.1%") or a duration ("2s").
+	Tolerance string `json:"tolerance"`
+}
+
+// Rows is the number of rows of the check's exceptions file: its
+// exceptions and the rows within tolerance.
+func (c *Check) Rows() int64 {
+	if c.WithinTolerance == nil {
+		return c.Exceptions
+	}
+	return c.Exceptions + *c.WithinTolerance
 }
 
 // Totals are the population figures. Distinct ids leave NULL ids out and

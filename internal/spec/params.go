@@ -284,12 +284,3 @@ func join(path, name string) string {
 	}
 	return path + "." + name
 }
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}

@@ -16,6 +16,10 @@
 //	logical_key: [entry_id]       # sink's deterministic output key
 //	out: evidence/ledger          # evidence folder
 //
+// compare, ignore, normalize, tolerance, balance_tolerance and allow_empty
+// say how the attributes of matched records are compared and when an empty
+// input is legitimate (see accuracy.go).
+//
 // A windowed (aggregate) sink is described by reperform: instead of id (see
 // Reperform); watermark, emission, restarts and time_zone go with it:
 //
@@ -99,6 +103,20 @@ type Spec struct {
 	// Params are the parameters the spec's strings used (see Params) and
 	// their values as the evidence records them. Not a YAML key.
 	Params map[string]string `yaml:"-" json:"-"`
+	// Accuracy of attributes and empty inputs (see accuracy.go): Compare
+	// lists the columns compared on every matched id (nil: every column in
+	// both inputs but the id, checkpoint and logical-key columns), Ignore
+	// removes columns from that default, Normalize compares text columns
+	// after trimming and/or lower-casing, Tolerance and BalanceTolerance
+	// accept a difference up to a declared amount, share or duration, and
+	// AllowEmpty names the inputs that may hold no records.
+	Compare          []string             `yaml:"compare,omitempty" json:"compare,omitempty"`
+	Ignore           []string             `yaml:"ignore,omitempty" json:"ignore,omitempty"`
+	Normalize        map[string][]string  `yaml:"normalize,omitempty" json:"normalize,omitempty"`
+	Tolerance        map[string]Tolerance `yaml:"tolerance,omitempty" json:"tolerance,omitempty"`
+	BalanceTolerance map[string]Tolerance `yaml:"balance_tolerance,omitempty" json:"balance_tolerance,omitempty"`
+	AllowEmpty       []string             `yaml:"allow_empty,omitempty" json:"allow_empty,omitempty"`
+
 	// Dir is the folder relative paths resolve against: the spec file's
 	// folder, or the working directory for flags. Not a YAML key.
 	Dir string `yaml:"-" json:"-"`
@@ -240,13 +258,29 @@ func Parse(data []byte) (*Spec, error) {
 		Restarts    string     `yaml:"restarts"`
 		TimeZone    string     `yaml:"time_zone"`
 		History     string     `yaml:"history"`
+
+		Compare          columns              `yaml:"compare"`
+		Ignore           columns              `yaml:"ignore"`
+		Normalize        map[string]columns   `yaml:"normalize"`
+		Tolerance        map[string]Tolerance `yaml:"tolerance"`
+		BalanceTolerance map[string]Tolerance `yaml:"balance_tolerance"`
+		AllowEmpty       columns              `yaml:"allow_empty"`
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&raw); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalid, friendlyYAML(err, reflect.TypeOf(raw)))
 	}
+	var normalize map[string][]string
+	for col, ns := range raw.Normalize {
+		if normalize == nil {
+			normalize = map[string][]string{}
+		}
+		normalize[col] = ns
+	}
 	return &Spec{
+		Compare: raw.Compare, Ignore: raw.Ignore, Normalize: normalize, Tolerance: raw.Tolerance,
+		BalanceTolerance: raw.BalanceTolerance, AllowEmpty: raw.AllowEmpty,
 		Name: raw.Name, Description: raw.Description, Source: raw.Source, Sink: raw.Sink,
 		ID: raw.ID, Measures: raw.Measures, GroupBy: raw.GroupBy, Checkpoint: raw.Checkpoint,
 		LogicalKey: raw.LogicalKey, Out: raw.Out,
@@ -354,6 +388,7 @@ func (s *Spec) Validate() error {
 		}
 	}
 	errs = append(errs, s.validateReplay()...)
+	errs = append(errs, s.validateAccuracy()...)
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: %s", ErrInvalid, strings.Join(errs, "; "))
 	}

@@ -36,12 +36,16 @@ func Qual(alias, name string) string {
 }
 
 // NullID renders the condition that every id part of alias is NULL or
-// empty text (an empty string literal in SQL), for every part.
+// empty text, for every part. Emptiness is tested as a length: DuckDB
+// rewrites the comparison of CAST(c AS VARCHAR) with the empty string, for a
+// TIMESTAMP WITH TIME ZONE c, into a comparison of c with the empty string
+// cast to a timestamp, which is NULL, so such an id
+// would be neither NULL nor not NULL and drop out of every check.
 func NullID(alias string, names []string) string {
 	out := make([]string, len(names))
 	for i, n := range names {
 		c := Qual(alias, n)
-		out[i] = fmt.Sprintf("(%s IS NULL OR CAST(%s AS VARCHAR) = '')", c, c)
+		out[i] = fmt.Sprintf("(%s IS NULL OR length(CAST(%s AS VARCHAR)) = 0)", c, c)
 	}
 	return "(" + strings.Join(out, " AND ") + ")"
 }

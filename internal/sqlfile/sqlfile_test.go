@@ -93,7 +93,7 @@ func TestHelpersQuote(t *testing.T) {
 	if got := match("s", "k", nil); got != "TRUE" {
 		t.Errorf("match of nothing %s", got)
 	}
-	if got := NullID("k", []string{"id"}); got != `((k."id" IS NULL OR CAST(k."id" AS VARCHAR) = ''))` {
+	if got := NullID("k", []string{"id"}); got != `((k."id" IS NULL OR length(CAST(k."id" AS VARCHAR)) = 0))` {
 		t.Errorf("nullid %s", got)
 	}
 }

@@ -1,25 +1,34 @@
 -- check: sum_balance
 -- assertion: completeness, accuracy
 -- description: Exact decimal sums of each measure in source and sink, in total or per group when group_by is given;
--- description: an exception is a total or group where any sum differs (difference = sink - source).
+-- description: an exception is a total or group where any sum differs (difference = sink - source). With
+-- description: balance_tolerance: a difference within the measure's tolerance is listed but not an exception
+-- description: (within_tolerance), and with group_by the total is balanced too (the row where total is true).
 -- requires: records, measures
 -- chart: balance
--- columns: source_*=source, sink_*=sink, difference_*=difference
+-- tolerance: balance
+-- columns: source_*=source, sink_*=sink, difference_*=difference, tolerance_*=tolerance, within_tolerance=within_tolerance,
+-- columns: total=total
 WITH s AS (
-    SELECT "account", CAST(coalesce(sum("amount"), 0) AS DECIMAL(38,2)) AS "amount", CAST(coalesce(sum("fee"), 0) AS DECIMAL(38,4)) AS "fee"
+    SELECT "account", grouping("account") > 0 AS __total, CAST(coalesce(sum("amount"), 0) AS DECIMAL(38,2)) AS "amount", CAST(coalesce(sum("fee"), 0) AS DECIMAL(38,4)) AS "fee"
     FROM source
-    GROUP BY "account"
+    GROUP BY GROUPING SETS (("account"), ())
 ), k AS (
-    SELECT "account", CAST(coalesce(sum("amount"), 0) AS DECIMAL(38,2)) AS "amount", CAST(coalesce(sum("fee"), 0) AS DECIMAL(38,4)) AS "fee"
+    SELECT "account", grouping("account") > 0 AS __total, CAST(coalesce(sum("amount"), 0) AS DECIMAL(38,2)) AS "amount", CAST(coalesce(sum("fee"), 0) AS DECIMAL(38,4)) AS "fee"
     FROM sink
-    GROUP BY "account"
+    GROUP BY GROUPING SETS (("account"), ())
+), balanced AS (
+    SELECT coalesce(s."account", k."account") AS "account", coalesce(s.__total, k.__total) AS total,
+           CAST(coalesce(s."amount", 0) AS DECIMAL(38,2)) AS "source_amount",
+           CAST(coalesce(k."amount", 0) AS DECIMAL(38,2)) AS "sink_amount",
+           CAST(coalesce(k."amount", 0) - coalesce(s."amount", 0) AS DECIMAL(38,2)) AS "difference_amount",
+           CAST(coalesce(s."fee", 0) AS DECIMAL(38,4)) AS "source_fee",
+           CAST(coalesce(k."fee", 0) AS DECIMAL(38,4)) AS "sink_fee",
+           CAST(coalesce(k."fee", 0) - coalesce(s."fee", 0) AS DECIMAL(38,4)) AS "difference_fee"
+    FROM s FULL OUTER JOIN k ON (s."account" IS NOT DISTINCT FROM k."account") AND s.__total = k.__total
 )
-SELECT coalesce(s."account", k."account") AS "account", 
-       CAST(coalesce(s."amount", 0) AS DECIMAL(38,2)) AS "source_amount",
-       CAST(coalesce(k."amount", 0) AS DECIMAL(38,2)) AS "sink_amount",
-       CAST(coalesce(k."amount", 0) - coalesce(s."amount", 0) AS DECIMAL(38,2)) AS "difference_amount",
-       CAST(coalesce(s."fee", 0) AS DECIMAL(38,4)) AS "source_fee",
-       CAST(coalesce(k."fee", 0) AS DECIMAL(38,4)) AS "sink_fee",
-       CAST(coalesce(k."fee", 0) - coalesce(s."fee", 0) AS DECIMAL(38,4)) AS "difference_fee"
-FROM s FULL OUTER JOIN k ON (s."account" IS NOT DISTINCT FROM k."account")
-WHERE coalesce(s."amount", 0) <> coalesce(k."amount", 0) OR coalesce(s."fee", 0) <> coalesce(k."fee", 0)
+SELECT b."account", b.total, b."source_amount", b."sink_amount", b."difference_amount", '0.01' AS "tolerance_amount", b."source_fee", b."sink_fee", b."difference_fee", CAST(NULL AS VARCHAR) AS "tolerance_fee",
+       (b."difference_amount" = 0 OR coalesce(abs(CAST(b."sink_amount" - b."source_amount" AS DECIMAL(38,2))) <= CAST('0.01' AS DECIMAL(38,2)), FALSE))
+       AND (b."difference_fee" = 0) AS within_tolerance
+FROM balanced AS b
+WHERE b."difference_amount" <> 0 OR b."difference_fee" <> 0

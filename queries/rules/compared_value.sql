@@ -1,0 +1,28 @@
+-- fragment: compared_value
+-- description: One input's side (.Op) of compared column .C (a checks.Compared), qualified by alias .Alias (none
+-- description: when ""), as the value it is compared by (checks.Comparison): text as text, empty text as NULL,
+-- description: with .Normalized and the column's normalize: trimmed of leading and trailing ASCII white space and/or
+-- description: lower-cased; a number as the exact .C.Decimal; binary floating point, and a number or text compared
+-- description: with it, as .C.Float (FLOAT or DOUBLE: the nearest value); text read as .Op.Cast (BOOLEAN,
+-- description: DATE, TIME, UUID, INTERVAL); a timestamp as an instant — TIMESTAMP WITH TIME ZONE as it is, a
+-- description: zone-less value as wall-clock time in .Op.Zone, text naming a zone or offset as that instant and other
+-- description: text as wall-clock time in .Op.Zone — or, unless .Instant, two zone-less timestamps of one type and
+-- description: zone as their wall-clock values. .Cast is CAST, or TRY_CAST for NULL where a value does not read.
+-- description: Template helpers cmpvalue and cmpraw.
+-- returns: VARCHAR, DECIMAL(38,s), DOUBLE, BOOLEAN, DATE, TIMESTAMP, TIMESTAMP WITH TIME ZONE, or the column's type
+{{ $c := q .C.Name}}{{if .Alias}}{{$c = printf "%s.%s" .Alias $c}}{{end}}
+{{- $m := print .C.Method}}
+{{- if eq $m "text"}}{{$v := printf "NULLIF(CAST(%s AS VARCHAR), '')" $c}}
+  {{- if and .Normalized .C.Trim}}{{$v = printf "NULLIF(regexp_replace(%s, '^\\s+|\\s+$', '', 'g'), '')" $v}}{{end}}
+  {{- if and .Normalized .C.Casefold}}{{$v = printf "lower(%s)" $v}}{{end}}{{$v}}
+{{- else if eq $m "number"}}{{.Cast}}({{$c}} AS {{sqltype .C.Decimal}})
+{{- else if eq $m "float"}}{{.Cast}}({{if eq .Op.Kind "text"}}NULLIF(trim(CAST({{$c}} AS VARCHAR)), ''){{else}}{{$c}}{{end}} AS {{sqltype .C.Float}})
+{{- else if eq $m "timestamp"}}
+  {{- if not .Instant}}{{$c}}
+  {{- else if eq .Op.Kind "zoned"}}{{$c}}
+  {{- else if eq .Op.Kind "zoneless"}}timezone({{lit .Op.Zone}}, CAST({{$c}} AS TIMESTAMP))
+  {{- else}}{{$t := printf "NULLIF(trim(CAST(%s AS VARCHAR)), '')" $c}}CASE WHEN {{haszone $t}} THEN {{.Cast}}({{$t}} AS TIMESTAMP WITH TIME ZONE) ELSE timezone({{lit .Op.Zone}}, {{.Cast}}({{$t}} AS TIMESTAMP)) END
+  {{- end}}
+{{- else if .Op.Cast}}{{.Cast}}(NULLIF(trim(CAST({{$c}} AS VARCHAR)), '') AS {{sqltype .Op.Cast}})
+{{- else}}{{$c}}
+{{- end}}
