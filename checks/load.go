@@ -13,7 +13,8 @@
 //	-- description: …                  one sentence for the report
 //	-- requires: id                    spec fields the check needs (id, measures,
 //	--                                  group_by, checkpoint, logical_key,
-//	--                                  reperform, watermark, emission, records);
+//	--                                  reperform, watermark, emission, records,
+//	--                                  bad_records);
 //	--                                  without them it is skipped, not passed
 //	-- severity: info                  optional: exceptions are reported for
 //	--                                  information and do not fail the control
@@ -83,10 +84,14 @@ const (
 	// NeedRecords: the sink holds records, not windows (no reperform:);
 	// record counts are then comparable.
 	NeedRecords Requirement = "records"
+	// NeedBadRecords: an input lists the records it could not decode
+	// (bad_records: report), in table bad_records; a check that needs
+	// them is not listed in any other run.
+	NeedBadRecords Requirement = "bad_records"
 )
 
 var knownRequirements = map[Requirement]bool{NeedID: true, NeedMeasures: true, NeedGroupBy: true, NeedCheckpoint: true, NeedLogicalKey: true,
-	NeedReperform: true, NeedWatermark: true, NeedEmission: true, NeedRecords: true}
+	NeedReperform: true, NeedWatermark: true, NeedEmission: true, NeedRecords: true, NeedBadRecords: true}
 
 // Check is one parsed check file.
 type Check struct {
@@ -308,6 +313,8 @@ func (c *Check) Missing(p *Params) []Requirement {
 			ok = p.Replay != nil && p.Replay.LastBy != ""
 		case NeedRecords:
 			ok = p.Replay == nil
+		case NeedBadRecords:
+			ok = p.BadRecords
 		}
 		if !ok {
 			miss = append(miss, r)
@@ -327,6 +334,8 @@ func (c *Check) Applies(p *Params) bool {
 		case r == NeedReperform && p.Replay == nil:
 			return false
 		case (r == NeedID || r == NeedRecords) && windowed:
+			return false
+		case r == NeedBadRecords && !p.BadRecords:
 			return false
 		}
 	}

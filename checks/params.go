@@ -34,6 +34,15 @@ type Params struct {
 	// Replay describes a windowed sink re-performed from the source (nil
 	// unless the spec has reperform:); see PrepareReplay for its tables.
 	Replay *Replay
+	// SourceLocation and SinkLocation are the tables' location forms
+	// (sources.Input.LocationForm): "" for file:line, or
+	// "topic[partition]@offset" for a Kafka input. Check files render a
+	// location with {{loc "s" $.SourceLocation}} / {{loc "k" $.SinkLocation}}.
+	SourceLocation, SinkLocation string
+	// BadRecords is set when an input lists records it could not decode
+	// (bad_records: report); they are in table bad_records (side,
+	// location, reason), which the check bad_records reads.
+	BadRecords bool
 }
 
 // Dec returns a measure's exact type, for templates: {{$.Dec .}}.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,6 +34,13 @@ type Columns struct {
 	ID, Measures, GroupBy []string
 	Checkpoint            string
 	LogicalKey            []string
+	// SourceLocation and SinkLocation are the inputs' location forms
+	// (Params); SourceProvenance and SinkProvenance their kinds' own
+	// provenance columns (sources.Input.Provenance), never compared as
+	// values; BadRecords: table bad_records exists (Params).
+	SourceLocation, SinkLocation      string
+	SourceProvenance, SinkProvenance []string
+	BadRecords                       bool
 }
 
 // maxPrecision is DuckDB's widest DECIMAL (a 128-bit integer).
@@ -101,7 +109,8 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 		}
 	}
 
-	p := &Params{ID: c.ID, Measures: c.Measures, GroupBy: c.GroupBy, Checkpoint: c.Checkpoint, LogicalKey: c.LogicalKey, MeasureTypes: map[string]string{}}
+	p := &Params{ID: c.ID, Measures: c.Measures, GroupBy: c.GroupBy, Checkpoint: c.Checkpoint, LogicalKey: c.LogicalKey, MeasureTypes: map[string]string{},
+		SourceLocation: c.SourceLocation, SinkLocation: c.SinkLocation, BadRecords: c.BadRecords}
 	for _, m := range c.Measures {
 		storage, arith, err := measureType(ctx, db, m, src[m], sink[m])
 		if err != nil {
@@ -129,8 +138,8 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	}
 	p.SourceValueCols, p.SinkValueCols = c.Measures, c.Measures
 	if len(c.Measures) == 0 {
-		p.SourceValueCols = valueCols(srcCols, exclude)
-		p.SinkValueCols = valueCols(sinkCols, exclude)
+		p.SourceValueCols = valueCols(srcCols, exclude, c.SourceProvenance)
+		p.SinkValueCols = valueCols(sinkCols, exclude, c.SinkProvenance)
 	}
 	return p, notes, nil
 }
@@ -246,10 +255,10 @@ func suggest(col string, cols []duck.Column) string {
 	return ""
 }
 
-func valueCols(cols []duck.Column, exclude map[string]bool) []string {
+func valueCols(cols []duck.Column, exclude map[string]bool, provenance []string) []string {
 	var out []string
 	for _, c := range cols {
-		if !exclude[c.Name] {
+		if !exclude[c.Name] && !slices.Contains(provenance, c.Name) {
 			out = append(out, c.Name)
 		}
 	}

@@ -9,7 +9,7 @@ SELECT {{cols "s" .ID}},
 {{- range .Measures}}
        CAST(sum(s.{{q .}}) AS {{$.Dec .}}) AS {{name "source_" .}},
 {{- end}}
-       arg_min({{loc "s"}}, s.__row) AS source_location
+       arg_min({{loc "s" $.SourceLocation}}, s.__row) AS source_location
 FROM source AS s
 WHERE NOT {{nullid "s" .ID}}
   AND NOT EXISTS (SELECT 1 FROM sink AS k WHERE {{match "s" "k" .ID}})

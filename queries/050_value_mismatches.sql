@@ -11,8 +11,8 @@ SELECT {{cols "s" .ID}},
        k.{{q .}} AS {{name "sink_" .}},
        CAST(k.{{q .}} - s.{{q .}} AS {{$.Dec .}}) AS {{name "difference_" .}},
 {{- end}}
-       {{loc "s"}} AS source_location,
-       {{loc "k"}} AS sink_location
+       {{loc "s" $.SourceLocation}} AS source_location,
+       {{loc "k" $.SinkLocation}} AS sink_location
 FROM source AS s
 JOIN sink AS k ON {{match "s" "k" .ID}}
 WHERE NOT {{nullid "s" .ID}}

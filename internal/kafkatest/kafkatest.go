@@ -9,8 +9,11 @@ package kafkatest
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -164,4 +167,83 @@ func LoadRetryDuplicates(ctx context.Context, c *Cluster, topic string) error {
 		recs = append(recs, Record(topic, 0, "id", id, "amount", json.Number(id+"0.00")))
 	}
 	return Plain(ctx, cl, recs...)
+}
+
+// LedgerTopic is the Kafka sample's sink topic (samples/kafka).
+const LedgerTopic = "ledger-postings"
+
+// Ledger sample figures, for the tests that check its verdicts.
+const (
+	LedgerPartitions  = 3
+	LedgerCheckpoint  = 100 // entries per checkpoint (one transaction each)
+	LedgerAbortedFrom = 301 // the aborted transaction (checkpoint 4) wrote entries 301…370
+	LedgerAbortedTo   = 370
+)
+
+// LoadLedgerSample writes the Kafka sample's sink (seed 001: an exactly-once
+// job whose Kafka sink commits one transaction per checkpoint) to topic,
+// from the source ledger CSV at sourceCSV (entry_id,account,amount): each
+// checkpoint's 100 entries are posted in one transaction, partitioned by
+// account, keyed by entry_id, the value {"entry_id", "account", "amount",
+// "checkpoint_id"} with the amount as a JSON number written exactly as the
+// CSV has it. During checkpoint 4 the job fails over after posting entries
+// 301–370: that transaction is aborted, the job restores checkpoint 3 and
+// posts 301–400 again under checkpoint 5 (and so on: 401–500 under 6,
+// 501–600 under 7). Read committed, the topic holds every entry once; read
+// uncommitted, entries 301–370 twice.
+func LoadLedgerSample(ctx context.Context, c *Cluster, topic, sourceCSV string) error {
+	entries, err := readLedger(sourceCSV)
+	if err != nil {
+		return err
+	}
+	cl, err := c.Transactional("ledger-sink-" + topic)
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	post := func(from, to, checkpoint int, commit bool) error {
+		var recs []*kgo.Record
+		for _, e := range entries[from-1 : to] {
+			acct, _ := strconv.Atoi(strings.TrimPrefix(e[1], "ACC-"))
+			r := Record(topic, int32(acct%LedgerPartitions),
+				"entry_id", e[0], "account", e[1], "amount", json.Number(e[2]), "checkpoint_id", checkpoint)
+			r.Key = []byte(e[0])
+			r.Timestamp = Epoch.Add(time.Duration(checkpoint) * time.Minute)
+			recs = append(recs, r)
+		}
+		if err := Txn(ctx, cl, commit, recs...); err != nil {
+			return fmt.Errorf("checkpoint %d: %w", checkpoint, err)
+		}
+		return nil
+	}
+	for cp := 1; cp <= 3; cp++ {
+		if err := post((cp-1)*LedgerCheckpoint+1, cp*LedgerCheckpoint, cp, true); err != nil {
+			return err
+		}
+	}
+	if err := post(LedgerAbortedFrom, LedgerAbortedTo, 4, false); err != nil {
+		return err
+	}
+	for cp := 5; (cp-2)*LedgerCheckpoint <= len(entries); cp++ {
+		if err := post((cp-2)*LedgerCheckpoint+1, min((cp-1)*LedgerCheckpoint, len(entries)), cp, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readLedger(path string) ([][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(rows) < 2 || strings.Join(rows[0], ",") != "entry_id,account,amount" {
+		return nil, fmt.Errorf("%s: want the header entry_id,account,amount and entries", path)
+	}
+	return rows[1:], nil
 }
