@@ -38,7 +38,7 @@ type Columns struct {
 	// (Params); SourceProvenance and SinkProvenance their kinds' own
 	// provenance columns (sources.Input.Provenance), never compared as
 	// values; BadRecords: table bad_records exists (Params).
-	SourceLocation, SinkLocation      string
+	SourceLocation, SinkLocation     string
 	SourceProvenance, SinkProvenance []string
 	BadRecords                       bool
 }
