@@ -2,6 +2,7 @@ package sources_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/kafkatest"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
 
 // startKafka starts an in-process cluster with the topics given, closed
@@ -165,4 +167,45 @@ func TestKafkaBadRecord(t *testing.T) {
 	if len(in.BadRecords) != 1 || in.BadRecords[0].Location != "t[0]@1" || !strings.Contains(in.BadRecords[0].Reason, "not JSON") {
 		t.Errorf("bad records %+v", in.BadRecords)
 	}
+}
+
+// The kafka kind passes the conformance suite: the fixture written as JSON
+// values (amounts as JSON numbers, kept as written; a missing account as
+// null) to a topic of one partition, so __line is the offset.
+func TestKafkaConformance(t *testing.T) {
+	c := startKafka(t, nil)
+	n := 0
+	sourcetest.Run(t, func(t *testing.T, dir string) sources.Location {
+		n++
+		topic := fmt.Sprintf("fixture-%d", n)
+		if err := c.CreateTopic(topic, 1, nil); err != nil {
+			t.Fatal(err)
+		}
+		cl, err := c.Producer(kgo.ProducerLinger(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cl.Close()
+		var recs []*kgo.Record
+		for _, r := range sourcetest.Fixture().Rows {
+			var fields []any
+			for i, col := range sourcetest.Fixture().Columns {
+				var v any
+				switch {
+				case r[i] == nil:
+					v = nil
+				case col == "amount":
+					v = json.Number(*r[i])
+				default:
+					v = *r[i]
+				}
+				fields = append(fields, col, v)
+			}
+			recs = append(recs, kafkatest.Record(topic, 0, fields...))
+		}
+		if err := kafkatest.Plain(context.Background(), cl, recs...); err != nil {
+			t.Fatal(err)
+		}
+		return sources.Location{Role: "source", URI: c.URI(topic)}
+	})
 }
