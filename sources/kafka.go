@@ -824,7 +824,7 @@ func (s *kafkaSource) input(parts []*kafkaPart, listedAt time.Time, dec *recordD
 	if s.isolation == ReadUncommitted {
 		note := s.loc.Role + " read with isolation read_uncommitted: records of aborted transactions (a transactional producer's writes rolled back on failover) are counted as if committed, so they can show as duplicates or unexpected ids; read_committed reads what consumers of committed data see"
 		d["isolation_note"] = note
-		in.Notes = append(in.Notes, note)
+		in.Notes = append(in.Notes, "WARNING: "+note)
 	}
 	in.Details = d
 	s.badInto(in, dec)

@@ -286,7 +286,7 @@ func (d *recordDecoder) json(b []byte, what, prefix string) error {
 		return bad("%s is not UTF-8 text, so not JSON (%s: json)", what, what)
 	}
 	if err := fastjson.ValidateBytes(b); err != nil {
-		return bad("%s is not JSON (%s: json): %v; starts %s", what, what, err, quotePrefix(b))
+		return bad("%s is not JSON (%s: json): %s", what, what, shorten(err.Error()))
 	}
 	v, err := d.parser.ParseBytes(b)
 	if err != nil {
@@ -416,6 +416,15 @@ func cmpFirst(a, b firstSeen) int {
 
 func (d *recordDecoder) where() string {
 	return fmt.Sprintf("%s@%d", d.part.file(), d.offset)
+}
+
+// shorten cuts a library's message (which may quote the rest of a value)
+// to a length fit for an exception row.
+func shorten(s string) string {
+	if r := []rune(s); len(r) > 160 {
+		return string(r[:160]) + "…"
+	}
+	return s
 }
 
 // quotePrefix shows the first bytes of a value for a message.

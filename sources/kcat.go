@@ -217,7 +217,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 	}
 	if note != "" {
 		d["isolation_note"] = note
-		in.Notes = append(in.Notes, note)
+		in.Notes = append(in.Notes, "WARNING: "+note)
 	}
 	in.Details = d
 	fillRecordInput(in, s.rec, dec)
