@@ -3,6 +3,7 @@ package sources
 import (
 	"context"
 	"crypto/tls"
+	"encoding/binary"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -11,7 +12,9 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -55,7 +58,7 @@ type kafkaSource struct {
 	tlsCA, tlsCert, tlsKey, tlsServer         string
 
 	client *kgo.Client
-	spool  *spool
+	spools []*spool
 }
 
 // kafkaBound is a start: or end: option: earliest/latest, an instant, or
@@ -280,8 +283,10 @@ func kafkaBoundOption(o *options, key, edge string) kafkaBound {
 }
 
 func (s *kafkaSource) Close() error {
-	s.spool.close()
-	s.spool = nil
+	for _, sp := range s.spools {
+		sp.close()
+	}
+	s.spools = nil
 	if s.client != nil {
 		s.client.Close()
 		s.client = nil
@@ -350,6 +355,7 @@ func (s *kafkaSource) path(p string) string {
 
 // kafkaPart is one partition of a read: its bounds, leader, and counts.
 type kafkaPart struct {
+	idx        int // position in the read's (topic, partition) order
 	ref        partitionRef
 	id         [16]byte
 	leader     int32
@@ -377,31 +383,82 @@ func (s *kafkaSource) Read(ctx context.Context) (*Input, array.RecordReader, err
 	if err != nil {
 		return nil, nil, err
 	}
-	sp, err := newSpool()
-	if err != nil {
-		return nil, nil, err
+	// One decoder per core, each owning the partitions i, i+n, … and a
+	// spool of its own, so decoding keeps up with the fetch and each
+	// partition's records stay in offset order.
+	cols := newKafkaColumns()
+	nw := max(1, min(runtime.GOMAXPROCS(0), len(parts)))
+	decs := make([]*recordDecoder, nw)
+	chans := make([]chan fetched, nw)
+	errs := make([]error, nw)
+	for i := range nw {
+		sp, err := newSpool()
+		if err != nil {
+			return nil, nil, err
+		}
+		s.spools = append(s.spools, sp)
+		decs[i] = newRecordDecoder(s.rec, cols)
+		chans[i] = make(chan fetched, 4)
 	}
-	s.spool = sp
-	dec := newRecordDecoder(s.rec)
 	prog := newProgress(s.loc.Progress, "fetching "+s.loc.Role+" "+s.uri)
-	err = s.fetch(ctx, cl, parts, func(p *kafkaPart, recs []kafkaRecord) error {
-		n, err := dec.decodeChunk(sp, p.ref, recs)
-		p.rows += int64(n)
-		p.bad += int64(len(recs) - n)
-		prog.Add(int64(len(recs)))
-		return err
+	wctx, wcancel := context.WithCancel(ctx)
+	defer wcancel()
+	var wg sync.WaitGroup
+	for i := range nw {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dc := kgo.DefaultDecompressor()
+			for f := range chans[i] {
+				if errs[i] != nil {
+					continue
+				}
+				recs, err := s.records(f, dc)
+				if err == nil {
+					var n int
+					n, err = decs[i].decodeChunk(s.spools[i], f.part.ref, recs)
+					f.part.rows += int64(n)
+					f.part.bad += int64(len(recs) - n)
+					prog.Add(int64(len(recs)))
+				}
+				if err != nil {
+					errs[i] = err
+					wcancel()
+				}
+			}
+		}()
+	}
+	err = s.fetch(wctx, cl, parts, func(f fetched) error {
+		select {
+		case chans[f.part.idx%nw] <- f:
+			return nil
+		case <-wctx.Done():
+			return wctx.Err()
+		}
 	})
+	for _, ch := range chans {
+		close(ch)
+	}
+	wg.Wait()
+	// A decoding error explains a cancelled fetch: report the one of the
+	// first partition (so the message does not depend on timing).
+	for _, p := range parts {
+		if e := errs[p.idx%nw]; e != nil && ctx.Err() == nil {
+			err = e
+			break
+		}
+	}
 	if err != nil {
 		prog.Abort()
 		return nil, nil, err
 	}
 	prog.Done()
-	in := s.input(parts, listedAt, dec)
+	in := s.input(parts, listedAt, decs, cols)
 	refs := make([]partitionRef, len(parts))
 	for i, p := range parts {
 		refs[i] = p.ref
 	}
-	rr, err := spooledRecords(ctx, sp, dec.cols, refs, ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.uri})
+	rr, err := spooledRecords(ctx, s.spools, decs, cols, refs, ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.uri})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -449,6 +506,9 @@ func (s *kafkaSource) snapshot(ctx context.Context, adm *kadm.Client) ([]*kafkaP
 		}
 	}
 	slices.SortFunc(parts, func(a, b *kafkaPart) int { return comparePartitions(a.ref, b.ref) })
+	for i, p := range parts {
+		p.idx = i
+	}
 
 	low, err := adm.ListStartOffsets(ctx, topics...)
 	if err == nil {
@@ -546,21 +606,18 @@ func (s *kafkaSource) snapshot(ctx context.Context, adm *kadm.Client) ([]*kafkaP
 	return parts, listedAt, nil
 }
 
-// fetched is the records of one partition from one fetch response.
-type fetched struct {
-	part *kafkaPart
-	recs []kafkaRecord
-}
-
 // fetch reads every partition from next up to end, exactly: it issues
-// fetch requests to each partition's leader and processes the responses
-// with kgo.ProcessFetchPartition, whose next offset accounts for what a
-// fetch does not return (commit and abort markers, aborted records under
-// read_committed, compacted records), so a read never waits for a record
-// past the end and never stops short of it. deliver receives the records
-// of each partition in offset order (records of different partitions
-// interleave). A leader change is retried after a metadata refresh.
-func (s *kafkaSource) fetch(ctx context.Context, cl *kgo.Client, parts []*kafkaPart, deliver func(*kafkaPart, []kafkaRecord) error) error {
+// fetch requests to each partition's leader and hands each partition's
+// part of a response to deliver, in offset order per partition (different
+// partitions interleave), while it asks for what follows. The next offset
+// to ask for is the one after the last complete record batch of the
+// response — batches of commit and abort markers, aborted and compacted
+// records included, which a read_committed fetch returns as batches but
+// never as records — so a read never waits for a record past the end and
+// never stops short of it (kgo.ProcessFetchPartition, which decodes the
+// records, must agree). A leader change is retried after a metadata
+// refresh.
+func (s *kafkaSource) fetch(ctx context.Context, cl *kgo.Client, parts []*kafkaPart, deliver func(fetched) error) error {
 	const maxRounds = 20
 	for round := 0; ; round++ {
 		byLeader := map[int32][]*kafkaPart{}
@@ -590,7 +647,7 @@ func (s *kafkaSource) fetch(ctx context.Context, cl *kgo.Client, parts []*kafkaP
 			select {
 			case f := <-out:
 				if derr == nil {
-					if derr = deliver(f.part, f.recs); derr != nil {
+					if derr = deliver(f); derr != nil {
 						cancel()
 					}
 				}
@@ -611,7 +668,7 @@ func (s *kafkaSource) fetch(ctx context.Context, cl *kgo.Client, parts []*kafkaP
 		for len(out) > 0 {
 			f := <-out
 			if derr == nil {
-				derr = deliver(f.part, f.recs)
+				derr = deliver(f)
 			}
 		}
 		cancel()
@@ -663,15 +720,24 @@ func (s *kafkaSource) refreshLeaders(ctx context.Context, cl *kgo.Client, parts 
 	return nil
 }
 
+// fetched is one partition's part of a fetch response: the raw batches
+// from offset from (processed by the decoder, in parallel with the next
+// fetch), or, for old message formats, the records already processed.
+type fetched struct {
+	part *kafkaPart
+	raw  *kmsg.FetchResponseTopicPartition
+	from int64
+	next int64 // the offset after the response's last complete batch
+	recs []*kgo.Record
+}
+
 // fetchLeader fetches parts (all led by leader) until each reaches its end,
-// sending each response's records to out.
+// sending each partition's part of each response to out.
 func (s *kafkaSource) fetchLeader(ctx context.Context, cl *kgo.Client, leader int32, parts []*kafkaPart, out chan<- fetched) error {
-	iso := kgo.ReadUncommitted()
 	var level int8
 	if s.isolation == ReadCommitted {
-		iso, level = kgo.ReadCommitted(), 1
+		level = 1
 	}
-	dec := kgo.DefaultDecompressor()
 	idle := 0
 	for {
 		var pending []*kafkaPart
@@ -687,7 +753,7 @@ func (s *kafkaSource) fetchLeader(ctx context.Context, cl *kgo.Client, leader in
 		req.ReplicaID = -1
 		req.MaxWaitMillis = 500
 		req.MinBytes = 1
-		req.MaxBytes = 32 << 20
+		req.MaxBytes = 16 << 20
 		req.IsolationLevel = level
 		req.SessionEpoch = -1
 		byTopic := map[string]int{}
@@ -703,7 +769,7 @@ func (s *kafkaSource) fetchLeader(ctx context.Context, cl *kgo.Client, leader in
 			rp := kmsg.NewFetchRequestTopicPartition()
 			rp.Partition = p.ref.Partition
 			rp.FetchOffset = p.next
-			rp.PartitionMaxBytes = 8 << 20
+			rp.PartitionMaxBytes = 2 << 20
 			rp.CurrentLeaderEpoch = -1
 			rp.LogStartOffset = -1
 			req.Topics[i].Partitions = append(req.Topics[i].Partitions, rp)
@@ -732,43 +798,37 @@ func (s *kafkaSource) fetchLeader(ctx context.Context, cl *kgo.Client, leader in
 				if p == nil {
 					continue
 				}
-				fp, next := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
-					Offset: p.next, IsolationLevel: iso, Topic: p.ref.Topic, Partition: p.ref.Partition,
-				}, rp, dec, nil)
-				if fp.Err != nil {
+				if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
 					switch {
-					case errors.Is(fp.Err, kerr.OffsetOutOfRange):
-						return fmt.Errorf("%w: %s: %s: offset %d is no longer in the log (log start %d): records were deleted during the read", ErrKafkaRead, s.uri, p.ref.file(), p.next, fp.LogStartOffset)
-					case kerr.IsRetriable(fp.Err):
-						return &retryable{fmt.Errorf("%s: %w", p.ref.file(), fp.Err)}
+					case errors.Is(err, kerr.OffsetOutOfRange):
+						return fmt.Errorf("%w: %s: %s: offset %d is no longer in the log (log start %d): records were deleted during the read", ErrKafkaRead, s.uri, p.ref.file(), p.next, rp.LogStartOffset)
+					case kerr.IsRetriable(err):
+						return &retryable{fmt.Errorf("%s: %w", p.ref.file(), err)}
 					default:
+						return fmt.Errorf("%w: %s: %s at offset %d: %w", ErrKafkaRead, s.uri, p.ref.file(), p.next, err)
+					}
+				}
+				f := fetched{part: p, raw: rp, from: p.next}
+				var ok bool
+				if f.next, ok = batchesEnd(rp.RecordBatches, p.next); !ok {
+					// an old message format: let franz-go say where it ends
+					fp, next := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
+						Offset: p.next, IsolationLevel: s.iso(), Topic: p.ref.Topic, Partition: p.ref.Partition,
+					}, rp, kgo.DefaultDecompressor(), nil)
+					if fp.Err != nil {
 						return fmt.Errorf("%w: %s: %s at offset %d: %w", ErrKafkaRead, s.uri, p.ref.file(), p.next, fp.Err)
 					}
+					f.raw, f.next, f.recs = nil, next, fp.Records
 				}
-				recs := make([]kafkaRecord, 0, len(fp.Records))
-				for _, r := range fp.Records {
-					if r.Offset >= p.end {
-						break
-					}
-					kr := kafkaRecord{Offset: r.Offset, Key: r.Key, Value: r.Value}
-					if ms := r.Timestamp.UnixMilli(); ms >= 0 {
-						kr.Timestamp, kr.HasTime = ms, true
-					}
-					for _, h := range r.Headers {
-						kr.Headers = append(kr.Headers, kafkaHeader{h.Key, h.Value})
-					}
-					recs = append(recs, kr)
+				if f.next <= p.next {
+					continue
 				}
-				if next > p.next {
-					p.next = min(next, p.end)
-					progressed = true
-				}
-				if len(recs) > 0 {
-					select {
-					case out <- fetched{p, recs}:
-					case <-ctx.Done():
-						return ctx.Err()
-					}
+				p.next = min(f.next, p.end)
+				progressed = true
+				select {
+				case out <- f:
+				case <-ctx.Done():
+					return ctx.Err()
 				}
 			}
 		}
@@ -784,9 +844,75 @@ func (s *kafkaSource) fetchLeader(ctx context.Context, cl *kgo.Client, leader in
 	}
 }
 
+func (s *kafkaSource) iso() kgo.IsolationLevel {
+	if s.isolation == ReadCommitted {
+		return kgo.ReadCommitted()
+	}
+	return kgo.ReadUncommitted()
+}
+
+// batchesEnd returns the offset after the last complete record batch of
+// raw (the record batches of a fetch response, v2 format: base offset
+// int64, length int32, leader epoch int32, magic int8 = 2, crc, attributes
+// int16, last offset delta int32, …; a truncated last batch does not
+// count), or from when there is none. ok is false when a batch is of an
+// older format, whose end only decoding tells.
+func batchesEnd(raw []byte, from int64) (next int64, ok bool) {
+	next = from
+	for len(raw) >= 12 {
+		base := int64(binary.BigEndian.Uint64(raw))
+		length := int64(int32(binary.BigEndian.Uint32(raw[8:])))
+		if length < 0 || int64(len(raw)) < 12+length {
+			break // truncated: fetched again from its start
+		}
+		if length < 15 || raw[16] != 2 {
+			return 0, false
+		}
+		if e := base + int64(int32(binary.BigEndian.Uint32(raw[23:]))) + 1; e > next {
+			next = e
+		}
+		raw = raw[12+length:]
+	}
+	return next, true
+}
+
+// records decodes f's records below the partition's end: with
+// kgo.ProcessFetchPartition from the raw batches (whose next offset must
+// be the one the fetch went on from), or as processed already.
+func (s *kafkaSource) records(f fetched, dec kgo.Decompressor) ([]kafkaRecord, error) {
+	recs := f.recs
+	if f.raw != nil {
+		fp, next := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
+			Offset: f.from, IsolationLevel: s.iso(), Topic: f.part.ref.Topic, Partition: f.part.ref.Partition,
+		}, f.raw, dec, nil)
+		if fp.Err != nil {
+			return nil, fmt.Errorf("%w: %s: %s at offset %d: %w", ErrKafkaRead, s.uri, f.part.ref.file(), f.from, fp.Err)
+		}
+		if next != f.next {
+			return nil, fmt.Errorf("%w: %s: %s: the fetch from offset %d ends at offset %d by its batch headers, at %d by its records", ErrKafkaRead, s.uri, f.part.ref.file(), f.from, f.next, next)
+		}
+		recs = fp.Records
+	}
+	out := make([]kafkaRecord, 0, len(recs))
+	for _, r := range recs {
+		if r.Offset >= f.part.end {
+			break
+		}
+		kr := kafkaRecord{Offset: r.Offset, Key: r.Key, Value: r.Value}
+		if ms := r.Timestamp.UnixMilli(); ms >= 0 {
+			kr.Timestamp, kr.HasTime = ms, true
+		}
+		for _, h := range r.Headers {
+			kr.Headers = append(kr.Headers, kafkaHeader{h.Key, h.Value})
+		}
+		out = append(out, kr)
+	}
+	return out, nil
+}
+
 // input describes the read for the evidence: Details are the "as of" of
 // the topics (see the package doc, Kafka).
-func (s *kafkaSource) input(parts []*kafkaPart, listedAt time.Time, dec *recordDecoder) *Input {
+func (s *kafkaSource) input(parts []*kafkaPart, listedAt time.Time, decs []*recordDecoder, cols *kafkaColumns) *Input {
 	in := &Input{Role: s.loc.Role, Kind: "kafka", Location: s.uri, Declared: s.rec.declared, LocationForm: LocationOffset}
 	var topics []string
 	var ps []map[string]any
@@ -827,26 +953,21 @@ func (s *kafkaSource) input(parts []*kafkaPart, listedAt time.Time, dec *recordD
 		in.Notes = append(in.Notes, "WARNING: "+note)
 	}
 	in.Details = d
-	s.badInto(in, dec)
+	fillRecordInput(in, s.rec, decs, cols)
 	return in
-}
-
-// badInto records the bad records and the kind's provenance columns.
-func (s *kafkaSource) badInto(in *Input, dec *recordDecoder) {
-	fillRecordInput(in, s.rec, dec)
 }
 
 // fillRecordInput sets what the kafka and kcat kinds both report: the bad
 // records (bad_records: report) and the provenance columns.
-func fillRecordInput(in *Input, rec recordOptions, dec *recordDecoder) {
+func fillRecordInput(in *Input, rec recordOptions, decs []*recordDecoder, cols *kafkaColumns) {
 	in.ReportsBadRecords = rec.report
 	if rec.report {
-		in.BadRecords = dec.badRecords()
+		in.BadRecords = badRecords(decs)
 		in.Details["bad_records"] = len(in.BadRecords)
 	}
 	in.Provenance = []string{PartitionColumn, OffsetColumn, TimestampColumn}
-	for i, n := range dec.cols.names {
-		if dec.cols.owner[i] == ownHeader {
+	for i, n := range cols.names {
+		if cols.owner[i] == ownHeader {
 			in.Provenance = append(in.Provenance, n)
 		}
 	}

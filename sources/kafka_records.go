@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -152,45 +153,93 @@ const (
 	ownHeader
 )
 
-// kafkaColumns are the columns seen so far, each with where it was first
-// seen, so the final order is that of first appearance in (topic,
-// partition, offset) order whatever order the partitions were fetched in.
+// kafkaColumns are the columns seen so far, shared by the decoders of one
+// read (each decoding its own partitions): a decoder asks here, under the
+// lock, only for a name it has not seen itself.
 type kafkaColumns struct {
+	mu     sync.Mutex
 	index  map[string]int
 	lower  map[string]string
 	names  []string
 	binary []bool
 	owner  []int
-	first  []firstSeen
-}
-
-type firstSeen struct {
-	part   partitionRef
-	offset int64
-	pos    int
 }
 
 func newKafkaColumns() *kafkaColumns {
 	return &kafkaColumns{index: map[string]int{}, lower: map[string]string{}}
 }
 
-// recordDecoder turns records into spooled rows, learning the columns. One
-// decoder is used by one goroutine.
+// add returns the index of column name, adding it on first sight, and the
+// owner it was added with; it refuses a reserved name or one that differs
+// from another only in case. where names the record for a message.
+func (c *kafkaColumns) add(name string, isBinary bool, owner int, where func() string) (int, int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if col, ok := c.index[name]; ok {
+		return col, c.owner[col], nil
+	}
+	switch {
+	case owner != ownHeader && strings.HasPrefix(name, "__"):
+		return 0, 0, fmt.Errorf("%w: %s: field %q: names starting with __ are reserved for provenance columns", ErrKafkaRecord, where(), name)
+	case name == FileColumn || name == LineColumn || name == RowColumn:
+		return 0, 0, fmt.Errorf("%w: %s: header %q: reserved for provenance", ErrKafkaRecord, where(), name)
+	}
+	if first, clash := c.lower[strings.ToLower(name)]; clash {
+		return 0, 0, fmt.Errorf("%w: %s: column %q differs only in case from %q; DuckDB, which runs the checks, does not tell them apart", ErrKafkaRecord, where(), name, first)
+	}
+	col := len(c.names)
+	c.index[name] = col
+	c.lower[strings.ToLower(name)] = name
+	c.names = append(c.names, name)
+	c.binary = append(c.binary, isBinary)
+	c.owner = append(c.owner, owner)
+	return col, owner, nil
+}
+
+// colAt is a column's first appearance in a partition: the offset of the
+// record and the cell's position in it.
+type colAt struct {
+	col    int
+	offset int64
+	pos    int
+}
+
+// partFirst records, for one partition, the columns in order of first
+// appearance (records of a partition are decoded in offset order).
+type partFirst struct {
+	seen  []bool
+	order []colAt
+}
+
+// recordDecoder turns records into spooled rows, learning the columns. A
+// decoder is used by one goroutine and decodes every record of the
+// partitions it is given (so their order is kept).
 type recordDecoder struct {
-	opt     recordOptions
-	cols    *kafkaColumns
-	parser  fastjson.Parser
-	cells   []cell
-	stamp   []uint32 // per column: the record that last set it
-	gen     uint32
-	name    []byte // scratch for a flattened name
-	text    []byte // scratch for JSON text
-	bad     []badAt
-	err     error // set inside fastjson's Visit
-	part    partitionRef
-	offset  int64
-	pos     int
-	counted int // cells of the record so far
+	opt    recordOptions
+	cols   *kafkaColumns
+	local  map[string]localCol // names this decoder has resolved
+	shape  []shapeCol          // the columns of the last record, by position
+	parser fastjson.Parser
+	cells  []cell
+	stamp  []uint32 // per column: the record that last set it
+	gen    uint32
+	name   []byte // scratch for a flattened name
+	text   []byte // scratch for JSON text
+	bad    []badAt
+	first  map[partitionRef]*partFirst
+	cur    *partFirst
+	err    error  // set inside fastjson's Visit
+	what   string // "value" or "key", for messages
+	part   partitionRef
+	offset int64
+	pos    int
+}
+
+type localCol struct{ col, owner int }
+
+type shapeCol struct {
+	name []byte
+	localCol
 }
 
 type cell struct {
@@ -205,8 +254,8 @@ type badAt struct {
 	reason string
 }
 
-func newRecordDecoder(opt recordOptions) *recordDecoder {
-	return &recordDecoder{opt: opt, cols: newKafkaColumns()}
+func newRecordDecoder(opt recordOptions, cols *kafkaColumns) *recordDecoder {
+	return &recordDecoder{opt: opt, cols: cols, local: map[string]localCol{}, first: map[partitionRef]*partFirst{}}
 }
 
 // errBad is a reason a record is bad, as opposed to a failure of the read.
@@ -219,10 +268,10 @@ func bad(format string, args ...any) error { return &errBad{fmt.Sprintf(format, 
 // decode decodes r into d.cells. It returns an *errBad for a record that
 // does not decode, or an ErrKafkaRecord error for fields that cannot be
 // columns at all.
-func (d *recordDecoder) decode(p partitionRef, r *kafkaRecord) error {
+func (d *recordDecoder) decode(r *kafkaRecord) error {
 	d.cells = d.cells[:0]
 	d.gen++
-	d.part, d.offset, d.pos = p, r.Offset, 0
+	d.offset, d.pos = r.Offset, 0
 	d.text = d.text[:0]
 	switch d.opt.key {
 	case payloadJSON:
@@ -279,18 +328,48 @@ func (d *recordDecoder) decode(p partitionRef, r *kafkaRecord) error {
 	return nil
 }
 
-// json decodes a JSON object into cells named prefix+field (nested objects
-// also as prefix+field.sub…).
-func (d *recordDecoder) json(b []byte, what, prefix string) error {
-	if !utf8.Valid(b) {
-		return bad("%s is not UTF-8 text, so not JSON (%s: json)", what, what)
+// plainASCII reports whether b holds only printable ASCII: no escape, no
+// control character, nothing that needs UTF-8 validation.
+func plainASCII(b []byte) bool {
+	// eight bytes at a time: a byte ≥ 0x80, < 0x20 or equal to '\\' sets
+	// its high bit in bad (the classic "has less" and "has zero" word tricks)
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		esc := x ^ (0x5c * ones)
+		bad := x | ((x - 0x20*ones) &^ x) | ((esc - ones) &^ esc)
+		if bad&highs != 0 {
+			return false
+		}
+		b = b[8:]
 	}
-	if err := fastjson.ValidateBytes(b); err != nil {
-		return bad("%s is not JSON (%s: json): %s", what, what, shorten(err.Error()))
+	for _, c := range b {
+		if c < 0x20 || c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// json decodes a JSON object into cells named prefix+field (nested objects
+// also as prefix+field.sub…). JSON is read as RFC 8259 defines it: a value
+// with an escape, a control character or a non-ASCII byte is validated in
+// full (valid UTF-8, fastjson.Validate) before it is parsed; any other
+// value is parsed at once (fastjson.Parse, which checks its structure) and
+// each number's text is checked against the RFC's grammar, the one thing
+// Parse is lenient about (it takes NaN, Inf, 01, 1.).
+func (d *recordDecoder) json(b []byte, what, prefix string) error {
+	if !plainASCII(b) {
+		if !utf8.Valid(b) {
+			return bad("%s is not UTF-8 text, so not JSON (%s: json)", what, what)
+		}
+		if err := fastjson.ValidateBytes(b); err != nil {
+			return bad("%s is not JSON (%s: json): %s", what, what, shorten(err.Error()))
+		}
 	}
 	v, err := d.parser.ParseBytes(b)
 	if err != nil {
-		return bad("%s is not JSON (%s: json): %v", what, what, err)
+		return bad("%s is not JSON (%s: json): %s", what, what, shorten(err.Error()))
 	}
 	o, err := v.Object()
 	if err != nil {
@@ -302,6 +381,7 @@ func (d *recordDecoder) json(b []byte, what, prefix string) error {
 	}
 	d.name = append(d.name[:0], prefix...)
 	d.err = nil
+	d.what = what
 	d.object(o, owner)
 	return d.err
 }
@@ -315,22 +395,31 @@ func (d *recordDecoder) object(o *fastjson.Object, owner int) {
 		d.name = append(d.name[:base], k...)
 		start := len(d.text)
 		null := false
-		switch v.Type() {
+		t := v.Type()
+		switch t {
 		case fastjson.TypeString:
 			s, _ := v.StringBytes()
 			d.text = append(d.text, s...)
 		case fastjson.TypeNull:
 			null = true
-		default: // numbers exactly as written, true/false, nested JSON as compact text
+		case fastjson.TypeNumber:
+			d.text = v.MarshalTo(d.text)
+			if !jsonNumber(d.text[start:]) {
+				d.err = bad("%s is not JSON (%s: json): field %q: %q is not a JSON number", d.what, d.what, d.name, d.text[start:])
+				return
+			}
+		default: // true/false as written, nested JSON as compact text
 			d.text = v.MarshalTo(d.text)
 		}
 		// d.text may move as it grows: a cell keeps its slice of the old
 		// array, whose bytes append never changes.
-		if err := d.addText(owner, start, null); err != nil {
+		col, err := d.column(d.name, false, owner)
+		if err != nil {
 			d.err = err
 			return
 		}
-		if v.Type() == fastjson.TypeObject {
+		d.cells = append(d.cells, cell{col: col, null: null, val: d.text[start:len(d.text):len(d.text)]})
+		if t == fastjson.TypeObject {
 			obj, _ := v.Object()
 			d.name = append(d.name, '.')
 			d.object(obj, owner)
@@ -339,19 +428,47 @@ func (d *recordDecoder) object(o *fastjson.Object, owner int) {
 	d.name = d.name[:base]
 }
 
-// addText adds the cell named d.name whose value is d.text[start:].
-func (d *recordDecoder) addText(owner, start int, null bool) error {
-	col, err := d.column(d.name, false, owner)
-	if err != nil {
-		return err
+// jsonNumber reports whether b is a number as RFC 8259 section 6 writes
+// it: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func jsonNumber(b []byte) bool {
+	i, n := 0, len(b)
+	digits := func() int {
+		j := i
+		for i < n && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i - j
 	}
-	d.cells = append(d.cells, cell{col: col, null: null, val: d.text[start:len(d.text):len(d.text)]})
-	return nil
+	if i < n && b[i] == '-' {
+		i++
+	}
+	if i < n && b[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return false
+	}
+	if i < n && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < n && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < n && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == n
 }
 
 // add adds a cell whose value is v (not copied: valid while the record is).
 func (d *recordDecoder) add(name string, isBinary bool, owner int, v []byte, null bool) error {
-	col, err := d.column([]byte(name), isBinary, owner)
+	d.name = append(d.name[:0], name...)
+	col, err := d.column(d.name, isBinary, owner)
 	if err != nil {
 		return err
 	}
@@ -359,44 +476,50 @@ func (d *recordDecoder) add(name string, isBinary bool, owner int, v []byte, nul
 	return nil
 }
 
-// column returns the index of column name, adding it on first sight, and
-// refuses a name used twice in one record, a reserved name, or one that
-// clashes with another column.
+// column returns the index of column name (the record's d.pos-th cell):
+// from the last record's shape when it had the same name there, else from
+// the decoder's names, else from the shared columns. It refuses a name
+// used twice in one record or by both the key and the value.
 func (d *recordDecoder) column(name []byte, isBinary bool, owner int) (int, error) {
-	c := d.cols
-	col, ok := c.index[string(name)]
-	if !ok {
-		n := string(name)
-		switch {
-		case owner != ownHeader && strings.HasPrefix(n, "__"):
-			return 0, fmt.Errorf("%w: %s: field %q: names starting with __ are reserved for provenance columns", ErrKafkaRecord, d.where(), n)
-		case n == FileColumn || n == LineColumn || n == RowColumn:
-			return 0, fmt.Errorf("%w: %s: header %q: reserved for provenance", ErrKafkaRecord, d.where(), n)
-		}
-		if first, clash := c.lower[strings.ToLower(n)]; clash {
-			return 0, fmt.Errorf("%w: %s: column %q differs only in case from %q; DuckDB, which runs the checks, does not tell them apart", ErrKafkaRecord, d.where(), n, first)
-		}
-		col = len(c.names)
-		c.index[n] = col
-		c.lower[strings.ToLower(n)] = n
-		c.names = append(c.names, n)
-		c.binary = append(c.binary, isBinary)
-		c.owner = append(c.owner, owner)
-		c.first = append(c.first, firstSeen{d.part, d.offset, d.pos})
-		d.stamp = append(d.stamp, 0)
+	var lc localCol
+	if d.pos < len(d.shape) && string(d.shape[d.pos].name) == string(name) {
+		lc = d.shape[d.pos].localCol
 	} else {
-		if c.owner[col] != owner {
-			return 0, fmt.Errorf("%w: %s: column %q comes from both the %s and the %s; load the key with key: json or key: none", ErrKafkaRecord, d.where(), c.names[col], ownerName(c.owner[col]), ownerName(owner))
+		var ok bool
+		if lc, ok = d.local[string(name)]; !ok {
+			col, own, err := d.cols.add(string(name), isBinary, owner, d.where)
+			if err != nil {
+				return 0, err
+			}
+			lc = localCol{col, own}
+			d.local[string(name)] = lc
 		}
-		if cmpFirst(firstSeen{d.part, d.offset, d.pos}, c.first[col]) < 0 {
-			c.first[col] = firstSeen{d.part, d.offset, d.pos}
+		if d.pos < len(d.shape) {
+			d.shape[d.pos] = shapeCol{append(d.shape[d.pos].name[:0], name...), lc}
+		} else {
+			d.shape = append(d.shape, shapeCol{append([]byte(nil), name...), lc})
 		}
 	}
-	d.pos++
+	if lc.owner != owner {
+		return 0, fmt.Errorf("%w: %s: column %q comes from both the %s and the %s; load the key with key: json or key: none", ErrKafkaRecord, d.where(), name, ownerName(lc.owner), ownerName(owner))
+	}
+	col := lc.col
+	for col >= len(d.stamp) {
+		d.stamp = append(d.stamp, 0)
+	}
 	if d.stamp[col] == d.gen {
-		return 0, bad("%s %q appears twice in one record; which value holds is not defined", ownerName(owner), c.names[col])
+		return 0, bad("%s %q appears twice in one record; which value holds is not defined", ownerName(owner), name)
 	}
 	d.stamp[col] = d.gen
+	pf := d.cur
+	for col >= len(pf.seen) {
+		pf.seen = append(pf.seen, false)
+	}
+	if !pf.seen[col] {
+		pf.seen[col] = true
+		pf.order = append(pf.order, colAt{col, d.offset, d.pos})
+	}
+	d.pos++
 	return col, nil
 }
 
@@ -408,10 +531,6 @@ func ownerName(o int) string {
 		return "header"
 	}
 	return "field"
-}
-
-func cmpFirst(a, b firstSeen) int {
-	return cmp.Or(comparePartitions(a.part, b.part), cmp.Compare(a.offset, b.offset), cmp.Compare(a.pos, b.pos))
 }
 
 func (d *recordDecoder) where() string {
@@ -448,6 +567,7 @@ type spool struct {
 }
 
 type chunk struct {
+	f        *os.File
 	pos, len int64
 	rows     int
 }
@@ -502,7 +622,7 @@ func (s *spool) endChunk(p partitionRef) error {
 	if _, err := s.w.Write(s.buf); err != nil {
 		return fmt.Errorf("%w: write the spool file: %w", ErrKafkaRead, err)
 	}
-	s.chunks[p] = append(s.chunks[p], chunk{pos: s.size, len: int64(len(s.buf)), rows: int(s.n)})
+	s.chunks[p] = append(s.chunks[p], chunk{f: s.f, pos: s.size, len: int64(len(s.buf)), rows: int(s.n)})
 	s.size += int64(len(s.buf))
 	s.buf, s.n = s.buf[:0], 0
 	return nil
@@ -513,9 +633,14 @@ func (s *spool) endChunk(p partitionRef) error {
 // the number of rows spooled.
 func (d *recordDecoder) decodeChunk(s *spool, p partitionRef, recs []kafkaRecord) (int, error) {
 	rows := 0
+	d.part = p
+	if d.cur = d.first[p]; d.cur == nil {
+		d.cur = &partFirst{}
+		d.first[p] = d.cur
+	}
 	for i := range recs {
 		r := &recs[i]
-		err := d.decode(p, r)
+		err := d.decode(r)
 		if err == nil {
 			s.row(r, d.cells)
 			rows++
@@ -536,40 +661,61 @@ func (d *recordDecoder) decodeChunk(s *spool, p partitionRef, recs []kafkaRecord
 	return rows, s.endChunk(p)
 }
 
-// badRecords returns the bad records in (topic, partition, offset) order.
-func (d *recordDecoder) badRecords() []BadRecord {
-	slices.SortFunc(d.bad, func(a, b badAt) int {
+// badRecords returns the bad records of decs in (topic, partition,
+// offset) order.
+func badRecords(decs []*recordDecoder) []BadRecord {
+	var all []badAt
+	for _, d := range decs {
+		all = append(all, d.bad...)
+	}
+	slices.SortFunc(all, func(a, b badAt) int {
 		return cmp.Or(comparePartitions(a.part, b.part), cmp.Compare(a.offset, b.offset))
 	})
-	out := make([]BadRecord, len(d.bad))
-	for i, b := range d.bad {
+	out := make([]BadRecord, len(all))
+	for i, b := range all {
 		out[i] = BadRecord{Location: fmt.Sprintf("%s@%d", b.part.file(), b.offset), Reason: b.reason}
 	}
 	return out
 }
 
-// spooledRecords returns the records of the spool, partitions in parts
-// order, with the columns of cols in order of first appearance, then
-// __partition, __offset, __timestamp and the header columns. The spool is
-// removed once they are read (or released).
-func spooledRecords(ctx context.Context, s *spool, cols *kafkaColumns, parts []partitionRef, opt ReadOptions) (array.RecordReader, error) {
-	if err := s.w.Flush(); err != nil {
-		return nil, fmt.Errorf("%w: write the spool file: %w", ErrKafkaRead, err)
-	}
-	order := make([]int, len(cols.names))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		ha, hb := cols.owner[a] == ownHeader, cols.owner[b] == ownHeader
-		if ha != hb {
-			if ha {
-				return 1
-			}
-			return -1
+// spooledRecords returns the records the decoders decs wrote to their
+// spools, partitions in parts order, with the columns in order of first
+// appearance in (topic, partition, offset) order, then __partition,
+// __offset, __timestamp and the header columns (in the same order). The
+// spools are removed once the records are read (or released).
+func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder, cols *kafkaColumns, parts []partitionRef, opt ReadOptions) (array.RecordReader, error) {
+	chunks := map[partitionRef][]chunk{}
+	firsts := map[partitionRef]*partFirst{}
+	for _, sp := range spools {
+		if err := sp.w.Flush(); err != nil {
+			return nil, fmt.Errorf("%w: write the spool file: %w", ErrKafkaRead, err)
 		}
-		return cmpFirst(cols.first[a], cols.first[b])
-	})
+		for p, cs := range sp.chunks {
+			chunks[p] = append(chunks[p], cs...)
+		}
+	}
+	for _, d := range decs {
+		for p, f := range d.first {
+			firsts[p] = f
+		}
+	}
+	var order, headers []int
+	placed := make([]bool, len(cols.names))
+	for _, p := range parts {
+		if f := firsts[p]; f != nil {
+			for _, c := range f.order {
+				if placed[c.col] {
+					continue
+				}
+				placed[c.col] = true
+				if cols.owner[c.col] == ownHeader {
+					headers = append(headers, c.col)
+				} else {
+					order = append(order, c.col)
+				}
+			}
+		}
+	}
 	var fields []arrow.Field
 	pos := make([]int, len(cols.names)) // column index → field position
 	add := func(col int) {
@@ -580,39 +726,49 @@ func spooledRecords(ctx context.Context, s *spool, cols *kafkaColumns, parts []p
 		pos[col] = len(fields)
 		fields = append(fields, arrow.Field{Name: cols.names[col], Type: t, Nullable: true})
 	}
-	i := 0
-	for ; i < len(order) && cols.owner[order[i]] != ownHeader; i++ {
-		add(order[i])
+	for _, c := range order {
+		add(c)
 	}
 	prov := len(fields)
 	fields = append(fields,
 		arrow.Field{Name: PartitionColumn, Type: arrow.PrimitiveTypes.Int32},
 		arrow.Field{Name: OffsetColumn, Type: arrow.PrimitiveTypes.Int64},
 		arrow.Field{Name: TimestampColumn, Type: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}, Nullable: true})
-	for ; i < len(order); i++ {
-		add(order[i])
+	for _, c := range headers {
+		add(c)
+	}
+	closeAll := func() {
+		for _, sp := range spools {
+			sp.close()
+		}
 	}
 	return ReadRows(ctx, fields, opt, func(ctx context.Context, w *RowWriter) error {
-		defer s.close()
+		defer closeAll()
 		n := len(fields)
-		builders := make([]array.Builder, n)
+		// the value columns' builders, provenance left out (nil)
+		bins := make([]*array.BinaryBuilder, n)
 		for j := range n {
-			builders[j] = w.Column(j)
+			switch b := w.Column(j).(type) {
+			case *array.StringBuilder:
+				bins[j] = b.BinaryBuilder
+			case *array.BinaryBuilder:
+				bins[j] = b
+			}
 		}
-		partB := builders[prov].(*array.Int32Builder)
-		offB := builders[prov+1].(*array.Int64Builder)
-		tsB := builders[prov+2].(*array.TimestampBuilder)
+		partB := w.Column(prov).(*array.Int32Builder)
+		offB := w.Column(prov + 1).(*array.Int64Builder)
+		tsB := w.Column(prov + 2).(*array.TimestampBuilder)
 		vals := make([][]byte, n)
 		set := make([]bool, n)
 		var data []byte
 		for _, p := range parts {
 			file := p.file()
-			for _, ch := range s.chunks[p] {
+			for _, ch := range chunks[p] {
 				if cap(data) < int(ch.len) {
 					data = make([]byte, ch.len)
 				}
 				data = data[:ch.len]
-				if _, err := s.f.ReadAt(data, ch.pos); err != nil && !(errors.Is(err, io.EOF) && len(data) == int(ch.len)) {
+				if _, err := ch.f.ReadAt(data, ch.pos); err != nil && !(errors.Is(err, io.EOF) && len(data) == int(ch.len)) {
 					return fmt.Errorf("%w: read the spool file: %w", ErrKafkaRead, err)
 				}
 				b := data
@@ -645,16 +801,13 @@ func spooledRecords(ctx context.Context, s *spool, cols *kafkaColumns, parts []p
 						b = b[l-1:]
 						size += int(l - 1)
 					}
-					for j := range n {
+					for j, bb := range bins {
 						switch {
-						case j >= prov && j < prov+3:
-							continue
+						case bb == nil:
 						case !set[j] || vals[j] == nil:
-							builders[j].AppendNull()
-						case fields[j].Type.ID() == arrow.BINARY:
-							builders[j].(*array.BinaryBuilder).Append(vals[j])
+							bb.AppendNull()
 						default:
-							builders[j].(*array.StringBuilder).BinaryBuilder.Append(vals[j])
+							bb.Append(vals[j])
 						}
 					}
 					partB.Append(p.Partition)

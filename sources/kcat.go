@@ -73,7 +73,8 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 			sp.close()
 		}
 	}()
-	dec := newRecordDecoder(s.rec)
+	cols := newKafkaColumns()
+	dec := newRecordDecoder(s.rec, cols)
 	parts := map[partitionRef]*kcatPart{}
 	var env fastjson.Parser
 	var cur partitionRef
@@ -220,8 +221,8 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 		in.Notes = append(in.Notes, "WARNING: "+note)
 	}
 	in.Details = d
-	fillRecordInput(in, s.rec, dec)
-	rr, err := spooledRecords(ctx, sp, dec.cols, refs, ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.loc.URI})
+	fillRecordInput(in, s.rec, []*recordDecoder{dec}, cols)
+	rr, err := spooledRecords(ctx, []*spool{sp}, []*recordDecoder{dec}, cols, refs, ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.loc.URI})
 	if err != nil {
 		return nil, nil, err
 	}
