@@ -188,7 +188,7 @@ func openKafka(loc Location) (Source, error) {
 	}
 	for _, b := range []kafkaBound{s.start, s.end} {
 		for p := range b.offsets {
-			if p.Topic == "" && len(s.topics) != 1 {
+			if p.Topic == "" && len(s.topics) > 1 {
 				return nil, fmt.Errorf("%w: %s: offsets without a topic need exactly one topic; write topic:partition:offset", ErrInvalidLocation, s.uri)
 			}
 		}
@@ -532,6 +532,13 @@ func (s *kafkaSource) snapshot(ctx context.Context, adm *kadm.Client) ([]*kafkaP
 	}
 	bound := func(b kafkaBound, which string, def kadm.ListedOffsets) (map[partitionRef]int64, error) {
 		out := map[partitionRef]int64{}
+		if len(topics) > 1 {
+			for ref := range b.offsets {
+				if ref.Topic == "" {
+					return nil, fmt.Errorf("%w: %s: option %s: offsets without a topic, but topic_regex matches %s; write topic:partition:offset", ErrInvalidLocation, s.uri, which, strings.Join(topics, ", "))
+				}
+			}
+		}
 		var at kadm.ListedOffsets
 		if b.at != nil {
 			at, err = adm.ListOffsetsAfterMilli(ctx, b.at.UnixMilli(), topics...)
