@@ -405,3 +405,18 @@ func TestKafkaLedgerSample(t *testing.T) {
 func scramAuth(user, pass string) sasl.Mechanism {
 	return scram.Auth{User: user, Pass: pass}.AsSha256Mechanism()
 }
+
+// reconcile explain shows every copy of an id at its topic[partition]@offset.
+func TestKafkaExplain(t *testing.T) {
+	c := startKafka(t, map[string]int32{"commit-abort-commit": 1})
+	if err := kafkatest.LoadCommitAbortCommit(context.Background(), c, "commit-abort-commit"); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "source.csv"), ids14)
+	spec := writeFile(t, filepath.Join(dir, "spec.yaml"), idSpec("  uri: "+c.URI("commit-abort-commit")+"\n  isolation: read_uncommitted\n")+"out: evidence\n")
+	code, stdout, stderr := runCLI(t, "explain", "--config", spec, "--key", "3")
+	if code != exitOK || !strings.Contains(stdout, "commit-abort-commit[0]@3") || !strings.Contains(stdout, "commit-abort-commit[0]@6") || !strings.Contains(stdout, "source.csv:4") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
