@@ -56,7 +56,7 @@ func (p *Params) Dec(measure string) (string, error) {
 
 // funcs are the template helpers of check files and of the statements in
 // queries/: those of package sqlfile (q, lit, litlist, cols, match, differ,
-// nullid, valuekey, loc, coalesced, name, cpid, sortedlist, replaykey,
+// nullid, valuekey, loc, locsep, coalesced, name, cpid, sortedlist, replaykey,
 // replaygroup, replaymatch) and these, each rendering a fragment file of
 // queries/rules or queries/replay, so that a rule is written once:
 //
