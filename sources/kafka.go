@@ -596,6 +596,9 @@ func (s *kafkaSource) snapshot(ctx context.Context, adm *kadm.Client) ([]*kafkaP
 		if s.end.at != nil && p.end > hi.Offset {
 			p.end = hi.Offset // a time past the last stable offset: read to it
 		}
+		if s.start.at != nil && p.start > p.end {
+			p.start = p.end // no record at or after the instant below the end: none to read
+		}
 		switch {
 		case p.start < lo.Offset:
 			return nil, time.Time{}, fmt.Errorf("%w: %s: %s: start offset %d is before the log start %d: the records before it were deleted (retention), so this snapshot can no longer be read", ErrInvalidLocation, s.uri, p.ref.file(), p.start, lo.Offset)
@@ -921,12 +924,13 @@ func (s *kafkaSource) records(f fetched, dec kgo.Decompressor) ([]kafkaRecord, e
 // the topics (see the package doc, Kafka).
 func (s *kafkaSource) input(parts []*kafkaPart, listedAt time.Time, decs []*recordDecoder, cols *kafkaColumns) *Input {
 	in := &Input{Role: s.loc.Role, Kind: "kafka", Location: s.uri, Declared: s.rec.declared, LocationForm: LocationOffset}
-	var topics []string
+	var topics, offsets []string
 	var ps []map[string]any
 	for _, p := range parts {
 		if !slices.Contains(topics, p.ref.Topic) {
 			topics = append(topics, p.ref.Topic)
 		}
+		offsets = append(offsets, fmt.Sprintf("%s %d..%d", p.ref.file(), p.start, p.end))
 		ps = append(ps, map[string]any{
 			"topic": p.ref.Topic, "partition": p.ref.Partition,
 			"start_offset": p.start, "end_offset": p.end,
@@ -948,6 +952,7 @@ func (s *kafkaSource) input(parts []*kafkaPart, listedAt time.Time, decs []*reco
 		"key":               string(s.rec.key),
 		"location_form":     LocationOffset,
 		"partitions":        ps,
+		"offsets":           strings.Join(offsets, ", "),
 		"tls":               s.tls,
 	}
 	if s.saslMech != "" {

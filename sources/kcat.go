@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/valyala/fastjson"
@@ -190,13 +191,14 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 	}
 	slices.SortFunc(refs, comparePartitions)
 	in.LocationForm = LocationOffset
-	var topics []string
+	var topics, offsets []string
 	var ps []map[string]any
 	for _, r := range refs {
 		if !slices.Contains(topics, r.Topic) {
 			topics = append(topics, r.Topic)
 		}
 		p := parts[r]
+		offsets = append(offsets, fmt.Sprintf("%s %d..%d", r.file(), p.first, p.last+1))
 		ps = append(ps, map[string]any{"topic": r.Topic, "partition": r.Partition,
 			"first_offset": p.first, "last_offset": p.last, "records": p.rows, "bad_records": p.bad})
 	}
@@ -205,6 +207,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 		"isolation_level": s.isolation,
 		"topics":          topics,
 		"partitions":      ps,
+		"offsets":         strings.Join(offsets, ", "),
 		"value":           string(s.rec.value),
 		"key":             string(s.rec.key),
 		"location_form":   LocationOffset,
