@@ -361,6 +361,7 @@ type kafkaPart struct {
 	leader     int32
 	start, end int64
 	next       int64 // the next offset to fetch (owned by the fetcher)
+	hwm        int64 // read_committed: the high watermark listed after the end (-1: not listed)
 	rows, bad  int64
 }
 
@@ -530,6 +531,18 @@ func (s *kafkaSource) snapshot(ctx context.Context, adm *kadm.Client) ([]*kafkaP
 	if err != nil {
 		return fail("list the end offsets", err)
 	}
+	// Under read_committed the high watermarks too, listed after the last
+	// stable offsets, so the evidence shows what an open transaction held
+	// back (never more than was there when the end was fixed).
+	var hwm kadm.ListedOffsets
+	if s.isolation == ReadCommitted {
+		if hwm, err = adm.ListEndOffsets(ctx, topics...); err == nil {
+			err = hwm.Error()
+		}
+		if err != nil {
+			return fail("list the high watermarks", err)
+		}
+	}
 	bound := func(b kafkaBound, which string, def kadm.ListedOffsets) (map[partitionRef]int64, error) {
 		out := map[partitionRef]int64{}
 		if len(topics) > 1 {
@@ -612,6 +625,10 @@ func (s *kafkaSource) snapshot(ctx context.Context, adm *kadm.Client) ([]*kafkaP
 			return nil, time.Time{}, fmt.Errorf("%w: %s: %s: start offset %d is after the end offset %d", ErrInvalidLocation, s.uri, p.ref.file(), p.start, p.end)
 		}
 		p.next = p.start
+		p.hwm = -1
+		if lo, ok := hwm.Lookup(p.ref.Topic, p.ref.Partition); ok {
+			p.hwm = lo.Offset
+		}
 	}
 	return parts, listedAt, nil
 }
@@ -924,7 +941,7 @@ func (s *kafkaSource) records(f fetched, dec kgo.Decompressor) ([]kafkaRecord, e
 // the topics (see the package doc, Kafka).
 func (s *kafkaSource) input(parts []*kafkaPart, listedAt time.Time, decs []*recordDecoder, cols *kafkaColumns) *Input {
 	in := &Input{Role: s.loc.Role, Kind: "kafka", Location: s.uri, Declared: s.rec.declared, LocationForm: LocationOffset}
-	var topics, offsets []string
+	var topics, offsets, heldBack []string
 	var ps []map[string]any
 	for _, p := range parts {
 		if !slices.Contains(topics, p.ref.Topic) {
@@ -940,6 +957,15 @@ func (s *kafkaSource) input(parts []*kafkaPart, listedAt time.Time, decs []*reco
 			// missing ones
 			"offsets_without_record": p.end - p.start - p.rows - p.bad,
 		})
+		if p.hwm >= 0 {
+			ps[len(ps)-1]["high_watermark"] = p.hwm
+			if s.end.edge && p.hwm > p.end {
+				heldBack = append(heldBack, fmt.Sprintf("%s %d..%d", p.ref.file(), p.end, p.hwm))
+			}
+		}
+	}
+	if len(heldBack) > 0 {
+		in.Notes = append(in.Notes, fmt.Sprintf("%s read to the last stable offset: offsets past it belong to transactions still open when the offsets were listed and are not read (they count once decided): %s", s.loc.Role, strings.Join(heldBack, ", ")))
 	}
 	d := map[string]any{
 		"brokers":           s.brokers,

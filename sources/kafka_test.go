@@ -209,3 +209,49 @@ func TestKafkaConformance(t *testing.T) {
 		return sources.Location{Role: "source", URI: c.URI(topic)}
 	})
 }
+
+// A transaction still open when the offsets are listed holds the last
+// stable offset back: read_committed reads up to it, records the high
+// watermark and notes the offsets it did not read; read_uncommitted reads
+// the open transaction's records too.
+func TestKafkaOpenTransaction(t *testing.T) {
+	ctx := context.Background()
+	c := startKafka(t, map[string]int32{"t": 1})
+	plain, err := c.Producer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	if err := kafkatest.Plain(ctx, plain, kafkatest.Record("t", 0, "id", "1"), kafkatest.Record("t", 0, "id", "2")); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := c.Transactional("open")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Close()
+	if err := tx.BeginTransaction(); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.ProduceSync(ctx, kafkatest.Record("t", 0, "id", "3"), kafkatest.Record("t", 0, "id", "4")).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	in, rows := mustRead(t, sources.Location{URI: c.URI("t")})
+	wantRows(t, rows,
+		"id=1 __partition=0 __offset=0 __file=t[0] __line=0",
+		"id=2 __partition=0 __offset=1 __file=t[0] __line=1")
+	p := partitionsOf(t, in)[0]
+	if p["end_offset"] != int64(2) || p["high_watermark"] != int64(4) {
+		t.Errorf("partition %v: want end_offset 2, high_watermark 4", p)
+	}
+	if len(in.Notes) != 1 || !strings.Contains(in.Notes[0], "t[0] 2..4") {
+		t.Errorf("notes %q", in.Notes)
+	}
+	_, rows = mustRead(t, sources.Location{URI: c.URI("t"), Options: map[string]any{"isolation": "read_uncommitted"}})
+	if len(rows) != 4 {
+		t.Errorf("read_uncommitted: %d rows, want 4", len(rows))
+	}
+	if err := tx.EndTransaction(ctx, kgo.TryAbort); err != nil {
+		t.Fatal(err)
+	}
+}
