@@ -2,7 +2,9 @@ package sources_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/internal/kafkatest"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
 
 // The dumps in testdata/kafka were made by real kcat 1.7.1 (Debian's
@@ -94,4 +97,34 @@ func TestKcatOffsetsTwice(t *testing.T) {
 	if !errors.Is(err, sources.ErrKafkaRead) || !strings.Contains(err.Error(), "twice.jsonl:6") || !strings.Contains(err.Error(), "retry-duplicates[0]@0") {
 		t.Errorf("err = %v", err)
 	}
+}
+
+// The kcat kind passes the conformance suite, plain and compressed: the
+// fixture as a kcat -J dump of a one-partition topic (so __line is the
+// offset), values as JSON objects with the amounts as JSON numbers.
+func TestKcatConformance(t *testing.T) {
+	sourcetest.RunCompressed(t, func(t *testing.T, dir string) sources.Location {
+		var b strings.Builder
+		for i, r := range sourcetest.Fixture().Rows {
+			var fields []any
+			for j, col := range sourcetest.Fixture().Columns {
+				var v any
+				switch {
+				case r[j] == nil:
+				case col == "amount":
+					v = json.Number(*r[j])
+				default:
+					v = *r[j]
+				}
+				fields = append(fields, col, v)
+			}
+			payload, _ := json.Marshal(string(kafkatest.Object(fields...)))
+			fmt.Fprintf(&b, `{"topic":"fixture","partition":0,"offset":%d,"tstype":"create","ts":1795694400000,"broker":0,"key":null,"payload":%s}`+"\n", i, payload)
+		}
+		p := filepath.Join(dir, "dump.jsonl")
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return sources.Location{Role: "source", URI: p, Options: map[string]any{"kind": "kcat", "isolation": "read_committed"}}
+	})
 }
