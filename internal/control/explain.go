@@ -130,7 +130,10 @@ func Explain(ctx context.Context, s *spec.Spec, values []string) (*Explanation, 
 	}
 	defer ss.Close()
 	db := ss.db
-	params, _, err := checks.Prepare(ctx, db, columnsOf(s))
+	cols := columnsOf(s)
+	cols.SourceLocation, cols.SinkLocation = ss.inputs[0].LocationForm, ss.inputs[1].LocationForm
+	cols.SourceProvenance, cols.SinkProvenance = ss.inputs[0].Provenance, ss.inputs[1].Provenance
+	params, _, err := checks.Prepare(ctx, db, cols)
 	if err != nil {
 		return nil, err
 	}
