@@ -250,6 +250,10 @@ const (
 	ReasonNotListed  = "not in compare:"
 	ReasonOnlySource = "only in the source"
 	ReasonOnlySink   = "only in the sink"
+	// ReasonProvenance: a kind's own provenance column (a Kafka record's
+	// partition, offset, timestamp, headers), which says where a record
+	// was, not what it says.
+	ReasonProvenance = "provenance"
 )
 
 // Plan is what a control compares, decided from the spec and the column
@@ -348,6 +352,13 @@ func PlanComparison(c Columns, source, sink []sources.Column) (*Plan, error) {
 	if c.Checkpoint != "" {
 		if _, ok := excluded[c.Checkpoint]; !ok {
 			excluded[c.Checkpoint] = ReasonCheckpoint
+		}
+	}
+	for _, cols := range [][]string{c.SourceProvenance, c.SinkProvenance} {
+		for _, col := range cols {
+			if _, ok := excluded[col]; !ok {
+				excluded[col] = ReasonProvenance
+			}
 		}
 	}
 	for _, col := range c.Ignore {

@@ -13,7 +13,8 @@
 //	-- description: …                  one sentence for the report
 //	-- requires: id                    spec fields the check needs (id, measures,
 //	--                                  group_by, checkpoint, logical_key,
-//	--                                  reperform, watermark, emission, records);
+//	--                                  reperform, watermark, emission, records,
+//	--                                  bad_records);
 //	--                                  without them it is skipped, not passed
 //	-- severity: info                  optional: exceptions are reported for
 //	--                                  information and do not fail the control
@@ -98,10 +99,14 @@ const (
 	// applies only then (like a window check, it is left out otherwise,
 	// not skipped: there is nothing it could find).
 	NeedNormalize Requirement = "normalize"
+	// NeedBadRecords: an input lists the records it could not decode
+	// (bad_records: report), in table bad_records; a check that needs
+	// them is not listed in any other run.
+	NeedBadRecords Requirement = "bad_records"
 )
 
 var knownRequirements = map[Requirement]bool{NeedID: true, NeedMeasures: true, NeedGroupBy: true, NeedCheckpoint: true, NeedLogicalKey: true,
-	NeedReperform: true, NeedWatermark: true, NeedEmission: true, NeedRecords: true, NeedCompare: true, NeedNormalize: true}
+	NeedReperform: true, NeedWatermark: true, NeedEmission: true, NeedRecords: true, NeedCompare: true, NeedNormalize: true, NeedBadRecords: true}
 
 // Check is one parsed check file.
 type Check struct {
@@ -361,6 +366,8 @@ func (c *Check) Missing(p *Params) []Requirement {
 			ok = p.Replay == nil
 		case NeedCompare:
 			ok = len(p.Compared) > 0
+		case NeedBadRecords:
+			ok = p.BadRecords
 		}
 		if !ok {
 			miss = append(miss, r)
@@ -384,6 +391,8 @@ func (c *Check) Applies(p *Params) bool {
 		case (r == NeedID || r == NeedRecords) && windowed:
 			return false
 		case r == NeedNormalize && len(p.Normalized()) == 0:
+			return false
+		case r == NeedBadRecords && !p.BadRecords:
 			return false
 		}
 	}

@@ -53,6 +53,15 @@ type Params struct {
 	// files, so a check's output columns do not change for a sink without
 	// them.
 	Uncommitted bool
+	// SourceLocation and SinkLocation are the tables' location forms
+	// (sources.Input.LocationForm): "" for file:line, or
+	// "topic[partition]@offset" for a Kafka input. Check files render a
+	// location with {{loc "s" $.SourceLocation}} / {{loc "k" $.SinkLocation}}.
+	SourceLocation, SinkLocation string
+	// BadRecords is set when an input lists records it could not decode
+	// (bad_records: report); they are in table bad_records (side,
+	// location, reason), which the check bad_records reads.
+	BadRecords bool
 }
 
 // Dec returns a measure's exact type, for templates: {{$.Dec .}}.
@@ -91,7 +100,7 @@ func (p *Params) BalanceTol(measure string) *ToleranceSQL { return p.BalanceTole
 
 // funcs are the template helpers of check files and of the statements in
 // queries/: those of package sqlfile (q, lit, litlist, cols, match, differ,
-// nullid, valuekey, loc, coalesced, name, cpid, sortedlist, replaykey,
+// nullid, valuekey, loc, locsep, coalesced, name, cpid, sortedlist, replaykey,
 // replaygroup, replaymatch) and these, each rendering a fragment file of
 // queries/rules or queries/replay, so that a rule is written once:
 //

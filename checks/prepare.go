@@ -47,6 +47,13 @@ type Columns struct {
 	// SourceZone and SinkZone are the IANA zones each input's zone-less
 	// timestamps are read in (spec.Spec.ZoneOf; "" is UTC).
 	SourceZone, SinkZone string
+	// SourceLocation and SinkLocation are the inputs' location forms
+	// (Params); SourceProvenance and SinkProvenance their kinds' own
+	// provenance columns (sources.Input.Provenance), never compared as
+	// values; BadRecords: table bad_records exists (Params).
+	SourceLocation, SinkLocation     string
+	SourceProvenance, SinkProvenance []string
+	BadRecords                       bool
 }
 
 // maxPrecision is DuckDB's widest DECIMAL (a 128-bit integer).
@@ -96,7 +103,8 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	src, sink := tc.types["source"], tc.types["sink"]
 	storage := map[string]string{}
 	p := &Params{ID: c.ID, Measures: c.Measures, GroupBy: c.GroupBy, Checkpoint: c.Checkpoint, LogicalKey: c.LogicalKey,
-		MeasureTypes: map[string]string{}, AllowEmpty: c.AllowEmpty}
+		MeasureTypes: map[string]string{}, AllowEmpty: c.AllowEmpty,
+		SourceLocation: c.SourceLocation, SinkLocation: c.SinkLocation, BadRecords: c.BadRecords}
 	for _, m := range c.Measures {
 		st, arith, err := measureType(ctx, db, m, src[m], sink[m])
 		if err != nil {

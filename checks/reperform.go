@@ -60,6 +60,8 @@ type Replay struct {
 	Watermark, LastBy, Checkpoint string
 	// Zone is the zone zone-less timestamps were read in.
 	Zone string
+	// SinkLocation is the sink's location form (Params.SinkLocation).
+	SinkLocation string
 	// SQL are the statements that created the replay tables, in order, for
 	// the evidence (re-performance of the re-performance).
 	SQL []string

@@ -181,6 +181,7 @@ func TestBuiltinHeaderKeys(t *testing.T) {
 		"unexpected_keys":          "chart= finding=replay notes=[]",
 		"early_writes":             "chart= finding=replay notes=[]",
 		"superseded_emissions":     "chart= finding= notes=[]",
+		"bad_records":              "chart= finding= notes=[]",
 	}
 	for id, w := range want {
 		if got[id] != w {

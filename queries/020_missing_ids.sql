@@ -9,7 +9,7 @@ SELECT {{cols "s" .ID}},
 {{- range .Measures}}
        CAST(sum(s.{{q .}}) AS {{$.Dec .}}) AS {{name "source_" .}},
 {{- end}}
-       arg_min({{loc "s"}}, s.__row) AS source_location
+       arg_min({{loc "s" $.SourceLocation}}, s.__row) AS source_location
 {{- if .Uncommitted}},
        (SELECT nullif(array_to_string(list(DISTINCT {{loc "u"}} ORDER BY {{loc "u"}}), ';'), '')
         FROM sink_uncommitted AS u WHERE {{match "s" "u" .ID}}) AS uncommitted_file

@@ -12,7 +12,7 @@ SELECT {{cols "k" .ID}},
 {{- if .Checkpoint}}
        {{sortedlist (cpid "k" .Checkpoint)}} AS checkpoint_ids,
 {{- end}}
-       arg_min({{loc "k"}}, k.__row) AS sink_location
+       arg_min({{loc "k" $.SinkLocation}}, k.__row) AS sink_location
 FROM sink AS k
 WHERE NOT {{nullid "k" .ID}}
   AND NOT EXISTS (SELECT 1 FROM source AS s WHERE {{match "s" "k" .ID}})

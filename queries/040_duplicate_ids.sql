@@ -22,12 +22,12 @@ WITH repeated AS (
     HAVING count(*) > 1
 ), keyed AS (
     SELECT {{cols "s" .ID}}, 'source' AS side, {{valuekey "s" .SourceValueCols}} AS value_key,
-           CAST(NULL AS VARCHAR) AS checkpoint_id, {{loc "s"}} AS location, s.__row AS input_row
+           CAST(NULL AS VARCHAR) AS checkpoint_id, {{loc "s" $.SourceLocation}} AS location, s.__row AS input_row
     FROM source AS s
     WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE r.side = 'source' AND {{match "s" "r" .ID}})
     UNION ALL
     SELECT {{cols "k" .ID}}, 'sink', {{valuekey "k" .SinkValueCols}},
-           {{if .Checkpoint}}{{cpid "k" .Checkpoint}}{{else}}CAST(NULL AS VARCHAR){{end}}, {{loc "k"}}, k.__row
+           {{if .Checkpoint}}{{cpid "k" .Checkpoint}}{{else}}CAST(NULL AS VARCHAR){{end}}, {{loc "k" $.SinkLocation}}, k.__row
     FROM sink AS k
     WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE r.side = 'sink' AND {{match "k" "r" .ID}})
 )

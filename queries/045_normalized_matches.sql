@@ -30,8 +30,8 @@ WITH spellings AS (
              'source_value': CAST(s.{{q $c.Name}} AS VARCHAR), 'sink_value': CAST(k.{{q $c.Name}} AS VARCHAR),
              'normalized': {{cmpvalue "s" "source" $c}}}
 {{- end}}] AS compared,
-           {{loc "s"}} AS source_location,
-           {{loc "k"}} AS sink_location
+           {{loc "s" $.SourceLocation}} AS source_location,
+           {{loc "k" $.SinkLocation}} AS sink_location
     FROM source AS s
     JOIN sink AS k ON {{match "s" "k" .ID}}
     WHERE NOT {{nullid "s" .ID}}

@@ -19,8 +19,8 @@ WITH pairs AS (
              'difference': {{cmpdifference "s" "k" $c}},
              'tolerance': {{if $c.Tol}}{{lit $c.Tol.Text}}{{else}}CAST(NULL AS VARCHAR){{end}}, 'within_tolerance': {{cmpwithin "s" "k" $c}}}
 {{- end}}] AS compared,
-           {{loc "s"}} AS source_location,
-           {{loc "k"}} AS sink_location
+           {{loc "s" $.SourceLocation}} AS source_location,
+           {{loc "k" $.SinkLocation}} AS sink_location
     FROM source AS s
     JOIN sink AS k ON {{match "s" "k" .ID}}
     WHERE NOT {{nullid "s" .ID}}

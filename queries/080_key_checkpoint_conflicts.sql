@@ -19,7 +19,7 @@ SELECT {{replaykey "k" .Replay.GroupBy}},{{if .Replay.LastBy}} k.__emission AS e
        count(DISTINCT coalesce(k.__checkpoint, 'NULL')) AS checkpoints,
        {{sortedlist "coalesce(k.__checkpoint, 'NULL')"}} AS checkpoint_ids,
        count(*) AS row_count,
-       string_agg({{loc "k"}}, ';' ORDER BY k.__row) AS locations
+       string_agg({{loc "k" $.SinkLocation}}, ';' ORDER BY k.__row) AS locations
 FROM replay_sink AS k
 WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE {{replaymatch "k" "r" .Replay.GroupBy}}
               {{- if .Replay.LastBy}} AND k.__emission IS NOT DISTINCT FROM r.__emission{{end}})
@@ -33,7 +33,7 @@ SELECT {{cols "k" .LogicalKey}},
        count(DISTINCT {{cpid "k" .Checkpoint}}) AS checkpoints,
        {{sortedlist (cpid "k" .Checkpoint)}} AS checkpoint_ids,
        count(*) AS row_count,
-       string_agg({{loc "k"}}, ';' ORDER BY k.__row) AS locations
+       string_agg({{loc "k" $.SinkLocation}}, ';' ORDER BY k.__row) AS locations
 FROM sink AS k
 WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE {{match "k" "r" .LogicalKey}})
 GROUP BY {{cols "k" .LogicalKey}}

@@ -17,7 +17,7 @@ WITH k AS (
            count(*) AS sink_rows,
            min(k.__epoch) AS first_checkpoint,
            {{sortedlist "k.__checkpoint"}} AS checkpoint_ids,
-           string_agg(k.__file || ':' || k.__line, ';' ORDER BY k.__row) AS sink_locations
+           string_agg(k.__file || {{locsep $.SinkLocation}} || k.__line, ';' ORDER BY k.__row) AS sink_locations
 {{- range .Replay.Aggregates}},
            list(k.{{q .Column}} ORDER BY k.__row) AS {{name "rows__" .Column}},
            CAST(sum(k.{{q .Column}}) AS {{.Type}}) AS {{name "sum__" .Column}}

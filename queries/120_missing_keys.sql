@@ -10,7 +10,7 @@ SELECT {{replaykey "e" .Replay.GroupBy}},
 {{- range .Replay.Aggregates}}
        e.{{q .Column}} AS {{name "expected_" .Column}},
 {{- end}}
-       s.__file || ':' || s.__line AS first_source_location
+       s.__file || {{locsep $.SourceLocation}} || s.__line AS first_source_location
 FROM expected AS e
 JOIN source AS s ON s.__row = e.__first_row
 WHERE NOT EXISTS (SELECT 1 FROM replay_sink AS k WHERE {{replaymatch "k" "e" .Replay.GroupBy}})

@@ -218,6 +218,8 @@ var asOfFacts = []struct{ key, label string }{
 	{"isolation", "isolation"}, {"snapshot", "snapshot"}, {"wal_lsn", "WAL position"},
 	{"wal_lsn_unavailable", "WAL position unavailable"}, {"transaction_started_at", "transaction started"},
 	{"sql", "SQL run"},
+	{"brokers", "brokers"}, {"isolation_level", "isolation level"}, {"offsets_listed_at", "offsets listed at"},
+	{"offsets", "offsets read [start, end)"},
 }
 
 // writeAsOf lists the as-of facts of a database input, if any.

@@ -690,7 +690,7 @@ func periodOf(r *evidence.Summary) string {
 }
 
 // asOfKeys are the input details that say as of when a database was read.
-var asOfKeys = []string{"database", "snapshot", "transaction_started_at", "wal_lsn"}
+var asOfKeys = []string{"database", "snapshot", "transaction_started_at", "wal_lsn", "isolation_level", "offsets_listed_at", "offsets"}
 
 // detailLines renders an input's details as "key: value" lines in key
 // order, nested values as JSON.

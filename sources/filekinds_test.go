@@ -194,7 +194,7 @@ func TestKindOf(t *testing.T) {
 		}
 	}
 	_, err := sources.Open(sources.Location{Role: "sink", URI: "x.xlsx"})
-	if err == nil || !strings.Contains(err.Error(), strings.Join(sources.Kinds(), ", ")) || !strings.Contains(err.Error(), "csv, ") {
+	if err == nil || !strings.Contains(err.Error(), "known kinds: "+strings.Join(sources.Kinds(), ", ")) || !strings.Contains(err.Error(), "csv, ") {
 		t.Errorf("err = %v, want the known kinds listed", err)
 	}
 }

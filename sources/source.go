@@ -249,6 +249,24 @@ type Input struct {
 	// option), sorted by column name: the loader converts each column to
 	// its type, checking every value. They show in Columns once loaded.
 	Declared []Column `json:"-"`
+	// LocationForm is how an exception's location renders from __file and
+	// __line: LocationFileLine ("", file:line) for file and database
+	// kinds, LocationOffset (topic[partition]@offset) for Kafka.
+	LocationForm string `json:"-"`
+	// Provenance are the kind's own provenance columns (rule 4: Kafka's
+	// __partition, __offset, __timestamp, __header_<name>): loaded and
+	// listed in Columns, but never compared as a record's value.
+	Provenance []string `json:"-"`
+	// Notes are warnings about how the input was read that make a verdict
+	// suspect (records of aborted transactions read under
+	// read_uncommitted); the run keeps them with its notes.
+	Notes []string `json:"-"`
+	// ReportsBadRecords is set when the location asks for records that do
+	// not decode to be listed (bad_records: report) instead of stopping
+	// the read; BadRecords are those records, in read order. A run fails
+	// when any is listed.
+	ReportsBadRecords bool        `json:"-"`
+	BadRecords        []BadRecord `json:"-"`
 }
 
 // Column is one column of an input: its name and type. The type is a SQL

@@ -24,6 +24,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
+	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/report"
@@ -135,8 +136,14 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		return nil, err
 	}
 
+	cols := columnsOf(s)
+	cols.SourceLocation, cols.SinkLocation = inputs[0].LocationForm, inputs[1].LocationForm
+	cols.SourceProvenance, cols.SinkProvenance = inputs[0].Provenance, inputs[1].Provenance
+	if cols.BadRecords, err = load.BadRecords(ctx, db, inputs); err != nil {
+		return nil, err
+	}
 	t0 := time.Now()
-	params, notes, err := checks.Prepare(ctx, db, columnsOf(s))
+	params, notes, err := checks.Prepare(ctx, db, cols)
 	if err != nil {
 		return nil, err
 	}
@@ -152,6 +159,9 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	}
 	notes = append(notes, rnotes...)
 	notes = append(notes, inputNotes...)
+	for _, in := range inputs {
+		notes = append(notes, in.Notes...)
+	}
 	fmt.Fprintf(logw, "prepared exact types in %s\n", time.Since(t0).Round(time.Millisecond))
 	outcomes, err := checks.Run(ctx, db, all, params, logw)
 	if err != nil {

@@ -130,7 +130,10 @@ func Explain(ctx context.Context, s *spec.Spec, values []string) (*Explanation, 
 	}
 	defer ss.Close()
 	db := ss.db
-	params, _, err := checks.Prepare(ctx, db, columnsOf(s))
+	cols := columnsOf(s)
+	cols.SourceLocation, cols.SinkLocation = ss.inputs[0].LocationForm, ss.inputs[1].LocationForm
+	cols.SourceProvenance, cols.SinkProvenance = ss.inputs[0].Provenance, ss.inputs[1].Provenance
+	params, _, err := checks.Prepare(ctx, db, cols)
 	if err != nil {
 		return nil, err
 	}
@@ -139,12 +142,13 @@ func Explain(ctx context.Context, s *spec.Spec, values []string) (*Explanation, 
 		ex.Restarts = rs.Restarts
 	}
 	if s.Reperform == nil {
-		err = explainRecord(ctx, db, s, values, ex)
+		err = explainRecord(ctx, db, s, values, ex, ss.inputs[0].LocationForm, ss.inputs[1].LocationForm)
 	} else {
 		if _, _, err = prepareReplay(ctx, db, s, params, rs, nil); err != nil {
 			return nil, err
 		}
-		err = explainWindow(ctx, db, params.Replay, values, ex)
+		params.Replay.SinkLocation = ss.inputs[1].LocationForm
+		err = explainWindow(ctx, db, params.Replay, values, ex, ss.inputs[0].LocationForm)
 	}
 	if err != nil {
 		return nil, err
@@ -201,14 +205,14 @@ func rows(ctx context.Context, db *duck.DB, id string, data any) ([]string, [][]
 	return db.Strings(ctx, q)
 }
 
-func explainRecord(ctx context.Context, db *duck.DB, s *spec.Spec, values []string, ex *Explanation) error {
+func explainRecord(ctx context.Context, db *duck.DB, s *spec.Spec, values []string, ex *Explanation, sourceLoc, sinkLoc string) error {
 	for i, c := range s.ID {
 		ex.Key = append(ex.Key, KeyPart{c, values[i]})
 	}
 	cols, srcRows, err := rows(ctx, db, "record_rows", struct {
-		Table string
-		Key   []KeyPart
-	}{checks.SourceTable, ex.Key})
+		Table, Loc string
+		Key        []KeyPart
+	}{checks.SourceTable, sourceLoc, ex.Key})
 	if err != nil {
 		return err
 	}
@@ -216,9 +220,9 @@ func explainRecord(ctx context.Context, db *duck.DB, s *spec.Spec, values []stri
 		ex.Source = append(ex.Source, plainRow(cols, r, ""))
 	}
 	cols, sinkRows, err := rows(ctx, db, "record_rows", struct {
-		Table string
-		Key   []KeyPart
-	}{checks.SinkTable, ex.Key})
+		Table, Loc string
+		Key        []KeyPart
+	}{checks.SinkTable, sinkLoc, ex.Key})
 	if err != nil {
 		return err
 	}
@@ -264,7 +268,7 @@ func deref(s *string) string {
 	return *s
 }
 
-func explainWindow(ctx context.Context, db *duck.DB, r *checks.Replay, values []string, ex *Explanation) error {
+func explainWindow(ctx context.Context, db *duck.DB, r *checks.Replay, values []string, ex *Explanation, sourceLoc string) error {
 	ex.Kind, ex.TimeZone = "window", r.Zone
 	ex.Key = append(ex.Key, KeyPart{r.WindowColumn, values[0]})
 	key := windowKey{}
@@ -286,10 +290,11 @@ func explainWindow(ctx context.Context, db *duck.DB, r *checks.Replay, values []
 	ex.Window = &ExplainWindow{Start: *w[0][2], End: *w[0][3], Assigner: r.Window.String()}
 	key.End = *w[0][1]
 	data := struct {
-		Key        windowKey
-		Groups     []string
-		Aggregates []checks.ReplayAggregate
-	}{key, r.GroupBy, r.Aggregates}
+		Key                     windowKey
+		Groups                  []string
+		Aggregates              []checks.ReplayAggregate
+		SourceLocation, SinkLoc string
+	}{key, r.GroupBy, r.Aggregates, sourceLoc, r.SinkLocation}
 
 	// Expected values and source events.
 	cols, exp, err := rows(ctx, db, "window_expected", data)

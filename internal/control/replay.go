@@ -66,6 +66,7 @@ func prepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec, p *checks.Par
 	if err != nil {
 		return nil, nil, fmt.Errorf("re-perform: %w", err)
 	}
+	r.SinkLocation = p.SinkLocation
 	stmts, err := checks.LoadRestarts(ctx, db, rs)
 	if err != nil {
 		return nil, nil, fmt.Errorf("restarts: %w", err)

@@ -118,10 +118,19 @@ var base = template.FuncMap{
 		}
 		return "CAST(struct_pack(" + strings.Join(out, ", ") + ") AS VARCHAR)"
 	},
-	// loc renders a row's provenance as 'file:line'.
-	"loc": func(alias string) string {
-		return fmt.Sprintf("(%s || ':' || %s)", Qual(alias, "__file"), Qual(alias, "__line"))
+	// loc renders a row's provenance as 'file:line', or in the location
+	// form of its table when given: {{loc "k" $.SinkLocation}} is
+	// 'topic[partition]@offset' for a Kafka sink (see LocSep).
+	"loc": func(alias string, form ...string) (string, error) {
+		sep, err := LocSep(form...)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("(%s || %s || %s)", Qual(alias, "__file"), sep, Qual(alias, "__line")), nil
 	},
+	// locsep renders the literal between __file and __line of a location
+	// form: {{locsep $.SinkLocation}} → ':' (files, databases) or '@' (Kafka).
+	"locsep": func(form string) (string, error) { return LocSep(form) },
 	// coalesced merges the group columns of a full outer join:
 	// coalesce(a."g", b."g") AS "g", … (with a trailing comma when non-empty).
 	"coalesced": func(a, b string, names []string) string {
@@ -171,6 +180,29 @@ var base = template.FuncMap{
 		}
 		return "(" + strings.Join(out, " AND ") + ")"
 	},
+}
+
+// LocSep is the SQL literal between __file and __line in a location of
+// form (sources.Input.LocationForm): ':' for "" (file:line, every file and
+// database kind), '@' for "topic[partition]@offset" (Kafka, whose __file is
+// topic[partition] and __line the offset). So a run whose inputs are files
+// or tables renders exactly the SQL it did before Kafka inputs existed.
+func LocSep(form ...string) (string, error) {
+	f := ""
+	switch len(form) {
+	case 0:
+	case 1:
+		f = form[0]
+	default:
+		return "", fmt.Errorf("loc: one location form at most, got %q", form)
+	}
+	switch f {
+	case "", "file:line":
+		return "':'", nil
+	case "topic[partition]@offset":
+		return "'@'", nil
+	}
+	return "", fmt.Errorf("loc: unknown location form %q", f)
 }
 
 // Funcs returns the helpers every SQL file may use (a fresh map: callers

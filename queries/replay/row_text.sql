@@ -6,4 +6,4 @@
 ({{range .Replay.Aggregates}}{{lit (printf "%s=" .Column)}} || coalesce(CAST({{$.Alias}}.{{q .Column}} AS VARCHAR), 'NULL') || ' ' || {{end -}}
 {{if .Replay.Checkpoint}}'checkpoint=' || coalesce({{.Alias}}.__checkpoint, 'NULL') || ' ' || {{end -}}
 {{if .Replay.LastBy}}'emission=' || coalesce({{.Alias}}.__emission, 'NULL') || ' ' || {{end -}}
-'at ' || {{.Alias}}.__file || ':' || {{.Alias}}.__line)
+'at ' || {{.Alias}}.__file || {{locsep .Replay.SinkLocation}} || {{.Alias}}.__line)

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -73,11 +74,14 @@ func s(v string) *string { return &v }
 type Writer func(t *testing.T, dir string) sources.Location
 
 // Run checks a kind against the contract:
-//   - Read yields the fixture's columns in order, then __file (utf8),
-//     __line (int64) and __row (int64), in batches of at most BatchRows
-//     rows, more than one; values exact (typed kinds compared as text);
-//     __row 0, 1, 2, … in read order; __line positive and increasing within
-//     a file;
+//   - Read yields the fixture's columns in order, then the kind's own
+//     provenance columns if it has any (named __…, listed in
+//     Input.Provenance: Kafka's __partition, __offset, …), then __file
+//     (utf8), __line (int64) and __row (int64), in batches of at most
+//     BatchRows rows, more than one; values exact (typed kinds compared as
+//     text); __row 0, 1, 2, … in read order; __line positive (an offset,
+//     from 0, for an input whose LocationForm is sources.LocationOffset)
+//     and increasing within a file;
 //   - the loader (package load) gives the same rows, values and provenance
 //     as Read, Input.Rows the row count and Input.Columns the fixture's
 //     columns;
@@ -87,16 +91,16 @@ type Writer func(t *testing.T, dir string) sources.Location
 func Run(t *testing.T, write Writer) {
 	t.Run("records", func(t *testing.T) {
 		src := open(t, write(t, t.TempDir()))
-		got, batches := readAll(t, src)
+		got, batches, in := readAll(t, src)
 		if batches < 2 {
 			t.Errorf("%d batch(es) for %d rows: want batches of at most %d rows", batches, FixtureRows, sources.BatchRows)
 		}
-		checkRows(t, got)
+		checkRows(t, got, minLine(in))
 	})
 
 	t.Run("loader gives what Read gives", func(t *testing.T) {
 		loc := write(t, t.TempDir())
-		read, _ := readAll(t, open(t, loc))
+		read, _, rin := readAll(t, open(t, loc))
 		db := engine(t)
 		in, err := load.Table(context.Background(), db, "t", open(t, loc))
 		if err != nil {
@@ -107,7 +111,9 @@ func Run(t *testing.T, write Writer) {
 		}
 		var names []string
 		for _, c := range in.Columns {
-			names = append(names, c.Name)
+			if !slices.Contains(in.Provenance, c.Name) {
+				names = append(names, c.Name)
+			}
 		}
 		if strings.Join(names, ",") != strings.Join(Fixture().Columns, ",") {
 			t.Errorf("Input.Columns %v, want %v", names, Fixture().Columns)
@@ -131,7 +137,7 @@ func Run(t *testing.T, write Writer) {
 				}
 			}
 		}
-		checkRows(t, rows)
+		checkRows(t, rows, minLine(rin))
 	})
 
 	t.Run("cancelled before the read", func(t *testing.T) {
@@ -252,10 +258,19 @@ func engine(t *testing.T) *duck.DB {
 	return db
 }
 
+// minLine is the least __line of in's records: 0 for offsets, else 1.
+func minLine(in *sources.Input) int64 {
+	if in != nil && in.LocationForm == sources.LocationOffset {
+		return 0
+	}
+	return 1
+}
+
 // readAll reads every record of src with Read and returns each row's values
-// as text (the user columns, then __file, __line, __row) and the number of
-// batches. It fails the test on a schema or batch that breaks the contract.
-func readAll(t *testing.T, src sources.Source) ([][]*string, int) {
+// as text (the user columns, then __file, __line, __row; a kind's own
+// provenance columns left out), the number of batches and the Input. It
+// fails the test on a schema or batch that breaks the contract.
+func readAll(t *testing.T, src sources.Source) ([][]*string, int, *sources.Input) {
 	t.Helper()
 	in, rr, err := src.Read(context.Background())
 	if err != nil {
@@ -267,8 +282,14 @@ func readAll(t *testing.T, src sources.Source) ([][]*string, int) {
 	}
 	sc := rr.Schema()
 	nu := len(Fixture().Columns)
-	if sc.NumFields() != nu+3 {
-		t.Fatalf("schema %v: want %v then __file, __line, __row", sc, Fixture().Columns)
+	extra := sc.NumFields() - nu - 3
+	if extra < 0 || extra != len(in.Provenance) {
+		t.Fatalf("schema %v: want %v, the kind's provenance columns %v, then __file, __line, __row", sc, Fixture().Columns, in.Provenance)
+	}
+	for i := nu; i < nu+extra; i++ {
+		if n := sc.Field(i).Name; !strings.HasPrefix(n, "__") || !slices.Contains(in.Provenance, n) {
+			t.Errorf("column %d is %q: after the user columns only the kind's provenance columns (__…, Input.Provenance) may come", i, n)
+		}
 	}
 	for i, c := range Fixture().Columns {
 		if sc.Field(i).Name != c {
@@ -279,7 +300,7 @@ func readAll(t *testing.T, src sources.Source) ([][]*string, int) {
 		name string
 		typ  arrow.DataType
 	}{{sources.FileColumn, arrow.BinaryTypes.String}, {sources.LineColumn, arrow.PrimitiveTypes.Int64}, {sources.RowColumn, arrow.PrimitiveTypes.Int64}} {
-		if f := sc.Field(nu + i); f.Name != want.name || !arrow.TypeEqual(f.Type, want.typ) {
+		if f := sc.Field(nu + extra + i); f.Name != want.name || !arrow.TypeEqual(f.Type, want.typ) {
 			t.Errorf("provenance column %d is %s %s, want %s %s", i, f.Name, f.Type, want.name, want.typ)
 		}
 	}
@@ -292,9 +313,11 @@ func readAll(t *testing.T, src sources.Source) ([][]*string, int) {
 			t.Errorf("batch %d holds %d rows, more than %d", batches, rec.NumRows(), sources.BatchRows)
 		}
 		for r := 0; r < int(rec.NumRows()); r++ {
-			row := make([]*string, rec.NumCols())
-			for c := range row {
-				row[c] = valueText(rec.Column(c), r)
+			row := make([]*string, 0, nu+3)
+			for c := 0; c < int(rec.NumCols()); c++ {
+				if c < nu || c >= nu+extra {
+					row = append(row, valueText(rec.Column(c), r))
+				}
 			}
 			rows = append(rows, row)
 		}
@@ -302,7 +325,7 @@ func readAll(t *testing.T, src sources.Source) ([][]*string, int) {
 	if err := rr.Err(); err != nil {
 		t.Fatal(err)
 	}
-	return rows, batches
+	return rows, batches, in
 }
 
 // valueText is an Arrow value as text: a string as it is, a decimal with its
@@ -323,7 +346,7 @@ func valueText(a arrow.Array, i int) *string {
 
 // checkRows compares rows (the user columns, then __file, __line, __row, as
 // text) with the fixture.
-func checkRows(t *testing.T, rows [][]*string) {
+func checkRows(t *testing.T, rows [][]*string, minLine int64) {
 	t.Helper()
 	if len(rows) != FixtureRows {
 		t.Fatalf("%d rows, want %d", len(rows), FixtureRows)
@@ -331,6 +354,7 @@ func checkRows(t *testing.T, rows [][]*string) {
 	nu := len(Fixture().Columns)
 	bad := 0
 	lastLine := map[string]int64{}
+	first := map[string]bool{}
 	for i, r := range rows {
 		for j, want := range Fixture().Rows[i] {
 			if got := r[j]; (got == nil) != (want == nil) || got != nil && *got != *want {
@@ -344,11 +368,11 @@ func checkRows(t *testing.T, rows [][]*string) {
 			return
 		}
 		line, err := strconv.ParseInt(deref(r[nu+1]), 10, 64)
-		if err != nil || line <= lastLine[*r[nu]] {
+		if err != nil || line < minLine || first[*r[nu]] && line <= lastLine[*r[nu]] {
 			t.Errorf("row %d: __line %s after %d in %s: want a positive line, increasing within a file", i, show(r[nu+1]), lastLine[*r[nu]], *r[nu])
 			return
 		}
-		lastLine[*r[nu]] = line
+		lastLine[*r[nu]], first[*r[nu]] = line, true
 		if got := deref(r[nu+2]); got != strconv.Itoa(i) {
 			t.Errorf("row %d: __row %s, want %d", i, got, i)
 			return

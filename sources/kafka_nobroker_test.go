@@ -1,0 +1,22 @@
+package sources_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/sources"
+)
+
+// No broker listening: the read fails (exit 3) naming the location, within
+// the client's bounded retries.
+func TestKafkaNoBroker(t *testing.T) {
+	t0 := time.Now()
+	_, _, err := readTable(t, sources.Location{URI: "kafka://127.0.0.1:1/t"})
+	if !errors.Is(err, sources.ErrKafkaRead) || fault.Of(err) != fault.Runtime || !strings.Contains(err.Error(), "kafka://127.0.0.1:1/t") {
+		t.Errorf("err = %v", err)
+	}
+	t.Logf("failed after %s: %v", time.Since(t0).Round(time.Millisecond), err)
+}

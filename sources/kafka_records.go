@@ -1,0 +1,828 @@
+package sources
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/valyala/fastjson"
+
+	"github.com/reconcile-dev/reconcile/internal/fault"
+)
+
+// This file is what the kafka and kcat kinds share: how one record of a
+// topic partition becomes a row (decode), the spool both write their
+// decoded rows to while they learn the columns, and the records built from
+// the spool (ReadRows). The kinds differ only in where the records come
+// from: a broker (kafka.go) or a kcat -J dump (kcat.go).
+
+// Provenance columns of a Kafka record, after its value and key columns
+// (rule 4 of the Source contract). __file is "topic[partition]" and __line
+// the offset, so a location reads topic[partition]@offset (LocationOffset).
+const (
+	PartitionColumn = "__partition" // int32
+	OffsetColumn    = "__offset"    // int64
+	TimestampColumn = "__timestamp" // timestamp[ms, UTC]: the record's timestamp
+	// HeaderPrefix starts the column of a record header: __header_<name>,
+	// the value as text.
+	HeaderPrefix = "__header_"
+)
+
+// Location forms (Input.LocationForm): how an exception's location renders
+// from __file and __line.
+const (
+	// LocationFileLine is file:line (every file and database kind; "").
+	LocationFileLine = ""
+	// LocationOffset is topic[partition]@offset: __file is topic[partition],
+	// __line the offset.
+	LocationOffset = "topic[partition]@offset"
+)
+
+// Errors of the kafka and kcat kinds.
+var (
+	// ErrKafkaRecord: a record could not be decoded as its value: or key:
+	// option says (and bad_records: is fail), or its fields cannot be
+	// columns. The message names topic, partition and offset.
+	ErrKafkaRecord = fault.Runtime.New("kafka: record")
+	// ErrKafkaRead: the cluster could not be read (connection, metadata,
+	// offsets, fetch), or a kcat dump is not one read of a topic.
+	ErrKafkaRead = fault.Runtime.New("kafka: read")
+)
+
+// maxBadRecords bounds the bad records an input lists with bad_records:
+// report; past it the read fails, as a value format that is wrong for the
+// whole topic should.
+const maxBadRecords = 100_000
+
+// payload is how a record's value or key is read (the value: and key:
+// options).
+type payload string
+
+const (
+	payloadJSON   payload = "json"   // a JSON object: its fields are columns
+	payloadString payload = "string" // UTF-8 text: one column
+	payloadBytes  payload = "bytes"  // raw bytes: one BLOB column
+	payloadNone   payload = "none"   // key only: not loaded
+)
+
+// recordOptions are the options the kafka and kcat kinds share.
+type recordOptions struct {
+	value, key payload
+	report     bool // bad_records: report
+	declared   []Column
+}
+
+func readRecordOptions(o *options) recordOptions {
+	ro := recordOptions{
+		value: payload(o.String("value", string(payloadJSON))),
+		key:   payload(o.String("key", string(payloadString))),
+	}
+	switch ro.value {
+	case payloadJSON, payloadString, payloadBytes:
+	default:
+		o.errs = append(o.errs, fmt.Errorf("option value: %q: want json, string or bytes", ro.value))
+	}
+	switch ro.key {
+	case payloadJSON, payloadString, payloadBytes, payloadNone:
+	default:
+		o.errs = append(o.errs, fmt.Errorf("option key: %q: want json, string, bytes or none", ro.key))
+	}
+	switch br := o.String("bad_records", "fail"); br {
+	case "fail":
+	case "report":
+		ro.report = true
+	default:
+		o.errs = append(o.errs, fmt.Errorf("option bad_records: %q: want fail or report", br))
+	}
+	ro.declared = o.Types()
+	return ro
+}
+
+// BadRecord is a record that was not loaded because it could not be
+// decoded (bad_records: report): where it is and why.
+type BadRecord struct {
+	// Location is topic[partition]@offset.
+	Location string `json:"location"`
+	// Reason says what was expected and what was found.
+	Reason string `json:"reason"`
+}
+
+// kafkaRecord is one record of a topic partition.
+type kafkaRecord struct {
+	Offset     int64
+	Timestamp  int64 // milliseconds since the Unix epoch
+	HasTime    bool
+	Key, Value []byte // nil: null
+	Headers    []kafkaHeader
+}
+
+type kafkaHeader struct {
+	Key   string
+	Value []byte
+}
+
+// partitionRef names one partition of a read; parts of a read are in
+// (topic, partition) order.
+type partitionRef struct {
+	Topic     string
+	Partition int32
+}
+
+func (p partitionRef) file() string { return p.Topic + "[" + strconv.Itoa(int(p.Partition)) + "]" }
+
+func comparePartitions(a, b partitionRef) int {
+	return cmp.Or(strings.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
+}
+
+// column owners: a column comes from the value, the key or a header.
+const (
+	ownValue = iota
+	ownKey
+	ownHeader
+)
+
+// kafkaColumns are the columns seen so far, shared by the decoders of one
+// read (each decoding its own partitions): a decoder asks here, under the
+// lock, only for a name it has not seen itself.
+type kafkaColumns struct {
+	mu     sync.Mutex
+	index  map[string]int
+	lower  map[string]string
+	names  []string
+	binary []bool
+	owner  []int
+}
+
+func newKafkaColumns() *kafkaColumns {
+	return &kafkaColumns{index: map[string]int{}, lower: map[string]string{}}
+}
+
+// add returns the index of column name, adding it on first sight, and the
+// owner it was added with; it refuses a reserved name or one that differs
+// from another only in case. where names the record for a message.
+func (c *kafkaColumns) add(name string, isBinary bool, owner int, where func() string) (int, int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if col, ok := c.index[name]; ok {
+		return col, c.owner[col], nil
+	}
+	switch {
+	case owner != ownHeader && strings.HasPrefix(name, "__"):
+		return 0, 0, fmt.Errorf("%w: %s: field %q: names starting with __ are reserved for provenance columns", ErrKafkaRecord, where(), name)
+	case name == FileColumn || name == LineColumn || name == RowColumn:
+		return 0, 0, fmt.Errorf("%w: %s: header %q: reserved for provenance", ErrKafkaRecord, where(), name)
+	}
+	if first, clash := c.lower[strings.ToLower(name)]; clash {
+		return 0, 0, fmt.Errorf("%w: %s: column %q differs only in case from %q; DuckDB, which runs the checks, does not tell them apart", ErrKafkaRecord, where(), name, first)
+	}
+	col := len(c.names)
+	c.index[name] = col
+	c.lower[strings.ToLower(name)] = name
+	c.names = append(c.names, name)
+	c.binary = append(c.binary, isBinary)
+	c.owner = append(c.owner, owner)
+	return col, owner, nil
+}
+
+// colAt is a column's first appearance in a partition: the offset of the
+// record and the cell's position in it.
+type colAt struct {
+	col    int
+	offset int64
+	pos    int
+}
+
+// partFirst records, for one partition, the columns in order of first
+// appearance (records of a partition are decoded in offset order).
+type partFirst struct {
+	seen  []bool
+	order []colAt
+}
+
+// recordDecoder turns records into spooled rows, learning the columns. A
+// decoder is used by one goroutine and decodes every record of the
+// partitions it is given (so their order is kept).
+type recordDecoder struct {
+	opt    recordOptions
+	cols   *kafkaColumns
+	local  map[string]localCol // names this decoder has resolved
+	shape  []shapeCol          // the columns of the last record, by position
+	parser fastjson.Parser
+	cells  []cell
+	stamp  []uint32 // per column: the record that last set it
+	gen    uint32
+	name   []byte // scratch for a flattened name
+	text   []byte // scratch for JSON text
+	bad    []badAt
+	first  map[partitionRef]*partFirst
+	cur    *partFirst
+	err    error  // set inside fastjson's Visit
+	what   string // "value" or "key", for messages
+	part   partitionRef
+	offset int64
+	pos    int
+}
+
+type localCol struct{ col, owner int }
+
+type shapeCol struct {
+	name []byte
+	localCol
+}
+
+type cell struct {
+	col  int
+	null bool
+	val  []byte // valid until the next record
+}
+
+type badAt struct {
+	part   partitionRef
+	offset int64
+	reason string
+}
+
+func newRecordDecoder(opt recordOptions, cols *kafkaColumns) *recordDecoder {
+	return &recordDecoder{opt: opt, cols: cols, local: map[string]localCol{}, first: map[partitionRef]*partFirst{}}
+}
+
+// errBad is a reason a record is bad, as opposed to a failure of the read.
+type errBad struct{ reason string }
+
+func (e *errBad) Error() string { return e.reason }
+
+func bad(format string, args ...any) error { return &errBad{fmt.Sprintf(format, args...)} }
+
+// decode decodes r into d.cells. It returns an *errBad for a record that
+// does not decode, or an ErrKafkaRecord error for fields that cannot be
+// columns at all.
+func (d *recordDecoder) decode(r *kafkaRecord) error {
+	d.cells = d.cells[:0]
+	d.gen++
+	d.offset, d.pos = r.Offset, 0
+	d.text = d.text[:0]
+	switch d.opt.key {
+	case payloadJSON:
+		if r.Key != nil {
+			if err := d.json(r.Key, "key", "key."); err != nil {
+				return err
+			}
+		}
+	case payloadString:
+		if r.Key != nil {
+			if !utf8.Valid(r.Key) {
+				return bad("key is not UTF-8 text (key: string); read it with key: bytes")
+			}
+			if err := d.add("key", false, ownKey, r.Key, false); err != nil {
+				return err
+			}
+		}
+	case payloadBytes:
+		if r.Key != nil {
+			if err := d.add("key", true, ownKey, r.Key, false); err != nil {
+				return err
+			}
+		}
+	}
+	switch d.opt.value {
+	case payloadJSON:
+		// A null value (a tombstone) is a row whose value columns are all
+		// NULL: kept, so null_ids shows it rather than it vanishing.
+		if r.Value != nil {
+			if err := d.json(r.Value, "value", ""); err != nil {
+				return err
+			}
+		}
+	case payloadString:
+		if r.Value != nil && !utf8.Valid(r.Value) {
+			return bad("value is not UTF-8 text (value: string); read it with value: bytes")
+		}
+		if err := d.add("value", false, ownValue, r.Value, r.Value == nil); err != nil {
+			return err
+		}
+	case payloadBytes:
+		if err := d.add("value", true, ownValue, r.Value, r.Value == nil); err != nil {
+			return err
+		}
+	}
+	for _, h := range r.Headers {
+		if !utf8.Valid(h.Value) {
+			return bad("header %q is not UTF-8 text", h.Key)
+		}
+		if err := d.add(HeaderPrefix+h.Key, false, ownHeader, h.Value, h.Value == nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// plainASCII reports whether b holds only printable ASCII: no escape, no
+// control character, nothing that needs UTF-8 validation.
+func plainASCII(b []byte) bool {
+	// eight bytes at a time: a byte ≥ 0x80, < 0x20 or equal to '\\' sets
+	// its high bit in bad (the classic "has less" and "has zero" word tricks)
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		esc := x ^ (0x5c * ones)
+		bad := x | ((x - 0x20*ones) &^ x) | ((esc - ones) &^ esc)
+		if bad&highs != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c < 0x20 || c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// json decodes a JSON object into cells named prefix+field (nested objects
+// also as prefix+field.sub…). JSON is read as RFC 8259 defines it: a value
+// with an escape, a control character or a non-ASCII byte is validated in
+// full (valid UTF-8, fastjson.Validate) before it is parsed; any other
+// value is parsed at once (fastjson.Parse, which checks its structure) and
+// each number's text is checked against the RFC's grammar, the one thing
+// Parse is lenient about (it takes NaN, Inf, 01, 1.).
+func (d *recordDecoder) json(b []byte, what, prefix string) error {
+	if !plainASCII(b) {
+		if !utf8.Valid(b) {
+			return bad("%s is not UTF-8 text, so not JSON (%s: json)", what, what)
+		}
+		if err := fastjson.ValidateBytes(b); err != nil {
+			return bad("%s is not JSON (%s: json): %s", what, what, shorten(err.Error()))
+		}
+	}
+	v, err := d.parser.ParseBytes(b)
+	if err != nil {
+		return bad("%s is not JSON (%s: json): %s", what, what, shorten(err.Error()))
+	}
+	o, err := v.Object()
+	if err != nil {
+		return bad("%s is JSON but not an object (%s: json): a %s, starts %s", what, what, v.Type(), quotePrefix(b))
+	}
+	owner := ownValue
+	if prefix != "" {
+		owner = ownKey
+	}
+	d.name = append(d.name[:0], prefix...)
+	d.err = nil
+	d.what = what
+	d.object(o, owner)
+	return d.err
+}
+
+func (d *recordDecoder) object(o *fastjson.Object, owner int) {
+	base := len(d.name)
+	o.Visit(func(k []byte, v *fastjson.Value) {
+		if d.err != nil {
+			return
+		}
+		d.name = append(d.name[:base], k...)
+		start := len(d.text)
+		null := false
+		t := v.Type()
+		switch t {
+		case fastjson.TypeString:
+			s, _ := v.StringBytes()
+			d.text = append(d.text, s...)
+		case fastjson.TypeNull:
+			null = true
+		case fastjson.TypeNumber:
+			d.text = v.MarshalTo(d.text)
+			if !jsonNumber(d.text[start:]) {
+				d.err = bad("%s is not JSON (%s: json): field %q: %q is not a JSON number", d.what, d.what, d.name, d.text[start:])
+				return
+			}
+		default: // true/false as written, nested JSON as compact text
+			d.text = v.MarshalTo(d.text)
+		}
+		// d.text may move as it grows: a cell keeps its slice of the old
+		// array, whose bytes append never changes.
+		col, err := d.column(d.name, false, owner)
+		if err != nil {
+			d.err = err
+			return
+		}
+		d.cells = append(d.cells, cell{col: col, null: null, val: d.text[start:len(d.text):len(d.text)]})
+		if t == fastjson.TypeObject {
+			obj, _ := v.Object()
+			d.name = append(d.name, '.')
+			d.object(obj, owner)
+		}
+	})
+	d.name = d.name[:base]
+}
+
+// jsonNumber reports whether b is a number as RFC 8259 section 6 writes
+// it: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func jsonNumber(b []byte) bool {
+	i, n := 0, len(b)
+	digits := func() int {
+		j := i
+		for i < n && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	if i < n && b[i] == '-' {
+		i++
+	}
+	if i < n && b[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return false
+	}
+	if i < n && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < n && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < n && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == n
+}
+
+// add adds a cell whose value is v (not copied: valid while the record is).
+func (d *recordDecoder) add(name string, isBinary bool, owner int, v []byte, null bool) error {
+	d.name = append(d.name[:0], name...)
+	col, err := d.column(d.name, isBinary, owner)
+	if err != nil {
+		return err
+	}
+	d.cells = append(d.cells, cell{col: col, null: null, val: v})
+	return nil
+}
+
+// column returns the index of column name (the record's d.pos-th cell):
+// from the last record's shape when it had the same name there, else from
+// the decoder's names, else from the shared columns. It refuses a name
+// used twice in one record or by both the key and the value.
+func (d *recordDecoder) column(name []byte, isBinary bool, owner int) (int, error) {
+	var lc localCol
+	if d.pos < len(d.shape) && string(d.shape[d.pos].name) == string(name) {
+		lc = d.shape[d.pos].localCol
+	} else {
+		var ok bool
+		if lc, ok = d.local[string(name)]; !ok {
+			col, own, err := d.cols.add(string(name), isBinary, owner, d.where)
+			if err != nil {
+				return 0, err
+			}
+			lc = localCol{col, own}
+			d.local[string(name)] = lc
+		}
+		if d.pos < len(d.shape) {
+			d.shape[d.pos] = shapeCol{append(d.shape[d.pos].name[:0], name...), lc}
+		} else {
+			d.shape = append(d.shape, shapeCol{append([]byte(nil), name...), lc})
+		}
+	}
+	if lc.owner != owner {
+		return 0, fmt.Errorf("%w: %s: column %q comes from both the %s and the %s; load the key with key: json or key: none", ErrKafkaRecord, d.where(), name, ownerName(lc.owner), ownerName(owner))
+	}
+	col := lc.col
+	for col >= len(d.stamp) {
+		d.stamp = append(d.stamp, 0)
+	}
+	if d.stamp[col] == d.gen {
+		return 0, bad("%s %q appears twice in one record; which value holds is not defined", ownerName(owner), name)
+	}
+	d.stamp[col] = d.gen
+	pf := d.cur
+	for col >= len(pf.seen) {
+		pf.seen = append(pf.seen, false)
+	}
+	if !pf.seen[col] {
+		pf.seen[col] = true
+		pf.order = append(pf.order, colAt{col, d.offset, d.pos})
+	}
+	d.pos++
+	return col, nil
+}
+
+func ownerName(o int) string {
+	switch o {
+	case ownKey:
+		return "key field"
+	case ownHeader:
+		return "header"
+	}
+	return "field"
+}
+
+func (d *recordDecoder) where() string {
+	return fmt.Sprintf("%s@%d", d.part.file(), d.offset)
+}
+
+// shorten cuts a library's message (which may quote the rest of a value)
+// to a length fit for an exception row.
+func shorten(s string) string {
+	if r := []rune(s); len(r) > 160 {
+		return string(r[:160]) + "…"
+	}
+	return s
+}
+
+// quotePrefix shows the first bytes of a value for a message.
+func quotePrefix(b []byte) string {
+	if len(b) > 40 {
+		return strconv.Quote(string(b[:40])) + "…"
+	}
+	return strconv.Quote(string(b))
+}
+
+// spool holds decoded rows on disk until every column is known: one temp
+// file of chunks, each the rows of one partition in offset order, indexed
+// per partition. It is written by one goroutine, then read once.
+type spool struct {
+	f      *os.File
+	w      *bufio.Writer
+	size   int64
+	chunks map[partitionRef][]chunk
+	buf    []byte
+	n      int64
+}
+
+type chunk struct {
+	f        *os.File
+	pos, len int64
+	rows     int
+}
+
+func newSpool() (*spool, error) {
+	f, err := os.CreateTemp("", "reconcile-kafka-*.spool")
+	if err != nil {
+		return nil, fmt.Errorf("%w: a spool file for the decoded records: %w", ErrKafkaRead, err)
+	}
+	return &spool{f: f, w: bufio.NewWriterSize(f, 1<<20), chunks: map[partitionRef][]chunk{}}, nil
+}
+
+// close removes the spool file.
+func (s *spool) close() {
+	if s == nil || s.f == nil {
+		return
+	}
+	s.f.Close()
+	os.Remove(s.f.Name())
+	s.f = nil
+}
+
+// row appends one decoded row to the chunk being built.
+func (s *spool) row(r *kafkaRecord, cells []cell) {
+	b := s.buf
+	b = binary.AppendVarint(b, r.Offset)
+	if r.HasTime {
+		b = append(b, 1)
+		b = binary.AppendVarint(b, r.Timestamp)
+	} else {
+		b = append(b, 0)
+	}
+	b = binary.AppendUvarint(b, uint64(len(cells)))
+	for _, c := range cells {
+		b = binary.AppendUvarint(b, uint64(c.col))
+		if c.null {
+			b = append(b, 0)
+			continue
+		}
+		b = binary.AppendUvarint(b, uint64(len(c.val))+1)
+		b = append(b, c.val...)
+	}
+	s.buf = b
+	s.n++
+}
+
+// endChunk writes the rows appended since the last chunk as one chunk of p.
+func (s *spool) endChunk(p partitionRef) error {
+	if s.n == 0 {
+		return nil
+	}
+	if _, err := s.w.Write(s.buf); err != nil {
+		return fmt.Errorf("%w: write the spool file: %w", ErrKafkaRead, err)
+	}
+	s.chunks[p] = append(s.chunks[p], chunk{f: s.f, pos: s.size, len: int64(len(s.buf)), rows: int(s.n)})
+	s.size += int64(len(s.buf))
+	s.buf, s.n = s.buf[:0], 0
+	return nil
+}
+
+// decodeChunk decodes recs of p into the spool as one chunk, collecting
+// bad records (bad_records: report) or failing on the first. It returns
+// the number of rows spooled.
+func (d *recordDecoder) decodeChunk(s *spool, p partitionRef, recs []kafkaRecord) (int, error) {
+	rows := 0
+	d.part = p
+	if d.cur = d.first[p]; d.cur == nil {
+		d.cur = &partFirst{}
+		d.first[p] = d.cur
+	}
+	for i := range recs {
+		r := &recs[i]
+		err := d.decode(r)
+		if err == nil {
+			s.row(r, d.cells)
+			rows++
+			continue
+		}
+		var be *errBad
+		if !errors.As(err, &be) {
+			return rows, err
+		}
+		if !d.opt.report {
+			return rows, fmt.Errorf("%w: %s@%d: %s (bad_records: report lists such records instead of stopping)", ErrKafkaRecord, p.file(), r.Offset, be.reason)
+		}
+		if len(d.bad) >= maxBadRecords {
+			return rows, fmt.Errorf("%w: more than %d records do not decode (the last at %s@%d: %s): is the value: option right for this topic?", ErrKafkaRecord, maxBadRecords, p.file(), r.Offset, be.reason)
+		}
+		d.bad = append(d.bad, badAt{p, r.Offset, be.reason})
+	}
+	return rows, s.endChunk(p)
+}
+
+// badRecords returns the bad records of decs in (topic, partition,
+// offset) order.
+func badRecords(decs []*recordDecoder) []BadRecord {
+	var all []badAt
+	for _, d := range decs {
+		all = append(all, d.bad...)
+	}
+	slices.SortFunc(all, func(a, b badAt) int {
+		return cmp.Or(comparePartitions(a.part, b.part), cmp.Compare(a.offset, b.offset))
+	})
+	out := make([]BadRecord, len(all))
+	for i, b := range all {
+		out[i] = BadRecord{Location: fmt.Sprintf("%s@%d", b.part.file(), b.offset), Reason: b.reason}
+	}
+	return out
+}
+
+// spooledRecords returns the records the decoders decs wrote to their
+// spools, partitions in parts order, with the columns in order of first
+// appearance in (topic, partition, offset) order, then __partition,
+// __offset, __timestamp and the header columns (in the same order). The
+// spools are removed once the records are read (or released).
+func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder, cols *kafkaColumns, parts []partitionRef, opt ReadOptions) (array.RecordReader, error) {
+	chunks := map[partitionRef][]chunk{}
+	firsts := map[partitionRef]*partFirst{}
+	for _, sp := range spools {
+		if err := sp.w.Flush(); err != nil {
+			return nil, fmt.Errorf("%w: write the spool file: %w", ErrKafkaRead, err)
+		}
+		for p, cs := range sp.chunks {
+			chunks[p] = append(chunks[p], cs...)
+		}
+	}
+	for _, d := range decs {
+		for p, f := range d.first {
+			firsts[p] = f
+		}
+	}
+	var order, headers []int
+	placed := make([]bool, len(cols.names))
+	for _, p := range parts {
+		if f := firsts[p]; f != nil {
+			for _, c := range f.order {
+				if placed[c.col] {
+					continue
+				}
+				placed[c.col] = true
+				if cols.owner[c.col] == ownHeader {
+					headers = append(headers, c.col)
+				} else {
+					order = append(order, c.col)
+				}
+			}
+		}
+	}
+	var fields []arrow.Field
+	pos := make([]int, len(cols.names)) // column index → field position
+	add := func(col int) {
+		t := arrow.DataType(arrow.BinaryTypes.String)
+		if cols.binary[col] {
+			t = arrow.BinaryTypes.Binary
+		}
+		pos[col] = len(fields)
+		fields = append(fields, arrow.Field{Name: cols.names[col], Type: t, Nullable: true})
+	}
+	for _, c := range order {
+		add(c)
+	}
+	prov := len(fields)
+	fields = append(fields,
+		arrow.Field{Name: PartitionColumn, Type: arrow.PrimitiveTypes.Int32},
+		arrow.Field{Name: OffsetColumn, Type: arrow.PrimitiveTypes.Int64},
+		arrow.Field{Name: TimestampColumn, Type: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}, Nullable: true})
+	for _, c := range headers {
+		add(c)
+	}
+	closeAll := func() {
+		for _, sp := range spools {
+			sp.close()
+		}
+	}
+	return ReadRows(ctx, fields, opt, func(ctx context.Context, w *RowWriter) error {
+		defer closeAll()
+		n := len(fields)
+		// the value columns' builders, provenance left out (nil)
+		bins := make([]*array.BinaryBuilder, n)
+		for j := range n {
+			switch b := w.Column(j).(type) {
+			case *array.StringBuilder:
+				bins[j] = b.BinaryBuilder
+			case *array.BinaryBuilder:
+				bins[j] = b
+			}
+		}
+		partB := w.Column(prov).(*array.Int32Builder)
+		offB := w.Column(prov + 1).(*array.Int64Builder)
+		tsB := w.Column(prov + 2).(*array.TimestampBuilder)
+		vals := make([][]byte, n)
+		set := make([]bool, n)
+		var data []byte
+		for _, p := range parts {
+			file := p.file()
+			for _, ch := range chunks[p] {
+				if cap(data) < int(ch.len) {
+					data = make([]byte, ch.len)
+				}
+				data = data[:ch.len]
+				if _, err := ch.f.ReadAt(data, ch.pos); err != nil && !(errors.Is(err, io.EOF) && len(data) == int(ch.len)) {
+					return fmt.Errorf("%w: read the spool file: %w", ErrKafkaRead, err)
+				}
+				b := data
+				for range ch.rows {
+					off, k := binary.Varint(b)
+					b = b[k:]
+					hasTS := b[0] == 1
+					b = b[1:]
+					var ts int64
+					if hasTS {
+						ts, k = binary.Varint(b)
+						b = b[k:]
+					}
+					nc, k := binary.Uvarint(b)
+					b = b[k:]
+					clear(set)
+					size := 0
+					for range nc {
+						col, k := binary.Uvarint(b)
+						b = b[k:]
+						l, k := binary.Uvarint(b)
+						b = b[k:]
+						j := pos[col]
+						set[j] = true
+						if l == 0 {
+							vals[j] = nil
+							continue
+						}
+						vals[j] = b[: l-1 : l-1]
+						b = b[l-1:]
+						size += int(l - 1)
+					}
+					for j, bb := range bins {
+						switch {
+						case bb == nil:
+						case !set[j] || vals[j] == nil:
+							bb.AppendNull()
+						default:
+							bb.Append(vals[j])
+						}
+					}
+					partB.Append(p.Partition)
+					offB.Append(off)
+					if hasTS {
+						tsB.Append(arrow.Timestamp(ts))
+					} else {
+						tsB.AppendNull()
+					}
+					if err := w.EndRow(file, off, size+16); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
+}

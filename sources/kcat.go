@@ -1,0 +1,234 @@
+package sources
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/valyala/fastjson"
+)
+
+func init() {
+	Register("kcat", openKcat, "kafkacat")
+}
+
+// kcatSource reads the output of `kcat -C -J` (one JSON object per line
+// with topic, partition, offset, tstype, ts, key, payload and, when the
+// record has any, headers as ["name", "value", …]) as the records of the
+// topic it dumped: the same columns, provenance and locations as the kafka
+// kind gives for the same records. Files are addressed as every file kind's
+// are (a path or a glob, .gz or .zst), behind the kcat: prefix or with
+// kind: kcat. The isolation level the dump was read with is not in it: the
+// isolation: option declares it, unknown by default, and the evidence says
+// which.
+type kcatSource struct {
+	loc       Location
+	isolation string
+	rec       recordOptions
+}
+
+func openKcat(loc Location) (Source, error) {
+	o := newOptions("kcat", loc.Options)
+	s := &kcatSource{loc: loc, isolation: o.String("isolation", IsolationUnknown)}
+	switch s.isolation {
+	case IsolationUnknown, ReadCommitted, ReadUncommitted:
+	default:
+		o.errs = append(o.errs, fmt.Errorf("option isolation: %q: want read_committed, read_uncommitted or unknown (the level kcat read with: librdkafka's default is read_committed, -X isolation.level=read_uncommitted changes it)", s.isolation))
+	}
+	s.rec = readRecordOptions(o)
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *kcatSource) Close() error { return nil }
+
+// kcatPart counts what a dump holds of one partition.
+type kcatPart struct {
+	first, last int64
+	rows, bad   int64
+}
+
+// Read lists and fingerprints the dump files, decodes every line into the
+// spool (learning the columns), and returns the records read back from it,
+// partitions in (topic, partition) order, each in the dump's order. A line
+// that is not a kcat -J envelope, or an offset of a partition listed twice
+// or out of order (two dumps concatenated), is an ErrKafkaRead error naming
+// file and line; a record that does not decode is an ErrKafkaRecord (or,
+// with bad_records: report, listed).
+func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, error) {
+	in, files, _, err := listInput(ctx, s.loc, "kcat", s.rec.declared, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	sp, err := newSpool()
+	if err != nil {
+		return nil, nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			sp.close()
+		}
+	}()
+	cols := newKafkaColumns()
+	dec := newRecordDecoder(s.rec, cols)
+	parts := map[partitionRef]*kcatPart{}
+	var env fastjson.Parser
+	var cur partitionRef
+	var batch []kafkaRecord
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		n, err := dec.decodeChunk(sp, cur, batch)
+		parts[cur].rows += int64(n)
+		parts[cur].bad += int64(len(batch) - n)
+		batch = batch[:0]
+		return err
+	}
+	for _, f := range files {
+		err := ndjsonLines(ctx, f, func(line []byte, n int64) error {
+			where := func() string { return fmt.Sprintf("%s:%d", f.Name, n) }
+			v, err := env.ParseBytes(line)
+			if err == nil && v.Type() != fastjson.TypeObject {
+				err = fmt.Errorf("a %s, not an object", v.Type())
+			}
+			if err != nil {
+				return fmt.Errorf("%w: %s: not a kcat -J line: %v", ErrKafkaRead, where(), err)
+			}
+			topic := v.GetStringBytes("topic")
+			pv, ov := v.Get("partition"), v.Get("offset")
+			if topic == nil || pv == nil || ov == nil || !v.Exists("payload") {
+				return fmt.Errorf("%w: %s: not a kcat -J line: want topic, partition, offset and payload (kcat -C -J)", ErrKafkaRead, where())
+			}
+			p, err1 := pv.Int()
+			off, err2 := ov.Int64()
+			if err1 != nil || err2 != nil || p < 0 || off < 0 {
+				return fmt.Errorf("%w: %s: partition and offset must be non-negative integers", ErrKafkaRead, where())
+			}
+			ref := partitionRef{string(topic), int32(p)}
+			if ref != cur {
+				if err := flush(); err != nil {
+					return err
+				}
+				cur = ref
+			}
+			kp, seen := parts[ref]
+			switch {
+			case !seen:
+				kp = &kcatPart{first: off, last: off}
+				parts[ref] = kp
+			case off <= kp.last:
+				return fmt.Errorf("%w: %s: %s@%d comes after offset %d of the same partition: the file is not one read of the topic (two dumps concatenated?), so its records cannot be counted once", ErrKafkaRead, where(), ref.file(), off, kp.last)
+			default:
+				kp.last = off
+			}
+			r := kafkaRecord{Offset: off}
+			if v.GetStringBytes("tstype") != nil && string(v.GetStringBytes("tstype")) != "none" {
+				if ts, err := v.Get("ts").Int64(); err == nil && ts >= 0 {
+					r.Timestamp, r.HasTime = ts, true
+				}
+			}
+			// kcat writes a key's or payload's bytes into the JSON string as
+			// they are (bytes that are not UTF-8 too): value: json and
+			// value: string refuse those as bad records, value: bytes takes
+			// them as written.
+			field := func(name string) ([]byte, error) {
+				fv := v.Get(name)
+				if fv == nil || fv.Type() == fastjson.TypeNull {
+					return nil, nil
+				}
+				b, err := fv.StringBytes()
+				if err != nil {
+					return nil, fmt.Errorf("%w: %s: %s: want a string or null", ErrKafkaRead, where(), name)
+				}
+				return append([]byte{}, b...), nil
+			}
+			if r.Key, err = field("key"); err != nil {
+				return err
+			}
+			if r.Value, err = field("payload"); err != nil {
+				return err
+			}
+			if hs := v.Get("headers"); hs != nil && hs.Type() != fastjson.TypeNull {
+				arr, err := hs.Array()
+				if err != nil || len(arr)%2 != 0 {
+					return fmt.Errorf("%w: %s: headers: want [\"name\", \"value\", …]", ErrKafkaRead, where())
+				}
+				for i := 0; i < len(arr); i += 2 {
+					k, err := arr[i].StringBytes()
+					if err != nil {
+						return fmt.Errorf("%w: %s: headers: a name that is not a string", ErrKafkaRead, where())
+					}
+					h := kafkaHeader{Key: string(k)}
+					if arr[i+1].Type() != fastjson.TypeNull {
+						b, err := arr[i+1].StringBytes()
+						if err != nil {
+							return fmt.Errorf("%w: %s: headers: a value that is not a string", ErrKafkaRead, where())
+						}
+						h.Value = append([]byte{}, b...)
+					}
+					r.Headers = append(r.Headers, h)
+				}
+			}
+			batch = append(batch, r)
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, nil, err
+	}
+	refs := make([]partitionRef, 0, len(parts))
+	for r := range parts {
+		refs = append(refs, r)
+	}
+	slices.SortFunc(refs, comparePartitions)
+	in.LocationForm = LocationOffset
+	var topics, offsets []string
+	var ps []map[string]any
+	for _, r := range refs {
+		if !slices.Contains(topics, r.Topic) {
+			topics = append(topics, r.Topic)
+		}
+		p := parts[r]
+		offsets = append(offsets, fmt.Sprintf("%s %d..%d", r.file(), p.first, p.last+1))
+		ps = append(ps, map[string]any{"topic": r.Topic, "partition": r.Partition,
+			"first_offset": p.first, "last_offset": p.last, "records": p.rows, "bad_records": p.bad})
+	}
+	d := map[string]any{
+		"format":          "kcat -C -J",
+		"isolation_level": s.isolation,
+		"topics":          topics,
+		"partitions":      ps,
+		"offsets":         strings.Join(offsets, ", "),
+		"value":           string(s.rec.value),
+		"key":             string(s.rec.key),
+		"location_form":   LocationOffset,
+	}
+	var note string
+	switch s.isolation {
+	case IsolationUnknown:
+		note = s.loc.Role + " is a kcat dump read with an isolation level not declared (isolation: unknown): if kcat ran with -X isolation.level=read_uncommitted, records of aborted transactions are in it and count as if committed (librdkafka's default is read_committed); declare isolation: read_committed or read_uncommitted"
+	case ReadUncommitted:
+		note = s.loc.Role + " is a kcat dump read with isolation read_uncommitted: records of aborted transactions are counted as if committed, so they can show as duplicates or unexpected ids"
+	}
+	if note != "" {
+		d["isolation_note"] = note
+		in.Notes = append(in.Notes, "WARNING: "+note)
+	}
+	in.Details = d
+	fillRecordInput(in, s.rec, []*recordDecoder{dec}, cols)
+	rr, err := spooledRecords(ctx, []*spool{sp}, []*recordDecoder{dec}, cols, refs, ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.loc.URI})
+	if err != nil {
+		return nil, nil, err
+	}
+	ok = true
+	return in, rr, nil
+}
