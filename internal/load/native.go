@@ -23,8 +23,12 @@ import (
 // compression = 'auto' would go by a lower-case extension only, so the
 // loader names each file's compression itself), and none cut by a
 // valid-length side file (DuckDB's readers read whole files: such a scan is
-// read through the source's Read, which reads only the committed bytes).
+// read through the source's Read, which reads only the committed bytes), and
+// the text UTF-8 (a declared encoding: is decoded by Read).
 func native(scan *sources.Scan) bool {
+	if scan.Encoding != "" {
+		return false
+	}
 	switch scan.Format {
 	case sources.FormatCSV, sources.FormatParquet:
 	default:
