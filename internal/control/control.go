@@ -113,6 +113,12 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		return nil, err
 	}
 	defer ins.Close()
+	if err := checkLocations(s); err != nil {
+		return nil, err
+	}
+	if err := checkColumns(ctx, s, ins); err != nil {
+		return nil, err
+	}
 
 	folder, err := evidence.NewFolder(s.Out, opt.Force)
 	if err != nil {
@@ -147,7 +153,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err != nil {
 		return nil, err
 	}
-	uncommitted, unotes, err := readUncommitted(ctx, db, ins.sink, inputs[1], s.ID, inputDir(s))
+	uncommitted, unotes, err := readUncommitted(ctx, db, ins.sink, inputs[1], ins.opts[1], s.ID, inputDir(s))
 	if err != nil {
 		return nil, err
 	}
