@@ -29,7 +29,7 @@ import (
 // (Kafka) is checked once loaded, as before.
 //
 // Errors: the kind's own (those Read would return for the listing or the
-// header), sources.ErrInvalidLocation for rename: and types:, checks.ErrColumn
+// header), spec.ErrInvalid for rename:, sources.ErrInvalidLocation for types:, checks.ErrColumn
 // for a missing column or an incomparable pair (all exit 2 but the
 // kind's).
 func checkColumns(ctx context.Context, s *spec.Spec, p *pair) error {
@@ -54,8 +54,8 @@ func checkColumns(ctx context.Context, s *spec.Spec, p *pair) error {
 		for i, c := range cols {
 			names[i] = c.Name
 		}
-		if err := load.CheckRename(names, sd.in.Rename); err != nil {
-			return fmt.Errorf("%s: %w", sd.role, err)
+		if err := load.CheckRename(sd.role, names, sd.in.Rename); err != nil {
+			return fmt.Errorf("%w (found before any row was read)", err)
 		}
 		declared, err := sources.DeclaredTypes(sd.in.Options)
 		if err != nil {
@@ -103,7 +103,7 @@ func checkColumns(ctx context.Context, s *spec.Spec, p *pair) error {
 					continue
 				}
 				errs = append(errs, fmt.Sprintf("column %q (from %s) not found in the %s; its columns are: %s%s",
-					c, f.field, sd.role, strings.Join(names, ", "), suggestColumn(c, names, sd.in.Rename)))
+					c, f.field, sd.role, strings.Join(names, ", "), suggestColumn(sd.role, c, names, sd.in.Rename)))
 			}
 		}
 	}
@@ -152,9 +152,16 @@ func namedColumns(s *spec.Spec, role string) []fieldColumns {
 
 // suggestColumn points at a column that differs only in case or spaces, or
 // at the rename: that renamed the name away.
-func suggestColumn(col string, names []string, rename map[string]string) string {
+func suggestColumn(role, col string, names []string, rename map[string]string) string {
 	if to, ok := rename[col]; ok {
 		return fmt.Sprintf(" (rename: calls it %s; the spec uses the control's names)", to)
+	}
+	if len(names) == 1 {
+		for _, d := range []string{";", "\t", "|"} {
+			if strings.Contains(names[0], d) {
+				return fmt.Sprintf(" (the input has one column, named %q: is it delimited by %q? set delimiter: in the spec's long form, or --%s-option delimiter=…)", names[0], d, role)
+			}
+		}
 	}
 	for _, n := range names {
 		if strings.EqualFold(strings.TrimSpace(n), strings.TrimSpace(col)) {

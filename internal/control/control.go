@@ -113,12 +113,6 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		return nil, err
 	}
 	defer ins.Close()
-	if err := checkLocations(s); err != nil {
-		return nil, err
-	}
-	if err := checkColumns(ctx, s, ins); err != nil {
-		return nil, err
-	}
 
 	folder, err := evidence.NewFolder(s.Out, opt.Force)
 	if err != nil {
@@ -130,6 +124,14 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 			folder.Abort()
 		}
 	}()
+	// The spec against the inputs' locations and columns, before any row
+	// is read.
+	if err := checkLocations(s); err != nil {
+		return nil, err
+	}
+	if err := checkColumns(ctx, s, ins); err != nil {
+		return nil, err
+	}
 
 	ss, err := ins.load(ctx, opt.MemoryLimit, logw)
 	if err != nil {

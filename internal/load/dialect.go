@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
 )
 
@@ -26,14 +27,14 @@ type Options struct {
 
 // renameColumns renames the columns of table as rename says, in the order
 // of the input's names. A name the input lacks, or a new name the input
-// already has, is an ErrInvalidLocation naming it (a spec error, exit 2):
+// already has, is a spec.ErrInvalid naming it (a spec error, exit 2):
 // kinds that tell their columns before any row is read (sources.Schemer)
 // have it refused before the load already (internal/control).
 //
 // With partial (an uncommitted file, read only to label findings, whose own
 // header may lack a column), a renamed column the table lacks is passed
 // over.
-func renameColumns(ctx context.Context, db *duck.DB, table string, rename map[string]string, partial bool) (map[string]string, error) {
+func renameColumns(ctx context.Context, db *duck.DB, table, role string, rename map[string]string, partial bool) (map[string]string, error) {
 	if len(rename) == 0 {
 		return nil, nil
 	}
@@ -50,7 +51,7 @@ func renameColumns(ctx context.Context, db *duck.DB, table string, rename map[st
 			}
 		}
 	}
-	if err := CheckRename(columnNames(cols), check); err != nil {
+	if err := CheckRename(role, columnNames(cols), check); err != nil {
 		return nil, err
 	}
 	from := map[string]string{}
@@ -76,11 +77,12 @@ func columnNames(cols []duck.Column) []string {
 }
 
 // CheckRename checks rename (the input's name → the control's) against
-// the input's columns cols, in their order: every renamed column exists,
-// and no new name is a column the input already has (compared ignoring
-// case, as DuckDB compares names). Errors wrap sources.ErrInvalidLocation
-// (exit 2), every problem at once, in the order of rename's sorted names.
-func CheckRename(cols []string, rename map[string]string) error {
+// the columns cols of input role ("source", "sink"), in their order: every
+// renamed column exists, and no new name is a column the input already has
+// (compared ignoring case, as DuckDB compares names). Errors wrap
+// spec.ErrInvalid (exit 2), every problem at once, in the order of
+// rename's sorted names.
+func CheckRename(role string, cols []string, rename map[string]string) error {
 	have := map[string]string{}
 	for _, c := range cols {
 		have[strings.ToLower(c)] = c
@@ -98,17 +100,17 @@ func CheckRename(cols []string, rename map[string]string) error {
 			if c, ok := have[strings.ToLower(f)]; ok {
 				hint = fmt.Sprintf(" (did you mean %q? names are compared exactly)", c)
 			}
-			errs = append(errs, fmt.Sprintf("rename: column %q is not in the input, whose columns are: %s%s", f, strings.Join(cols, ", "), hint))
+			errs = append(errs, fmt.Sprintf("%s.rename: column %q is not in the %s, whose columns are: %s%s", role, f, role, strings.Join(cols, ", "), hint))
 			continue
 		}
 		if c, ok := have[strings.ToLower(to)]; ok {
-			errs = append(errs, fmt.Sprintf("rename: %s to %s: the input already has a column %s; rename onto a name it does not have", f, to, c))
+			errs = append(errs, fmt.Sprintf("%s.rename: %s to %s: the %s already has a column %s; rename onto a name it does not have", role, f, to, role, c))
 		}
 	}
 	if len(errs) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: %s", sources.ErrInvalidLocation, strings.Join(errs, "; "))
+	return fmt.Errorf("%w: %s", spec.ErrInvalid, strings.Join(errs, "; "))
 }
 
 // typeClass is what a declared type is for the value formats: "date",

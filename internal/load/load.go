@@ -86,7 +86,7 @@ func Table(ctx context.Context, db *duck.DB, table string, src sources.Source) (
 
 // TableWith is Table with the spec's Options: once the records are in the
 // table, its columns are renamed (Options.Rename; a column the input lacks,
-// or a new name it has, is a sources.ErrInvalidLocation), the input's value
+// or a new name it has, is a spec.ErrInvalid), the input's value
 // formats are applied (sources.ValueFormats: a value that does not match is
 // an error naming file, line, column, value and format), then the declared
 // types, which name the control's columns. Input.Columns carry the
@@ -130,7 +130,7 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		}
 		in = rin
 	}
-	renamed, err := renameColumns(ctx, db, table, opt.Rename, false)
+	renamed, err := renameColumns(ctx, db, table, in.Role, opt.Rename, false)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +221,7 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 		return 0, err
 	}
 	defer drop(ctx, db, tmp)
-	if _, err := renameColumns(ctx, db, tmp, opt.Rename, true); err != nil {
+	if _, err := renameColumns(ctx, db, tmp, "sink", opt.Rename, true); err != nil {
 		return 0, err
 	}
 	cols, err := db.Columns(ctx, tmp)
