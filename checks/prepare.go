@@ -258,7 +258,11 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 		return 0, 0, err
 	}
 	if bad {
-		return 0, 0, fmt.Errorf("%w: %s in the %s is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)", ErrValue, msg, side)
+		hint := ""
+		if strings.Contains(msg, ",") {
+			hint = `; a decimal comma is read only when declared: decimal_separator: "," on the input (and thousands: "." if 1.234,50 is grouped)`
+		}
+		return 0, 0, fmt.Errorf("%w: %s in the %s is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)%s", ErrValue, msg, side, hint)
 	}
 	_, digits, err := rows(ctx, db, prepareSQL, "measure_digits", data)
 	if err != nil {

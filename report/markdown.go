@@ -43,6 +43,9 @@ func (markdownWriter) Write(_ context.Context, w io.Writer, v *View) error {
 		if len(in.Partitions) > 0 {
 			fmt.Fprintf(&b, "  - partition columns from the folder names: %s\n", codeList(in.Partitions))
 		}
+		if r := renamedText(in.Columns); r != "" {
+			fmt.Fprintf(&b, "  - columns renamed (rename:): %s\n", r)
+		}
 		for _, s := range in.Skipped {
 			fmt.Fprintf(&b, "  - not read as records: `%s`: %s\n", s.Path, skippedText(s))
 		}
@@ -164,6 +167,18 @@ func figure(c Cell) string {
 		return "–"
 	}
 	return c.Text
+}
+
+// renamedText lists an input's renamed columns as "`txn_id` as
+// `entry_id`", in column order ("" when none was renamed).
+func renamedText(cols []evidence.Column) string {
+	var parts []string
+	for _, c := range cols {
+		if c.RenamedFrom != "" {
+			parts = append(parts, "`"+c.RenamedFrom+"` as `"+c.Name+"`")
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func codeList(cols []string) string {

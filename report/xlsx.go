@@ -815,12 +815,28 @@ func (b *workbook) inputs() error {
 		}
 	}
 	s.skip()
-	if err := s.add(b.hdr("Role", "Column", "Type (as loaded)")); err != nil {
+	// A fourth column, the name in the input, only when rename: renamed
+	// one (other workbooks keep their layout).
+	renamed := false
+	for _, in := range b.s.Inputs {
+		for _, c := range in.Columns {
+			renamed = renamed || c.RenamedFrom != ""
+		}
+	}
+	hdr := []string{"Role", "Column", "Type (as loaded)"}
+	if renamed {
+		hdr = append(hdr, "Name in the input (rename:)")
+	}
+	if err := s.add(b.hdr(hdr...)); err != nil {
 		return err
 	}
 	for _, in := range b.s.Inputs {
 		for _, c := range in.Columns {
-			if err := s.add([]any{b.str(in.Role), b.str(c.Name), b.str(c.Type)}); err != nil {
+			row := []any{b.str(in.Role), b.str(c.Name), b.str(c.Type)}
+			if c.RenamedFrom != "" {
+				row = append(row, b.str(c.RenamedFrom))
+			}
+			if err := s.add(row); err != nil {
 				return err
 			}
 		}

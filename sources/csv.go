@@ -30,7 +30,13 @@ func init() {
 // without one, columns are named column0, column1, …), columns (the names
 // of a header-less file's columns, in order: header then defaults to false,
 // and every record must have that many fields), partitions (see
-// partitionSpec), types.
+// partitionSpec), types, encoding (utf-8 by default; latin-1,
+// windows-1252, utf-16, utf-16le, utf-16be are decoded to UTF-8 as the files
+// are read, after decompression and the valid-length cut, by Read only),
+// and dateformat, timestampformat, decimal_separator, thousands
+// (ValueFormats, applied by the loader). Under UTF-8 a value that is not
+// UTF-8 is an error naming file, line and column and the option that would
+// read it.
 //
 // It implements Scanner: an engine may read the files itself (DuckDB's
 // read_csv with nothing sniffed). Read parses them with encoding/csv, which
@@ -45,6 +51,8 @@ type csvSource struct {
 	columns    []string
 	partitions *partitionSpec
 	declared   []Column
+	enc        *textEncoding
+	formats    ValueFormats
 	ls         *listed
 }
 
@@ -60,6 +68,8 @@ func openCSV(loc Location) (Source, error) {
 	header := o.Bool("header", columns == nil)
 	parts := o.Partitions()
 	types := o.Types()
+	enc := o.Encoding()
+	formats := o.ValueFormats()
 	if err := o.Err(); err != nil {
 		return nil, err
 	}
@@ -78,7 +88,10 @@ func openCSV(loc Location) (Source, error) {
 			return nil, err
 		}
 	}
-	return &csvSource{loc: loc, delim: d, quote: q, header: header, columns: columns, partitions: parts, declared: types}, nil
+	if enc != nil && q >= utf8.RuneSelf {
+		return nil, fmt.Errorf("%w: quote %q: a file with a declared encoding is read outside the engine's CSV reader, which takes only an ASCII quote character", ErrInvalidLocation, quote)
+	}
+	return &csvSource{loc: loc, delim: d, quote: q, header: header, columns: columns, partitions: parts, declared: types, enc: enc, formats: formats}, nil
 }
 
 func (s *csvSource) Close() error { return nil }
@@ -90,6 +103,7 @@ func (s *csvSource) prepare(ctx context.Context) (*Input, []ScanFile, []string, 
 		return nil, nil, nil, err
 	}
 	s.ls = ls
+	in.Formats = s.formats
 	cols, err := s.fileColumns(files)
 	if err != nil {
 		return nil, nil, nil, err
@@ -98,6 +112,30 @@ func (s *csvSource) prepare(ctx context.Context) (*Input, []ScanFile, []string, 
 		return nil, nil, nil, err
 	}
 	return in, files, cols, nil
+}
+
+// Schema returns the columns — the columns: option or the files' shared
+// header, then the partition columns — each VARCHAR, as every CSV column
+// loads before declared types apply, reading only each file's header (its
+// committed, decompressed, decoded bytes). Errors are those Read would
+// return for the files' listing and headers.
+func (s *csvSource) Schema(ctx context.Context) ([]Column, error) {
+	files, parts, err := listSchema(ctx, s.loc, s.partitions)
+	if err != nil {
+		return nil, err
+	}
+	cols, err := s.fileColumns(files)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPartitionNames(cols, parts); err != nil {
+		return nil, err
+	}
+	out := make([]Column, 0, len(cols)+len(parts))
+	for _, c := range append(append([]string{}, cols...), parts...) {
+		out = append(out, Column{Name: c, Type: "VARCHAR"})
+	}
+	return out, nil
 }
 
 // fileColumns returns the columns every file of files has: the columns:
@@ -114,7 +152,7 @@ func (s *csvSource) fileColumns(files []ScanFile) ([]string, error) {
 		if f.Cut() && f.ValidLength.Length == 0 {
 			continue
 		}
-		c, err := csvHeader(f, s.delim, s.quote, s.header)
+		c, err := csvHeader(f, s.delim, s.quote, s.header, s.enc)
 		if err != nil {
 			return nil, err
 		}
@@ -140,8 +178,12 @@ func (s *csvSource) Scan(ctx context.Context) (*Input, *Scan, error) {
 	if s.header {
 		first = 2
 	}
+	enc := ""
+	if s.enc != nil {
+		enc = s.enc.name
+	}
 	return in, &Scan{Format: FormatCSV, Files: files, Columns: cols, Header: s.header,
-		Delimiter: string(s.delim), Quote: string(s.quote), FirstLine: first, Partitions: in.Partitions}, nil
+		Delimiter: string(s.delim), Quote: string(s.quote), FirstLine: first, Partitions: in.Partitions, Encoding: enc}, nil
 }
 
 // Read parses the files with encoding/csv into text columns.
@@ -212,7 +254,7 @@ func (s *csvSource) readFile(f ScanFile, ncols int, builders []*array.StringBuil
 		return err
 	}
 	defer rc.Close()
-	it := s.records(rc, f, ncols)
+	it := s.records(s.enc.decode(rc, f.Name), f, ncols)
 	for {
 		rec, line, err := it.next()
 		if err == io.EOF {
@@ -233,6 +275,9 @@ func (s *csvSource) readFile(f ScanFile, ncols int, builders []*array.StringBuil
 			}
 			if s.swapped() {
 				v = swapQuotes(v, s.quote)
+			}
+			if why := s.enc.checkText(v); why != "" {
+				return fmt.Errorf("%s:%d: column %s: value %q %s", f.Name, line, w.b.Schema().Field(j).Name, v, why)
 			}
 			builders[j].Append(v)
 			size += len(v)
@@ -437,7 +482,7 @@ func swapQuotes(v string, quote rune) string {
 // column0… when the file has no header. Names must be non-empty, unique
 // (also ignoring case: DuckDB does not tell them apart) and not provenance
 // names.
-func csvHeader(f ScanFile, delim, quote rune, header bool) ([]string, error) {
+func csvHeader(f ScanFile, delim, quote rune, header bool, enc *textEncoding) ([]string, error) {
 	path := f.Name
 	rc, err := f.Open()
 	if err != nil {
@@ -445,7 +490,7 @@ func csvHeader(f ScanFile, delim, quote rune, header bool) ([]string, error) {
 	}
 	defer rc.Close()
 	s := &csvSource{delim: delim, quote: quote}
-	cr := s.reader(rc)
+	cr := s.reader(enc.decode(rc, f.Name))
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
 	rec, err := cr.Read()
@@ -479,6 +524,9 @@ func csvHeader(f ScanFile, delim, quote rune, header bool) ([]string, error) {
 			return nil, fmt.Errorf("%s:1: header columns %q and %q differ only in case; DuckDB, which runs the checks, does not tell them apart", path, seen[strings.ToLower(c)], c)
 		case c == FileColumn || c == LineColumn || c == RowColumn:
 			return nil, fmt.Errorf("%s:1: column name %q is reserved for provenance", path, c)
+		}
+		if why := enc.checkText(c); why != "" {
+			return nil, fmt.Errorf("%s:1: header column %d %q %s", path, i+1, c, why)
 		}
 		seen[strings.ToLower(c)] = c
 	}

@@ -586,3 +586,30 @@ func lastLineEnd(path string, size int64) (int64, error) {
 	}
 	return 0, nil
 }
+
+// listSchema lists the files of loc as listInput does — each with its
+// size, valid length and partition values — without fingerprinting them,
+// for a Schemer that reads only each file's header or footer. It returns
+// the files and the partition column names.
+func listSchema(ctx context.Context, loc Location, parts *partitionSpec) ([]ScanFile, []string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	parts = parts.fresh()
+	l, err := ListFiles(loc.URI, loc.BaseDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	ls := &listed{loc: loc, root: l.Root, base: absDir(loc.BaseDir), partitions: parts, lengths: l.ValidLengths}
+	files := make([]ScanFile, len(l.Files))
+	for i, p := range l.Files {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		if files[i], err = ls.scanFile(p, st.Size()); err != nil {
+			return nil, nil, err
+		}
+	}
+	return files, parts.namesOf(), nil
+}

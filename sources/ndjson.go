@@ -27,12 +27,16 @@ func init() {
 // with encoding/json's UseNumber instead), true/false stay "true"/"false",
 // null is NULL and a nested object or array is kept as its JSON text. A key
 // given twice in one object, or two keys differing only in case, is an error
-// naming file and line. Options: partitions (see partitionSpec), types. It
+// naming file and line. Options: partitions (see partitionSpec), types,
+// and dateformat, timestampformat, decimal_separator, thousands for values
+// written as JSON strings (ValueFormats, applied by the loader). JSON text
+// is UTF-8 (RFC 8259, section 8.1): there is no encoding option. It
 // implements UncommittedReader.
 type ndjsonSource struct {
 	loc        Location
 	partitions *partitionSpec
 	declared   []Column
+	formats    ValueFormats
 	ls         *listed
 }
 
@@ -40,10 +44,11 @@ func openNDJSON(loc Location) (Source, error) {
 	o := newOptions("ndjson", loc.Options)
 	parts := o.Partitions()
 	types := o.Types()
+	formats := o.ValueFormats()
 	if err := o.Err(); err != nil {
 		return nil, err
 	}
-	return &ndjsonSource{loc: loc, partitions: parts, declared: types}, nil
+	return &ndjsonSource{loc: loc, partitions: parts, declared: types, formats: formats}, nil
 }
 
 func (s *ndjsonSource) Close() error { return nil }
@@ -56,6 +61,7 @@ func (s *ndjsonSource) Read(ctx context.Context) (*Input, array.RecordReader, er
 		return nil, nil, err
 	}
 	s.ls = ls
+	in.Formats = s.formats
 	rr, err := s.readFiles(ctx, files, in.Partitions, s.loc.Progress)
 	if err != nil {
 		return nil, nil, err

@@ -24,7 +24,83 @@ func newOptions(kind string, m map[string]any) *options {
 func (o *options) get(key string) (any, bool) {
 	o.used[key] = true
 	v, ok := o.m[key]
+	if t, isText := v.(OptionText); isText {
+		return optionFromText(key, string(t)), true
+	}
 	return v, ok && v != nil
+}
+
+// OptionText is an option's value given as text on the command line
+// (reconcile run --sink-option key=value) rather than as a YAML value: each
+// kind reads it as the option's own type, as the spec would give it —
+// true/false for header, partitions and tls; a comma-separated list for
+// columns and partitions (columns=id,amount); column:TYPE pairs for types
+// (types=amount:DECIMAL(18,2),day:DATE); text for every other option.
+type OptionText string
+
+// optionFromText turns the text of an OptionText into the YAML-shaped value
+// option key takes.
+func optionFromText(key, v string) any {
+	switch key {
+	case "header", "tls":
+		switch strings.ToLower(v) {
+		case "true":
+			return true
+		case "false":
+			return false
+		}
+	case "partitions":
+		switch strings.ToLower(v) {
+		case "true":
+			return true
+		case "false":
+			return false
+		}
+		return textList(v)
+	case "columns":
+		return textList(v)
+	case "types":
+		m := map[string]any{}
+		for _, p := range splitOutsideParens(v) {
+			col, typ, ok := strings.Cut(p, ":")
+			if !ok {
+				return v // refused by Types as not a mapping
+			}
+			m[strings.TrimSpace(col)] = strings.TrimSpace(typ)
+		}
+		return m
+	}
+	return v
+}
+
+// textList splits a comma-separated list, trimming each part.
+func textList(v string) []any {
+	var out []any
+	for _, p := range strings.Split(v, ",") {
+		out = append(out, strings.TrimSpace(p))
+	}
+	return out
+}
+
+// splitOutsideParens splits v at the commas outside parentheses (the comma
+// of DECIMAL(18,2) stays).
+func splitOutsideParens(v string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, c := range v {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, v[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, v[start:])
 }
 
 func (o *options) String(key, def string) string {
@@ -167,4 +243,83 @@ func (o *options) Err() error {
 		return nil
 	}
 	return fmt.Errorf("%w: %w", ErrInvalidLocation, errors.Join(errs...))
+}
+
+// ValueFormats are how a text input writes dates, timestamps and numbers:
+// the dateformat:, timestampformat:, decimal_separator: and thousands:
+// options, named as DuckDB's read_csv names them. The loader (package
+// load) applies them, each value checked, to the columns they concern; the
+// zero value is the default (ISO 8601 dates and timestamps, a decimal
+// point and no thousands separator), under which nothing is guessed.
+type ValueFormats struct {
+	// DateFormat and TimestampFormat are strftime patterns (DuckDB's
+	// strptime: %Y, %m, %d, %H, %M, %S, %f, %z, …) for the columns the
+	// types: option declares DATE, and TIMESTAMP or TIMESTAMP WITH TIME
+	// ZONE; a value that does not match is an error naming file, line,
+	// column, value and pattern.
+	DateFormat, TimestampFormat string
+	// DecimalSeparator ("." or ",") and Thousands ("" for none, or one of
+	// "." "," " " "'" "_", not the decimal separator) apply to the columns
+	// types: declares a number type and to the control's measures: each
+	// value must be an optional sign, digits grouped by three between
+	// thousands separators (or not grouped), and an optional decimal
+	// separator with digits, else it is an error naming file, line,
+	// column and value; it is then rewritten as a plain decimal (1.234,50
+	// is 1234.50), text to text, never through a binary float.
+	DecimalSeparator, Thousands string
+}
+
+// IsZero says no format is declared.
+func (f ValueFormats) IsZero() bool { return f == ValueFormats{} }
+
+// Numbers says a numeric format other than the default is declared.
+func (f ValueFormats) Numbers() bool {
+	return (f.DecimalSeparator != "" && f.DecimalSeparator != ".") || f.Thousands != ""
+}
+
+// ValueFormats reads the dateformat:, timestampformat:, decimal_separator:
+// and thousands: options.
+func (o *options) ValueFormats() ValueFormats {
+	f := ValueFormats{
+		DateFormat:       o.String("dateformat", ""),
+		TimestampFormat:  o.String("timestampformat", ""),
+		DecimalSeparator: o.String("decimal_separator", ""),
+		Thousands:        o.String("thousands", ""),
+	}
+	for _, p := range []struct{ key, v string }{{"dateformat", f.DateFormat}, {"timestampformat", f.TimestampFormat}} {
+		if _, given := o.m[p.key]; given && !strings.Contains(p.v, "%") {
+			o.errs = append(o.errs, fmt.Errorf("option %s: %q is not a strftime pattern (such as \"%%m/%%d/%%Y\" or \"%%d.%%m.%%Y %%H:%%M:%%S\")", p.key, p.v))
+		}
+	}
+	if d := f.DecimalSeparator; d != "" && d != "." && d != "," {
+		o.errs = append(o.errs, fmt.Errorf("option decimal_separator: %q: want \".\" or \",\"", d))
+	}
+	switch t := f.Thousands; {
+	case t != "" && !strings.Contains(`.,' _`, t), len(t) > 1:
+		o.errs = append(o.errs, fmt.Errorf("option thousands: %q: want one of \".\", \",\", \" \", \"'\", \"_\"", t))
+	case t != "" && t == decimalOr(f.DecimalSeparator):
+		o.errs = append(o.errs, fmt.Errorf("option thousands: %q is also the decimal separator; with a decimal comma write decimal_separator: \",\" and thousands: \".\"", t))
+	}
+	return f
+}
+
+// decimalOr is the decimal separator d, "." by default.
+func decimalOr(d string) string {
+	if d == "" {
+		return "."
+	}
+	return d
+}
+
+// DeclaredTypes reads the types: option of a location's options (the
+// mapping of the spec's long form) as a kind reads it: sorted by column,
+// the control's names (after rename:). It does no I/O; a malformed option
+// is an ErrInvalidLocation.
+func DeclaredTypes(opts map[string]any) ([]Column, error) {
+	o := newOptions("", opts)
+	types := o.Types()
+	if len(o.errs) > 0 {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidLocation, errors.Join(o.errs...))
+	}
+	return types, nil
 }

@@ -102,6 +102,33 @@ func parquetFields(files []ScanFile) ([]arrow.Field, error) {
 	return unifyParquet(files, schemas)
 }
 
+// Schema returns the columns with their unified types (unifyParquet), then
+// the partition columns (VARCHAR), from each file's footer alone, as Scan
+// and Read will load them before declared types apply. Errors are those of
+// Read: a compressed or cut Parquet file, files whose schemas cannot be
+// unified.
+func (s *parquetSource) Schema(ctx context.Context) ([]Column, error) {
+	files, parts, err := listSchema(ctx, s.loc, s.partitions)
+	if err != nil {
+		return nil, err
+	}
+	fields, err := parquetFields(files)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPartitionNames(fieldNames(fields), parts); err != nil {
+		return nil, err
+	}
+	out := make([]Column, 0, len(fields)+len(parts))
+	for _, f := range fields {
+		out = append(out, Column{Name: f.Name, Type: duckType(f.Type)})
+	}
+	for _, p := range parts {
+		out = append(out, Column{Name: p, Type: "VARCHAR"})
+	}
+	return out, nil
+}
+
 // Scan describes the files for an engine's own Parquet reader.
 func (s *parquetSource) Scan(ctx context.Context) (*Input, *Scan, error) {
 	in, files, fields, err := s.prepare(ctx)

@@ -180,6 +180,10 @@ type Scan struct {
 	// it, which changes no value (see unifyParquet). A type of "" is one no
 	// file needs cast: every file declares it alike. Nil for CSV.
 	Types []Column
+	// Encoding (CSV) is the files' text encoding when it is not UTF-8 (the
+	// encoding: option; "" for UTF-8): an engine that reads only UTF-8
+	// reads such a scan through Read, which decodes it.
+	Encoding string
 }
 
 // ScanFile is one file of a Scan.
@@ -249,6 +253,11 @@ type Input struct {
 	// option), sorted by column name: the loader converts each column to
 	// its type, checking every value. They show in Columns once loaded.
 	Declared []Column `json:"-"`
+	// Formats are how the input writes dates, timestamps and numbers (the
+	// dateformat:, timestampformat:, decimal_separator: and thousands:
+	// options of a text kind): the loader reads the columns they concern
+	// with them, each value checked. The zero value for the defaults.
+	Formats ValueFormats `json:"-"`
 	// LocationForm is how an exception's location renders from __file and
 	// __line: LocationFileLine ("", file:line) for file and database
 	// kinds, LocationOffset (topic[partition]@offset) for Kafka.
@@ -275,6 +284,9 @@ type Input struct {
 type Column struct {
 	Name string `json:"name"`
 	Type string `json:"type"`
+	// RenamedFrom, for a loaded column the spec renamed (rename:), is its
+	// name in the input; Name is the control's. Set by the loader.
+	RenamedFrom string `json:"renamed_from,omitempty"`
 }
 
 // File is one file read, fingerprinted.

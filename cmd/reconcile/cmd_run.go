@@ -38,8 +38,11 @@ type runOptions struct {
 	force      bool
 	memory     string
 	signKey    string
-	set        func(name string) bool // whether a flag was given
-	nightly                           // --param, --history, --metrics, --quiet, --progress (nightly.go)
+	// sourceOpts and sinkOpts are --source-option and --sink-option
+	// KEY=VALUE, in order (input_options.go).
+	sourceOpts, sinkOpts []string
+	set                  func(name string) bool // whether a flag was given
+	nightly                                     // --param, --history, --metrics, --quiet, --progress (nightly.go)
 }
 
 func newCmdRun(f *factory, runF func(*runOptions) error) *cobra.Command {
@@ -87,6 +90,8 @@ operation, for --param, history:, --metrics and --quiet.
 	fl.StringArrayVar(&o.configs, "config", nil, "YAML spec file; flags given override its fields (repeat, or give files and folders as arguments, for a suite)")
 	fl.StringVar(&o.source, "source", "", "source records: path, glob or URI (what should have been posted)")
 	fl.StringVar(&o.sink, "sink", "", "committed sink output: path, glob or URI (what was posted)")
+	fl.StringArrayVar(&o.sourceOpts, "source-option", nil, "KEY=VALUE: an option of the source's long form (delimiter=';', encoding=latin-1, rename=txn_id:entry_id, …; repeatable)")
+	fl.StringArrayVar(&o.sinkOpts, "sink-option", nil, "KEY=VALUE: an option of the sink's long form, as --source-option (repeatable)")
 	fl.StringVar(&o.id, "id", "", "record id column(s), comma-separated for a composite id")
 	fl.StringVar(&o.measure, "measure", "", "numeric column(s) to balance as exact decimals, comma-separated")
 	fl.StringVar(&o.groupBy, "group-by", "", "column(s) to balance count and sums per group, comma-separated")
@@ -128,6 +133,12 @@ func specFrom(o *runOptions, config string, p *spec.Params) (*spec.Spec, error) 
 	}
 	if o.set("sink") {
 		s.Sink = spec.Input{URI: fromWorkingDir(expand("--sink", o.sink), s.Dir)}
+	}
+	if err := applyInputOptions(&s.Source, "--source-option", o.sourceOpts, expand); err != nil {
+		return nil, err
+	}
+	if err := applyInputOptions(&s.Sink, "--sink-option", o.sinkOpts, expand); err != nil {
+		return nil, err
 	}
 	if o.set("id") {
 		s.ID = spec.SplitColumns(o.id)

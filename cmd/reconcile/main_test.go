@@ -133,7 +133,7 @@ func TestExitCodes(t *testing.T) {
 		{"bad column", []string{"--source", src, "--sink", sink, "--id", "ID"}, exitUsage, `did you mean "id"`},
 		{"bad memory limit", []string{"--source", src, "--sink", sink, "--id", "id", "--memory-limit", "lots"}, exitUsage, "memory limit"},
 		{"semicolons without delimiter", []string{"--source", src, "--sink", semi, "--id", "id"}, exitUsage, `is it delimited by ";"?`},
-		{"not UTF-8", []string{"--source", src, "--sink", latin, "--id", "id"}, exitRuntime, "reads UTF-8 only"},
+		{"not UTF-8", []string{"--source", src, "--sink", latin, "--id", "id"}, exitRuntime, "declare encoding: latin-1"},
 		{"unknown kind", []string{"--source", src + ".xlsx", "--sink", sink, "--id", "id"}, exitUsage, "unknown kind"},
 		{"missing file", []string{"--source", filepath.Join(dir, "nope.csv"), "--sink", sink, "--id", "id"}, exitRuntime, "nope.csv"},
 		{"not a decimal", []string{"--source", src, "--sink", bad, "--id", "id", "--measure", "amount"}, exitRuntime, `bad.csv:3: column amount: value "1e3"`},

@@ -124,6 +124,14 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 			folder.Abort()
 		}
 	}()
+	// The spec against the inputs' locations and columns, before any row
+	// is read.
+	if err := checkLocations(s); err != nil {
+		return nil, err
+	}
+	if err := checkColumns(ctx, s, ins); err != nil {
+		return nil, err
+	}
 
 	ss, err := ins.load(ctx, opt.MemoryLimit, logw)
 	if err != nil {
@@ -147,7 +155,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err != nil {
 		return nil, err
 	}
-	uncommitted, unotes, err := readUncommitted(ctx, db, ins.sink, inputs[1], s.ID, inputDir(s))
+	uncommitted, unotes, err := readUncommitted(ctx, db, ins.sink, inputs[1], ins.opts[1], s.ID, inputDir(s))
 	if err != nil {
 		return nil, err
 	}

@@ -17,8 +17,8 @@ import (
 func parametersOf(s *spec.Spec) *evidence.Parameters {
 	p := &evidence.Parameters{
 		Name: s.Name, Description: s.Description,
-		Source: evidence.InputSpec{URI: s.Source.URI, TimeZone: s.Source.TimeZone, Options: s.Source.Options},
-		Sink:   evidence.InputSpec{URI: s.Sink.URI, TimeZone: s.Sink.TimeZone, Options: s.Sink.Options},
+		Source: evidence.InputSpec{URI: s.Source.URI, TimeZone: s.Source.TimeZone, Rename: s.Source.Rename, Options: s.Source.Options},
+		Sink:   evidence.InputSpec{URI: s.Sink.URI, TimeZone: s.Sink.TimeZone, Rename: s.Sink.Rename, Options: s.Sink.Options},
 		ID:     s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey,
 		Out: s.Out, Watermark: s.Watermark, Restarts: s.Restarts, TimeZone: s.TimeZone,
 		History: s.History, Params: s.Params,
@@ -105,7 +105,7 @@ func inputOf(in *sources.Input) *evidence.Input {
 		out.Columns = make([]evidence.Column, 0, len(in.Columns))
 	}
 	for _, c := range in.Columns {
-		out.Columns = append(out.Columns, evidence.Column{Name: c.Name, Type: c.Type})
+		out.Columns = append(out.Columns, evidence.Column{Name: c.Name, Type: c.Type, RenamedFrom: c.RenamedFrom})
 	}
 	return out
 }

@@ -124,6 +124,9 @@ func Explain(ctx context.Context, s *spec.Spec, values []string) (*Explanation, 
 		return nil, err
 	}
 	defer ins.Close()
+	if err := checkColumns(ctx, s, ins); err != nil {
+		return nil, err
+	}
 	ss, err := ins.load(ctx, "", io.Discard)
 	if err != nil {
 		return nil, err

@@ -22,6 +22,9 @@ type pair struct {
 	// for the other to read in the same snapshot is released once both
 	// are loaded.
 	group *sources.Group
+	// opts are how each input's columns are named and read once loaded
+	// (its rename:, the control's measures): source, then sink.
+	opts [2]load.Options
 }
 
 // openInputs opens the source and sink of s without reading them (so
@@ -45,7 +48,10 @@ func openInputs(s *spec.Spec, progress io.Writer) (*pair, error) {
 		src.Close()
 		return nil, err
 	}
-	return &pair{source: src, sink: sink, group: group}, nil
+	return &pair{source: src, sink: sink, group: group, opts: [2]load.Options{
+		{Rename: s.Source.Rename, Measures: s.Measures},
+		{Rename: s.Sink.Rename, Measures: s.Measures},
+	}}, nil
 }
 
 func (p *pair) Close() {
@@ -88,9 +94,10 @@ func (p *pair) load(ctx context.Context, memoryLimit string, logw io.Writer) (*s
 	for _, in := range []struct {
 		table, role string
 		src         sources.Source
-	}{{checks.SourceTable, "source", p.source}, {checks.SinkTable, "sink", p.sink}} {
+		opt         load.Options
+	}{{checks.SourceTable, "source", p.source, p.opts[0]}, {checks.SinkTable, "sink", p.sink, p.opts[1]}} {
 		t0 := time.Now()
-		info, err := load.Table(ctx, db, in.table, in.src)
+		info, err := load.TableWith(ctx, db, in.table, in.src, in.opt)
 		if err != nil {
 			ss.Close()
 			return nil, fmt.Errorf("load %s: %w", in.role, err)

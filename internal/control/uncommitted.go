@@ -22,7 +22,7 @@ import (
 // uncommitted files and the spec record ids) and notes for the report. Only
 // a cancelled ctx or a failing engine is an error: an unreadable file is
 // expected (an in-progress file may be cut anywhere) and only noted.
-func readUncommitted(ctx context.Context, db *duck.DB, sink sources.Source, in *sources.Input, ids []string, dir string) (bool, []string, error) {
+func readUncommitted(ctx context.Context, db *duck.DB, sink sources.Source, in *sources.Input, opt load.Options, ids []string, dir string) (bool, []string, error) {
 	ur, ok := sink.(sources.UncommittedReader)
 	var files []*sources.SkippedFile
 	for i := range in.Skipped {
@@ -59,7 +59,7 @@ func readUncommitted(ctx context.Context, db *duck.DB, sink sources.Source, in *
 		if fp, err := sources.Fingerprint(ctx, []string{p}); err == nil {
 			f.Bytes, f.SHA256 = fp[0].Bytes, fp[0].SHA256
 		}
-		rows, err := readOneUncommitted(ctx, db, ur, in, f.Path, idCols)
+		rows, err := readOneUncommitted(ctx, db, ur, in, opt, f.Path, idCols)
 		if cerr := ctx.Err(); cerr != nil {
 			return false, nil, cerr
 		}
@@ -84,12 +84,12 @@ func readUncommitted(ctx context.Context, db *duck.DB, sink sources.Source, in *
 	return len(ids) > 0, notes, nil
 }
 
-func readOneUncommitted(ctx context.Context, db *duck.DB, ur sources.UncommittedReader, in *sources.Input, name string, ids []duck.Column) (int64, error) {
+func readOneUncommitted(ctx context.Context, db *duck.DB, ur sources.UncommittedReader, in *sources.Input, opt load.Options, name string, ids []duck.Column) (int64, error) {
 	rr, err := ur.ReadUncommitted(ctx, name)
 	if err != nil {
 		return 0, err
 	}
-	return load.Uncommitted(ctx, db, checks.SinkUncommittedTable, ids, in.Declared, rr)
+	return load.Uncommitted(ctx, db, checks.SinkUncommittedTable, ids, in.Declared, in.Formats, opt, rr)
 }
 
 func oneLine(s string) string {

@@ -186,8 +186,11 @@ type InputSpec struct {
 	URI string `json:"uri"`
 	// TimeZone is the input's own time_zone: (IANA name), in which its
 	// zone-less timestamps are read; absent when the spec's applies.
-	TimeZone string         `json:"time_zone,omitempty"`
-	Options  map[string]any `json:"options,omitempty"`
+	TimeZone string `json:"time_zone,omitempty"`
+	// Rename maps the input's column names to the control's (rename:),
+	// absent without.
+	Rename  map[string]string `json:"rename,omitempty"`
+	Options map[string]any    `json:"options,omitempty"`
 }
 
 // Reperform is the spec's reperform: key, a windowed sink's definition.
@@ -350,6 +353,9 @@ type Column struct {
 	// Type is the DuckDB type: VARCHAR, BIGINT, DECIMAL(38,2),
 	// TIMESTAMP WITH TIME ZONE, BOOLEAN, INTERVAL, …
 	Type string `json:"type"`
+	// RenamedFrom, for an input column the spec's rename: renamed, is its
+	// name in the input (Name is the control's); absent otherwise.
+	RenamedFrom string `json:"renamed_from,omitempty"`
 	// Role, for an exception column, is what the column holds as the check
 	// declares it — a record id, a group, a logical key, checkpoint ids, a
 	// restart, a window's start or end, a source or sink figure or their

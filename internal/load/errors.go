@@ -29,7 +29,7 @@ func shortReaderError(err error) error {
 	}
 	msg := strings.Join(keep, "; ")
 	if strings.Contains(msg, "not utf-8 encoded") {
-		msg += "; reconcile reads UTF-8 only: convert the file first (iconv -f LATIN1 -t UTF-8)"
+		msg += "; declare encoding: latin-1 (or windows-1252) if the file is not UTF-8"
 	}
 	if file != "" {
 		msg = file + ": " + msg

@@ -81,7 +81,19 @@ func drop(ctx context.Context, db *duck.DB, table string) {
 // value), or — once ctx is cancelled — one for which errors.Is(err,
 // context.Canceled) holds. On error no table is left behind.
 func Table(ctx context.Context, db *duck.DB, table string, src sources.Source) (*sources.Input, error) {
-	in, err := loadTable(ctx, db, table, src)
+	return TableWith(ctx, db, table, src, Options{})
+}
+
+// TableWith is Table with the spec's Options: once the records are in the
+// table, its columns are renamed (Options.Rename; a column the input lacks,
+// or a new name it has, is a spec.ErrInvalid), the input's value
+// formats are applied (sources.ValueFormats: a value that does not match is
+// an error naming file, line, column, value and format), then the declared
+// types, which name the control's columns. Input.Columns carry the
+// control's names, each renamed one with its name in the input
+// (Column.RenamedFrom).
+func TableWith(ctx context.Context, db *duck.DB, table string, src sources.Source, opt Options) (*sources.Input, error) {
+	in, err := loadTable(ctx, db, table, src, opt)
 	if err != nil {
 		drop(ctx, db, table)
 		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
@@ -92,7 +104,7 @@ func Table(ctx context.Context, db *duck.DB, table string, src sources.Source) (
 	return in, nil
 }
 
-func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Source) (*sources.Input, error) {
+func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Source, opt Options) (*sources.Input, error) {
 	var in *sources.Input
 	if sc, ok := src.(sources.Scanner); ok {
 		sin, scan, err := sc.Scan(ctx)
@@ -118,7 +130,14 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		}
 		in = rin
 	}
-	if err := applyDeclared(ctx, db, table, in.Declared); err != nil {
+	renamed, err := renameColumns(ctx, db, table, in.Role, opt.Rename, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := applyFormats(ctx, db, table, in.Formats, in.Declared, opt.Measures); err != nil {
+		return nil, err
+	}
+	if err := applyDeclared(ctx, db, table, in.Declared, in.Formats, opt.Rename); err != nil {
 		return nil, err
 	}
 	rows, err := count(ctx, db, "count_rows", tableData{table})
@@ -132,7 +151,7 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 	in.Rows = rows
 	in.Columns = make([]sources.Column, len(cols))
 	for i, c := range cols {
-		in.Columns[i] = sources.Column{Name: c.Name, Type: c.Type}
+		in.Columns[i] = sources.Column{Name: c.Name, Type: c.Type, RenamedFrom: renamed[c.Name]}
 	}
 	return in, nil
 }
@@ -194,7 +213,7 @@ func firstBad(ctx context.Context, db *duck.DB, q, column string) (string, bool,
 // Errors: the reader's (naming file and line), a file without one of the id
 // columns, or an id value that does not convert to the sink's type (naming
 // file, line, column and value). rr is released.
-func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Column, declared []sources.Column, rr array.RecordReader) (int64, error) {
+func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Column, declared []sources.Column, formats sources.ValueFormats, opt Options, rr array.RecordReader) (int64, error) {
 	tmp := table + "__file"
 	_, err := db.LoadArrow(ctx, tmp, rr)
 	rr.Release()
@@ -202,6 +221,9 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 		return 0, err
 	}
 	defer drop(ctx, db, tmp)
+	if _, err := renameColumns(ctx, db, tmp, "sink", opt.Rename, true); err != nil {
+		return 0, err
+	}
 	cols, err := db.Columns(ctx, tmp)
 	if err != nil {
 		return 0, err
@@ -216,7 +238,10 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 			apply = append(apply, d)
 		}
 	}
-	if err := applyDeclared(ctx, db, tmp, apply); err != nil {
+	if err := applyFormats(ctx, db, tmp, formats, apply, opt.Measures); err != nil {
+		return 0, err
+	}
+	if err := applyDeclared(ctx, db, tmp, apply, formats, opt.Rename); err != nil {
 		return 0, err
 	}
 	n, err := count(ctx, db, "count_rows", tableData{tmp})

@@ -23,8 +23,12 @@ import (
 // compression = 'auto' would go by a lower-case extension only, so the
 // loader names each file's compression itself), and none cut by a
 // valid-length side file (DuckDB's readers read whole files: such a scan is
-// read through the source's Read, which reads only the committed bytes).
+// read through the source's Read, which reads only the committed bytes), and
+// the text UTF-8 (a declared encoding: is decoded by Read).
 func native(scan *sources.Scan) bool {
+	if scan.Encoding != "" {
+		return false
+	}
 	switch scan.Format {
 	case sources.FormatCSV, sources.FormatParquet:
 	default:
@@ -303,9 +307,11 @@ var decimalType = regexp.MustCompile(`(?i)^\s*(DECIMAL|NUMERIC)\s*\(\s*(\d+)\s*(
 // applyDeclared converts each column the location declares a type for
 // (Input.Declared, sorted by column) after checking every value: a value
 // that does not convert, or that a declared DECIMAL would round, is an error
-// naming file, line, column and value. A declared column the input lacks is
-// an ErrInvalidLocation.
-func applyDeclared(ctx context.Context, db *duck.DB, table string, declared []sources.Column) error {
+// naming file, line, column and value (and, when no format was declared for
+// a date, timestamp or decimal comma, the option that would read it). A
+// declared column the input lacks is an ErrInvalidLocation; declared types
+// name the control's columns, after rename.
+func applyDeclared(ctx context.Context, db *duck.DB, table string, declared []sources.Column, formats sources.ValueFormats, rename map[string]string) error {
 	if len(declared) == 0 {
 		return nil
 	}
@@ -319,6 +325,9 @@ func applyDeclared(ctx context.Context, db *duck.DB, table string, declared []so
 	}
 	for _, d := range declared {
 		if !have[d.Name] {
+			if to, ok := rename[d.Name]; ok {
+				return fmt.Errorf("%w: option types names column %s, which rename: calls %s: types: names the control's columns", sources.ErrInvalidLocation, d.Name, to)
+			}
 			return fmt.Errorf("%w: option types names column %s, which the input does not have", sources.ErrInvalidLocation, d.Name)
 		}
 		data := struct {
@@ -341,7 +350,7 @@ func applyDeclared(ctx context.Context, db *duck.DB, table string, declared []so
 			return fmt.Errorf("check declared type %s of %s: %w", d.Type, d.Name, err)
 		}
 		if bad {
-			return fmt.Errorf("%s does not convert to the declared type %s", msg, d.Type)
+			return fmt.Errorf("%s does not convert to the declared type %s%s", msg, d.Type, formatHint(d.Type, formats, msg))
 		}
 		if err := exec(ctx, db, "set_type", data); err != nil {
 			return err

@@ -133,6 +133,13 @@ type Input struct {
 	// as Asia/Shanghai for a JDBC sink written by a JVM in that zone); ""
 	// falls back to the spec's time_zone, then UTC (see Spec.ZoneOf).
 	TimeZone string `json:"time_zone,omitempty"`
+	// Rename maps a column's name in this input to the control's name for
+	// it (the long form's rename: {txn_id: entry_id}); every other field of
+	// the spec, the input's types: included, uses the control's names. It
+	// applies to every kind, once the input is loaded (package load), and is
+	// checked against the input's columns before any row is read where the
+	// kind can tell them (sources.Schemer). Nil for none.
+	Rename map[string]string `json:"rename,omitempty"`
 	// Options are the kind-specific keys of the long form.
 	Options map[string]any `json:"options,omitempty"`
 }
@@ -162,6 +169,14 @@ func (in *Input) UnmarshalYAML(n *yaml.Node) error {
 			in.TimeZone = zs
 			delete(m, "time_zone")
 		}
+		if r, present := m["rename"]; present {
+			rm, err := renameOf(r)
+			if err != nil {
+				return fmt.Errorf("line %d: %w", n.Line, err)
+			}
+			in.Rename = rm
+			delete(m, "rename")
+		}
 		if len(m) > 0 {
 			in.Options = m
 		}
@@ -172,12 +187,15 @@ func (in *Input) UnmarshalYAML(n *yaml.Node) error {
 
 // MarshalYAML writes the short form when there are no options.
 func (in Input) MarshalYAML() (any, error) {
-	if len(in.Options) == 0 && in.TimeZone == "" {
+	if len(in.Options) == 0 && in.TimeZone == "" && len(in.Rename) == 0 {
 		return in.URI, nil
 	}
 	m := map[string]any{"uri": in.URI}
 	if in.TimeZone != "" {
 		m["time_zone"] = in.TimeZone
+	}
+	if len(in.Rename) > 0 {
+		m["rename"] = in.Rename
 	}
 	for k, v := range in.Options {
 		m[k] = v
@@ -387,6 +405,8 @@ func (s *Spec) Validate() error {
 			errs = append(errs, fmt.Sprintf("%s: %q is not an IANA time zone name (such as UTC, Europe/Berlin or Asia/Shanghai)", z.field, z.zone))
 		}
 	}
+	errs = append(errs, validateRename("source.rename", s.Source.Rename)...)
+	errs = append(errs, validateRename("sink.rename", s.Sink.Rename)...)
 	errs = append(errs, s.validateReplay()...)
 	errs = append(errs, s.validateAccuracy()...)
 	if len(errs) > 0 {

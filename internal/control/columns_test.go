@@ -1,0 +1,108 @@
+package control_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/reconcile-dev/reconcile/internal/control"
+	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/sources"
+)
+
+// reads counts the Read calls of the "tellcolumns" kind.
+var reads atomic.Int64
+
+// tellColumns is an input kind that tells its columns (id, amt) and fails
+// the test's run if it is ever read: a spec refused from its columns must
+// be refused before any input is read.
+type tellColumns struct{}
+
+func (tellColumns) Schema(context.Context) ([]sources.Column, error) {
+	return []sources.Column{{Name: "id", Type: "VARCHAR"}, {Name: "amt", Type: "VARCHAR"}}, nil
+}
+
+func (tellColumns) Read(context.Context) (*sources.Input, array.RecordReader, error) {
+	reads.Add(1)
+	return nil, nil, errors.New("tellcolumns: read")
+}
+
+func (tellColumns) Close() error { return nil }
+
+func init() {
+	sources.Register("tellcolumns", func(sources.Location) (sources.Source, error) { return tellColumns{}, nil })
+}
+
+// A misspelled rename:, a rename onto a column the input has, and a spec
+// column the input lacks once renamed are spec errors (exit 2) found from
+// the inputs' columns before either input is read: the sink (a CSV whose
+// header is read) is never loaded, the source's Read never called.
+func TestRenameRefusedBeforeAnyRead(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		rename   map[string]string
+		sentinel error
+		msg      string
+	}{
+		{"misspelled", map[string]string{"amtt": "amount"}, spec.ErrInvalid, `source.rename: column "amtt" is not in the source, whose columns are: id, amt`},
+		{"onto an existing column", map[string]string{"amt": "id"}, spec.ErrInvalid, "source.rename: amt to id: the source already has a column id"},
+		{"spec column missing", map[string]string{"amt": "total"}, nil, `column "amount" (from measures) not found in the source; its columns are: id, total`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			reads.Store(0)
+			out := filepath.Join(t.TempDir(), "ev")
+			s := newSpec(t, "sink.csv", out)
+			s.Source = spec.Input{URI: "tellcolumns:x", Rename: tt.rename}
+			var log strings.Builder
+			_, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}, Log: &log})
+			if err == nil || fault.Of(err) != fault.Usage || !strings.Contains(err.Error(), tt.msg) || (tt.sentinel != nil && !errors.Is(err, tt.sentinel)) {
+				t.Fatalf("err = %v (class %v), want a usage error with %q", err, fault.Of(err), tt.msg)
+			}
+			if !strings.Contains(err.Error(), "before any row was read") {
+				t.Errorf("err = %v: does not say it was found before any row was read", err)
+			}
+			if n := reads.Load(); n != 0 || strings.Contains(log.String(), "loaded") {
+				t.Errorf("an input was read (%d reads; log %q)", n, log.String())
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("evidence folder: %v, want none", err)
+			}
+		})
+	}
+}
+
+// The rename: of a source that tells its columns, and the report: both
+// names of a renamed column are in report.md.
+func TestRenameInReport(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("source.csv", "txn_id,amt\nT1,1.10\nT2,2.20\n")
+	write("sink.csv", "entry_id,amount\nT2,2.20\nT1,1.10\n")
+	s := &spec.Spec{Source: spec.Input{URI: "source.csv", Rename: map[string]string{"txn_id": "entry_id", "amt": "amount"}},
+		Sink: spec.Input{URI: "sink.csv"}, ID: []string{"entry_id"}, Measures: []string{"amount"}, Out: filepath.Join(dir, "ev"), Dir: dir}
+	res, err := control.Run(context.Background(), s, control.Options{Formats: []string{"md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != "pass" || res.Totals.Measures[0].SourceSum != "3.30" {
+		t.Fatalf("status %s, totals %+v; want a pass with source sum 3.30", res.Status, res.Totals.Measures)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "ev", "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "columns renamed (rename:): `txn_id` as `entry_id`, `amt` as `amount`") {
+		t.Errorf("report.md lacks the renamed columns:\n%s", md)
+	}
+}

@@ -1,0 +1,264 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/sources"
+)
+
+// Options say how a loaded input's columns are named and read beyond what
+// its source declares.
+type Options struct {
+	// Rename maps a column's name in the input to the control's name for it
+	// (the spec's rename:); declared types and every check use the
+	// control's names. Nil for none.
+	Rename map[string]string
+	// Measures are the control's measure columns: a declared
+	// decimal_separator: or thousands: (sources.ValueFormats) applies to
+	// those loaded as text too, besides the columns declared a number type.
+	Measures []string
+}
+
+// renameColumns renames the columns of table as rename says, in the order
+// of the input's names. A name the input lacks, or a new name the input
+// already has, is a spec.ErrInvalid naming it (a spec error, exit 2):
+// kinds that tell their columns before any row is read (sources.Schemer)
+// have it refused before the load already (internal/control).
+//
+// With partial (an uncommitted file, read only to label findings, whose own
+// header may lack a column), a renamed column the table lacks is passed
+// over.
+func renameColumns(ctx context.Context, db *duck.DB, table, role string, rename map[string]string, partial bool) (map[string]string, error) {
+	if len(rename) == 0 {
+		return nil, nil
+	}
+	cols, err := UserColumns(ctx, db, table)
+	if err != nil {
+		return nil, err
+	}
+	check := rename
+	if partial {
+		check = map[string]string{}
+		for _, c := range cols {
+			if to, ok := rename[c.Name]; ok {
+				check[c.Name] = to
+			}
+		}
+	}
+	if err := CheckRename(role, columnNames(cols), check); err != nil {
+		return nil, err
+	}
+	from := map[string]string{}
+	for _, c := range cols {
+		to, ok := rename[c.Name]
+		if !ok {
+			continue
+		}
+		if err := exec(ctx, db, "rename_column", struct{ Table, From, To string }{table, c.Name, to}); err != nil {
+			return nil, err
+		}
+		from[to] = c.Name
+	}
+	return from, nil
+}
+
+func columnNames(cols []duck.Column) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// CheckRename checks rename (the input's name → the control's) against
+// the columns cols of input role ("source", "sink"), in their order: every
+// renamed column exists, and no new name is a column the input already has
+// (compared ignoring case, as DuckDB compares names). Errors wrap
+// spec.ErrInvalid (exit 2), every problem at once, in the order of
+// rename's sorted names.
+func CheckRename(role string, cols []string, rename map[string]string) error {
+	have := map[string]string{}
+	for _, c := range cols {
+		have[strings.ToLower(c)] = c
+	}
+	froms := make([]string, 0, len(rename))
+	for f := range rename {
+		froms = append(froms, f)
+	}
+	slices.Sort(froms)
+	var errs []string
+	for _, f := range froms {
+		to := rename[f]
+		if _, ok := have[strings.ToLower(f)]; !ok || !slices.Contains(cols, f) {
+			hint := ""
+			if c, ok := have[strings.ToLower(f)]; ok {
+				hint = fmt.Sprintf(" (did you mean %q? names are compared exactly)", c)
+			}
+			errs = append(errs, fmt.Sprintf("%s.rename: column %q is not in the %s, whose columns are: %s%s", role, f, role, strings.Join(cols, ", "), hint))
+			continue
+		}
+		if c, ok := have[strings.ToLower(to)]; ok {
+			errs = append(errs, fmt.Sprintf("%s.rename: %s to %s: the %s already has a column %s; rename onto a name it does not have", role, f, to, role, c))
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", spec.ErrInvalid, strings.Join(errs, "; "))
+}
+
+// typeClass is what a declared type is for the value formats: "date",
+// "timestamp", "number" or "".
+func typeClass(t string) string {
+	u := strings.ToUpper(strings.TrimSpace(t))
+	switch {
+	case u == "DATE":
+		return "date"
+	case strings.HasPrefix(u, "TIMESTAMP"):
+		return "timestamp"
+	case decimalType.MatchString(u):
+		return "number"
+	}
+	switch u {
+	case "TINYINT", "SMALLINT", "INTEGER", "INT", "INT2", "INT4", "INT8", "BIGINT", "HUGEINT",
+		"UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT", "DECIMAL", "NUMERIC", "DOUBLE", "FLOAT", "REAL":
+		return "number"
+	}
+	return ""
+}
+
+// numberRegex is the form a number takes under the declared separators:
+// spaces around it, an optional sign, digits grouped by three between
+// thousands separators (or not grouped), an optional decimal separator and
+// digits.
+func numberRegex(f sources.ValueFormats) string {
+	d := regexp.QuoteMeta(decimalOr(f.DecimalSeparator))
+	digits := `\d+`
+	if f.Thousands != "" {
+		digits = `(\d{1,3}(` + regexp.QuoteMeta(f.Thousands) + `\d{3})+|\d+)`
+	}
+	return `\s*[+-]?` + digits + `(` + d + `\d+)?\s*`
+}
+
+func decimalOr(d string) string {
+	if d == "" {
+		return "."
+	}
+	return d
+}
+
+// applyFormats reads the text columns the input's value formats concern
+// (in.Formats: dates and timestamps declared in types:, numbers declared
+// in types: and the measures) with them, after checking every value: a
+// value that does not match is an error naming file, line, column, value
+// and the format. A date or timestamp column becomes its declared type; a
+// number stays text, rewritten as a plain decimal for applyDeclared and
+// the checks to convert exactly.
+func applyFormats(ctx context.Context, db *duck.DB, table string, f sources.ValueFormats, declared []sources.Column, measures []string) error {
+	if f.IsZero() {
+		return nil
+	}
+	cols, err := UserColumns(ctx, db, table)
+	if err != nil {
+		return err
+	}
+	text := map[string]bool{}
+	for _, c := range cols {
+		text[c.Name] = c.Type == "VARCHAR"
+	}
+	numbers := []string{}
+	for _, d := range declared {
+		if !text[d.Name] {
+			continue
+		}
+		switch typeClass(d.Type) {
+		case "date", "timestamp":
+			key, pattern := "dateformat", f.DateFormat
+			if typeClass(d.Type) == "timestamp" {
+				key, pattern = "timestampformat", f.TimestampFormat
+			}
+			if pattern == "" {
+				continue
+			}
+			if err := checkFormat(ctx, db, table, d.Name, pattern, "", func(msg string) error {
+				return fmt.Errorf("%s does not match %s: %q (declared %s)", msg, key, pattern, d.Type)
+			}); err != nil {
+				return err
+			}
+			if err := exec(ctx, db, "format_time", struct{ Table, Column, Type, Pattern string }{table, d.Name, d.Type, pattern}); err != nil {
+				return err
+			}
+		case "number":
+			numbers = append(numbers, d.Name)
+		}
+	}
+	for _, m := range measures {
+		if text[m] && !slices.Contains(numbers, m) {
+			numbers = append(numbers, m)
+		}
+	}
+	if !f.Numbers() {
+		return nil
+	}
+	re := numberRegex(f)
+	for _, c := range numbers {
+		if err := checkFormat(ctx, db, table, c, "", re, func(msg string) error {
+			return fmt.Errorf("%s is not a number as decimal_separator: %q and thousands: %q write one (such as %s)", msg, decimalOr(f.DecimalSeparator), f.Thousands, example(f))
+		}); err != nil {
+			return err
+		}
+		if err := exec(ctx, db, "format_number", struct{ Table, Column, Thousands, Decimal string }{table, c, f.Thousands, decimalOr(f.DecimalSeparator)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// example is -1234.50 written with f's separators.
+func example(f sources.ValueFormats) string {
+	return "-1" + f.Thousands + "234" + decimalOr(f.DecimalSeparator) + "50"
+}
+
+// checkFormat finds the first value of column that does not match a
+// strftime pattern or a regex (format_check) and returns fail(msg) for it.
+func checkFormat(ctx context.Context, db *duck.DB, table, column, pattern, regex string, fail func(string) error) error {
+	q, err := statements().SQL("format_check", struct{ Table, Column, Pattern, Regex string }{table, column, pattern, regex})
+	if err != nil {
+		return err
+	}
+	msg, bad, err := firstBad(ctx, db, q, column)
+	if err != nil {
+		return fmt.Errorf("check the format of %s: %w", column, err)
+	}
+	if bad {
+		return fail(msg)
+	}
+	return nil
+}
+
+// formatHint is what a declared type's error adds when a value of a text
+// column did not convert and no format was declared: the option that would
+// read it (nothing is guessed: 01/02/2024 is 2 January or 1 February).
+func formatHint(t string, f sources.ValueFormats, value string) string {
+	switch typeClass(t) {
+	case "date":
+		if f.DateFormat == "" {
+			return `; a date not written as YYYY-MM-DD is read only with its declared format: dateformat: "%m/%d/%Y" (01/02/2024 is 2 January) or "%d/%m/%Y" (1 February), or another strftime pattern`
+		}
+	case "timestamp":
+		if f.TimestampFormat == "" {
+			return `; a timestamp not written as ISO 8601 is read only with its declared format: timestampformat: such as "%m/%d/%Y %H:%M:%S" or "%d.%m.%Y %H:%M"`
+		}
+	case "number":
+		if !f.Numbers() && strings.Contains(value, ",") {
+			return `; a decimal comma is read only when declared: decimal_separator: "," (and thousands: "." if 1.234,50 is grouped)`
+		}
+	}
+	return ""
+}
