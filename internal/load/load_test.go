@@ -321,3 +321,41 @@ func TestTSVDefaultDelimiter(t *testing.T) {
 		}
 	}
 }
+
+// Under decimal_separator "," and thousands ".", a value is read only when
+// every group after the first has three digits: 1.23,50 or 1234.567,00 is
+// refused (a grouping that cannot be a European amount is no number to
+// guess at), 1.234.567,89 and 1234,5 are read exactly, text to text.
+func TestDecimalCommaGrouping(t *testing.T) {
+	opts := map[string]any{"delimiter": ";", "decimal_separator": ",", "thousands": ".", "types": map[string]any{"amount": "DECIMAL(18,2)"}}
+	for _, c := range []struct{ value, want, refused string }{
+		{value: "1.234.567,89", want: "[1234567.89]"},
+		{value: "1234,5", want: "[1234.50]"},
+		{value: " -0,01 ", want: "[-0.01]"},
+		{value: "+12", want: "[12.00]"},
+		{value: "1.23,50", refused: `value "1.23,50" is not a number`},
+		{value: "1234.567,00", refused: `value "1234.567,00" is not a number`},
+		{value: "1.234.56", refused: `value "1.234.56" is not a number`},
+		{value: "1,234.50", refused: `value "1,234.50" is not a number`},
+		{value: "12,", refused: `value "12," is not a number`},
+		{value: ",5", refused: `value ",5" is not a number`},
+	} {
+		t.Run(c.value, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "a.csv"), []byte("id;amount\nE1;"+c.value+"\n"), 0o644)
+			db, _, err := loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.csv"), Options: opts})
+			if c.refused != "" {
+				if err == nil || !strings.Contains(err.Error(), "a.csv:2: column amount: "+c.refused) {
+					t.Fatalf("err = %v, want %q at a.csv:2", err, c.refused)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rowsOf(t, db, "SELECT amount::VARCHAR FROM t"); got != c.want {
+				t.Errorf("amount = %s, want %s", got, c.want)
+			}
+		})
+	}
+}
