@@ -340,3 +340,44 @@ INSERT INTO %[1]s.snk VALUES ('E1', 1.00, '2026-11-27 00:00:31+00')`, schema))
 		t.Errorf("notes %q do not flag posted_at", s.Notes)
 	}
 }
+
+// The libpq key=value form (postgres:host=… dbname=… table=…) works next to
+// --config, as a flag and in the spec: a flag input is kept as written and
+// only a file kind's relative path is read against the working directory
+// (before, the flag value was turned into a path below the working
+// directory and the run exited 3 with `unrecognized configuration
+// parameter "/…/postgres:host"`).
+func TestPostgresKeywordFormWithConfig(t *testing.T) {
+	schema, conn := pgtest.Schema(t)
+	pgtest.Exec(t, conn, fmt.Sprintf(`CREATE TABLE %[1]s.snk (entry_id text, amount numeric(10,2));
+INSERT INTO %[1]s.snk VALUES ('E1', 1.50), ('E2', 2.25)`, schema))
+	cfg, err := pgx.ParseConfig(pgtest.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyword := fmt.Sprintf("postgres:host=%s port=%d user=%s dbname=%s table=%s.snk", cfg.Host, cfg.Port, cfg.User, cfg.Database, schema)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "spec", "source.csv"), "entry_id,amount\nE1,1.50\nE2,2.25\n")
+	writeFile(t, filepath.Join(dir, "spec", "other.csv"), "entry_id,amount\nE9,9.00\n")
+	flagSpec := writeFile(t, filepath.Join(dir, "spec", "flag.yaml"), "source: source.csv\nsink: other.csv\nid: [entry_id]\nmeasures: [amount]\n")
+	inSpec := writeFile(t, filepath.Join(dir, "spec", "inspec.yaml"), fmt.Sprintf("source: source.csv\nsink: '%s'\nid: [entry_id]\nmeasures: [amount]\n", keyword))
+	for _, tt := range []struct {
+		name string
+		args []string
+	}{
+		{"flag", []string{"--config", flagSpec, "--sink", keyword}},
+		{"spec", []string{"--config", inSpec}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "ev")
+			code, stdout, stderr := runCLI(t, append(append([]string{"run"}, tt.args...), "--out", out, "--format", "json")...)
+			if code != exitOK {
+				t.Fatalf("exit %d, want 0\n%s%s", code, stdout, stderr)
+			}
+			s := readSummary(t, out)
+			if s.Inputs[1].Kind != "postgres" || s.Totals.SinkRows != 2 || s.Totals.Measures[0].SinkSum != "3.75" {
+				t.Errorf("sink %+v, totals %+v: want the 2 PostgreSQL rows summing to 3.75", s.Inputs[1], s.Totals)
+			}
+		})
+	}
+}

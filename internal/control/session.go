@@ -28,19 +28,20 @@ type pair struct {
 // location errors surface before anything is created). progress receives
 // the loads' progress lines.
 func openInputs(s *spec.Spec, progress io.Writer) (*pair, error) {
-	dir := s.Dir
-	if dir == "" {
-		var err error
-		if dir, err = os.Getwd(); err != nil {
-			return nil, err
-		}
-	}
-	group := sources.NewGroup()
-	src, err := sources.Open(sources.Location{Role: "source", URI: s.Source.URI, Options: s.Source.Options, BaseDir: dir, Progress: progress, Group: group})
+	srcDir, err := s.InputDir("source")
 	if err != nil {
 		return nil, err
 	}
-	sink, err := sources.Open(sources.Location{Role: "sink", URI: s.Sink.URI, Options: s.Sink.Options, BaseDir: dir, Progress: progress, Group: group})
+	sinkDir, err := s.InputDir("sink")
+	if err != nil {
+		return nil, err
+	}
+	group := sources.NewGroup()
+	src, err := sources.Open(sources.Location{Role: "source", URI: s.Source.URI, Options: s.Source.Options, BaseDir: srcDir, Progress: progress, Group: group})
+	if err != nil {
+		return nil, err
+	}
+	sink, err := sources.Open(sources.Location{Role: "sink", URI: s.Sink.URI, Options: s.Sink.Options, BaseDir: sinkDir, Progress: progress, Group: group})
 	if err != nil {
 		src.Close()
 		return nil, err

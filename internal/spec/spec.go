@@ -135,6 +135,13 @@ type Input struct {
 	TimeZone string `json:"time_zone,omitempty"`
 	// Options are the kind-specific keys of the long form.
 	Options map[string]any `json:"options,omitempty"`
+	// Dir is the folder this input's relative file paths resolve against
+	// when it is not the spec's: the working directory for an input given
+	// as a flag next to a spec file (--config spec.yaml --sink part.csv
+	// reads ./part.csv). "" is Spec.Dir (see Spec.InputDir). Only file
+	// kinds resolve paths: a connection string or URI is kept as written.
+	// Not a YAML key.
+	Dir string `yaml:"-" json:"-"`
 }
 
 // UnmarshalYAML accepts a scalar URI or a mapping with uri plus options.
@@ -183,6 +190,24 @@ func (in Input) MarshalYAML() (any, error) {
 		m[k] = v
 	}
 	return m, nil
+}
+
+// InputDir is the folder the relative paths of one input (role "source" or
+// "sink") resolve against: the input's own Dir (a flag input: the working
+// directory), else the spec file's folder, else the working directory. An
+// error is the working directory's (os.Getwd).
+func (s *Spec) InputDir(role string) (string, error) {
+	in := s.Source
+	if role == "sink" {
+		in = s.Sink
+	}
+	switch {
+	case in.Dir != "":
+		return in.Dir, nil
+	case s.Dir != "":
+		return s.Dir, nil
+	}
+	return os.Getwd()
 }
 
 // columns is a YAML list of column names that also accepts one name.
