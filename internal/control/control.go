@@ -163,6 +163,9 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	}
 	notes = append(notes, rnotes...)
 	notes = append(notes, inputNotes...)
+	if n := snapshotNote(inputs, ss.readAt); n != "" {
+		notes = append(notes, n)
+	}
 	for _, in := range inputs {
 		notes = append(notes, in.Notes...)
 	}

@@ -64,6 +64,7 @@ type session struct {
 	db     *duck.DB
 	tmp    string
 	inputs []*sources.Input // source, then sink; locations redacted
+	readAt []time.Time      // when each input's read began, by this host's clock
 }
 
 // load starts a session and loads both inputs into it. memoryLimit ("" for
@@ -91,6 +92,7 @@ func (p *pair) load(ctx context.Context, memoryLimit string, logw io.Writer) (*s
 		src         sources.Source
 	}{{checks.SourceTable, "source", p.source}, {checks.SinkTable, "sink", p.sink}} {
 		t0 := time.Now()
+		ss.readAt = append(ss.readAt, t0)
 		info, err := load.Table(ctx, db, in.table, in.src)
 		if err != nil {
 			ss.Close()
@@ -113,4 +115,39 @@ func (p *pair) load(ctx context.Context, memoryLimit string, logw io.Writer) (*s
 func (ss *session) Close() {
 	ss.db.Close()
 	os.RemoveAll(ss.tmp)
+}
+
+// snapshotNote says, when at least one input was read in a database
+// transaction (Details transaction_started_at) and the two were not read in
+// one shared snapshot (Details shared_snapshot true in both), what each was
+// read as of — a database snapshot (Details snapshot, PostgreSQL's
+// pg_current_snapshot()), a transaction of its own, files or offsets as
+// read — and the seconds between the two reads, by this host's clock:
+// a record committed to both inputs between the reads shows as missing or
+// unexpected. "" otherwise.
+func snapshotNote(inputs []*sources.Input, readAt []time.Time) string {
+	if len(inputs) != 2 || len(readAt) != 2 {
+		return ""
+	}
+	inTx := func(in *sources.Input) bool { _, ok := in.Details["transaction_started_at"]; return ok }
+	a, b := inputs[0], inputs[1]
+	if !inTx(a) && !inTx(b) || a.Details["shared_snapshot"] == true && b.Details["shared_snapshot"] == true {
+		return ""
+	}
+	asOf := func(in *sources.Input) string {
+		switch snap, ok := in.Details["snapshot"].(string); {
+		case ok:
+			return fmt.Sprintf("the %s in %s snapshot %s (transaction started %v)", in.Role, in.Kind, snap, in.Details["transaction_started_at"])
+		case inTx(in):
+			return fmt.Sprintf("the %s in a %s transaction of its own (started %v)", in.Role, in.Kind, in.Details["transaction_started_at"])
+		case len(in.Files) > 0:
+			return fmt.Sprintf("the %s from its files as they were when read", in.Role)
+		}
+		return fmt.Sprintf("the %s as its %s location gave it when read", in.Role, in.Kind)
+	}
+	note := fmt.Sprintf("the source and the sink were not read as of one instant: %s; %s; the sink's read began %.3f s after the source's, so a record written to both in between can show as missing or unexpected", asOf(a), asOf(b), readAt[1].Sub(readAt[0]).Seconds())
+	if why, ok := b.Details["shared_snapshot_reason"].(string); ok {
+		note += " (sink: " + why + ")"
+	}
+	return note
 }
