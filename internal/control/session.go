@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/reconcile-dev/reconcile/checks"
@@ -22,6 +23,12 @@ type pair struct {
 	// for the other to read in the same snapshot is released once both
 	// are loaded.
 	group *sources.Group
+	// zones are the zones each input's zone-less timestamps are read in
+	// (spec.Spec.ZoneOf), by role.
+	zones map[string]string
+	// zoneDeclared says, by role, that the spec gives the input a zone (its
+	// own time_zone: or the spec's).
+	zoneDeclared map[string]bool
 }
 
 // openInputs opens the source and sink of s without reading them (so
@@ -46,7 +53,8 @@ func openInputs(s *spec.Spec, progress io.Writer) (*pair, error) {
 		src.Close()
 		return nil, err
 	}
-	return &pair{source: src, sink: sink, group: group}, nil
+	return &pair{source: src, sink: sink, group: group, zones: map[string]string{"source": s.ZoneOf("source"), "sink": s.ZoneOf("sink")},
+		zoneDeclared: map[string]bool{"source": s.Source.TimeZone != "" || s.TimeZone != "", "sink": s.Sink.TimeZone != "" || s.TimeZone != ""}}, nil
 }
 
 func (p *pair) Close() {
@@ -93,12 +101,15 @@ func (p *pair) load(ctx context.Context, memoryLimit string, logw io.Writer) (*s
 	}{{checks.SourceTable, "source", p.source}, {checks.SinkTable, "sink", p.sink}} {
 		t0 := time.Now()
 		ss.readAt = append(ss.readAt, t0)
-		info, err := load.Table(ctx, db, in.table, in.src)
+		info, err := load.TableWith(ctx, db, in.table, in.src, load.Options{TimeZone: p.zones[in.role]})
 		if err != nil {
 			ss.Close()
 			return nil, fmt.Errorf("load %s: %w", in.role, err)
 		}
 		info.Role = in.role
+		if !p.zoneDeclared[in.role] && !readsZoneless(info) {
+			info.TimeZone = "" // no value was read in a zone: none to record
+		}
 		info.Location = sources.Redact(info.Location)
 		ss.inputs = append(ss.inputs, info)
 		fmt.Fprintf(logw, "loaded %s: %d rows in %s\n", in.role, info.Rows, time.Since(t0).Round(time.Millisecond))
@@ -150,4 +161,21 @@ func snapshotNote(inputs []*sources.Input, readAt []time.Time) string {
 		note += " (sink: " + why + ")"
 	}
 	return note
+}
+
+// readsZoneless reports whether a loaded input holds a zone-less TIMESTAMP
+// column or a column declared TIMESTAMP WITH TIME ZONE (types:), whose
+// zone-less values were read in the input's zone.
+func readsZoneless(in *sources.Input) bool {
+	for _, c := range in.Columns {
+		if t := strings.ToUpper(c.Type); strings.HasPrefix(t, "TIMESTAMP") && !strings.Contains(t, "WITH TIME ZONE") {
+			return true
+		}
+	}
+	for _, d := range in.Declared {
+		if t := strings.ToUpper(strings.Join(strings.Fields(d.Type), " ")); t == "TIMESTAMPTZ" || t == "TIMESTAMP WITH TIME ZONE" {
+			return true
+		}
+	}
+	return false
 }

@@ -89,7 +89,7 @@ func readOneUncommitted(ctx context.Context, db *duck.DB, ur sources.Uncommitted
 	if err != nil {
 		return 0, err
 	}
-	return load.Uncommitted(ctx, db, checks.SinkUncommittedTable, ids, in.Declared, rr)
+	return load.Uncommitted(ctx, db, checks.SinkUncommittedTable, ids, in.Declared, in.TimeZone, rr)
 }
 
 func oneLine(s string) string {

@@ -29,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -42,8 +43,39 @@ import (
 // statements are the files of queries/load, parsed once; a file that does
 // not parse, or whose statement: is not its id, is a broken build.
 var statements = sync.OnceValue(func() *queries.Set {
-	return queries.MustSet("load", sqlfile.Funcs())
+	f := sqlfile.Funcs()
+	f["haszone"] = hasZone
+	f["hasprefix"] = strings.HasPrefix
+	return queries.MustSet("load", f)
 })
+
+// hasZoneRule is queries/rules/has_zone.sql, the one rule of whether a
+// timestamp text names its zone, shared with the checks.
+var hasZoneRule = sync.OnceValue(func() *sqlfile.File {
+	f, err := sqlfile.ReadFile(queries.FS, "rules/has_zone.sql", queries.Keys, sqlfile.Funcs())
+	if err != nil {
+		panic(err)
+	}
+	return f
+})
+
+// hasZone renders the has_zone rule for the text expression text.
+func hasZone(text string) (string, error) {
+	out, err := hasZoneRule().Render(struct{ Text string }{text})
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(sqlfile.Body(out), "\n"), nil
+}
+
+// Options tune how a source is loaded.
+type Options struct {
+	// TimeZone is the IANA zone the input's zone-less timestamps are read
+	// in (its time_zone:, else the spec's; "" is UTC): a column declared
+	// TIMESTAMP WITH TIME ZONE (types:) whose text or TIMESTAMP values
+	// carry no zone is read as wall-clock time in it.
+	TimeZone string
+}
 
 // exec renders and runs one statement.
 func exec(ctx context.Context, db *duck.DB, id string, data any, args ...any) error {
@@ -81,7 +113,13 @@ func drop(ctx context.Context, db *duck.DB, table string) {
 // value), or — once ctx is cancelled — one for which errors.Is(err,
 // context.Canceled) holds. On error no table is left behind.
 func Table(ctx context.Context, db *duck.DB, table string, src sources.Source) (*sources.Input, error) {
-	in, err := loadTable(ctx, db, table, src)
+	return TableWith(ctx, db, table, src, Options{})
+}
+
+// TableWith is Table with options: the input's time zone, which Input.TimeZone
+// then records ("UTC" when none is given).
+func TableWith(ctx context.Context, db *duck.DB, table string, src sources.Source, opt Options) (*sources.Input, error) {
+	in, err := loadTable(ctx, db, table, src, opt)
 	if err != nil {
 		drop(ctx, db, table)
 		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
@@ -92,7 +130,7 @@ func Table(ctx context.Context, db *duck.DB, table string, src sources.Source) (
 	return in, nil
 }
 
-func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Source) (*sources.Input, error) {
+func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Source, opt Options) (*sources.Input, error) {
 	var in *sources.Input
 	if sc, ok := src.(sources.Scanner); ok {
 		sin, scan, err := sc.Scan(ctx)
@@ -118,8 +156,12 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		}
 		in = rin
 	}
-	if err := applyDeclared(ctx, db, table, in.Declared); err != nil {
+	if err := applyDeclared(ctx, db, table, in.Declared, opt.TimeZone); err != nil {
 		return nil, err
+	}
+	in.TimeZone = opt.TimeZone
+	if in.TimeZone == "" {
+		in.TimeZone = "UTC"
 	}
 	rows, err := count(ctx, db, "count_rows", tableData{table})
 	if err != nil {
@@ -188,13 +230,14 @@ func firstBad(ctx context.Context, db *duck.DB, q, column string) (string, bool,
 // rows, keeping only the id columns ids (with the types the sink's ids are
 // compared as) and the provenance, and returns its row count. declared are
 // the sink's declared types (the types: option), applied to the columns the
-// file has, each value checked, as for the sink itself. With no ids the rows
+// file has, each value checked, as for the sink itself (zone-less timestamps
+// read in zone, as Options.TimeZone). With no ids the rows
 // are only counted. The table is created when it does not exist.
 //
 // Errors: the reader's (naming file and line), a file without one of the id
 // columns, or an id value that does not convert to the sink's type (naming
 // file, line, column and value). rr is released.
-func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Column, declared []sources.Column, rr array.RecordReader) (int64, error) {
+func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Column, declared []sources.Column, zone string, rr array.RecordReader) (int64, error) {
 	tmp := table + "__file"
 	_, err := db.LoadArrow(ctx, tmp, rr)
 	rr.Release()
@@ -216,22 +259,31 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 			apply = append(apply, d)
 		}
 	}
-	if err := applyDeclared(ctx, db, tmp, apply); err != nil {
+	if err := applyDeclared(ctx, db, tmp, apply, zone); err != nil {
 		return 0, err
 	}
 	n, err := count(ctx, db, "count_rows", tableData{tmp})
 	if err != nil || len(ids) == 0 {
 		return n, err
 	}
+	if cols, err = db.Columns(ctx, tmp); err != nil { // as declared
+		return 0, err
+	}
+	typeOf := map[string]string{}
+	for _, c := range cols {
+		typeOf[c.Name] = c.Type
+	}
 	for _, id := range ids {
 		if !have[id.Name] {
 			return 0, fmt.Errorf("it has no column %s (an id column of the sink)", id.Name)
 		}
-		q, err := statements().SQL("declared_type_check", struct {
-			Table, Column, Type string
-			Decimal             bool
-			Scale               int
-		}{Table: tmp, Column: id.Name, Type: id.Type})
+		data, err := conversion(tmp, id.Name, typeOf[id.Name], id.Type, zone)
+		if err != nil {
+			return 0, err
+		}
+		// Only whether each id converts is checked here, not its scale.
+		data.Decimal = false
+		q, err := statements().SQL("declared_type_check", data)
 		if err != nil {
 			return 0, err
 		}

@@ -321,3 +321,52 @@ func TestTSVDefaultDelimiter(t *testing.T) {
 		}
 	}
 }
+
+// A text column declared TIMESTAMPTZ is read in the input's zone where a
+// value has no offset (before, always as UTC): 10:00 in Asia/Shanghai is
+// 02:00 UTC; a value with an offset, Z or a zone name is its own instant
+// whatever the zone; a value that is no timestamp names its file and line.
+func TestDeclaredTimestamptzInZone(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "a.csv", "", "id,ts\n1,2024-03-01 10:00:00\n2,2024-03-01 10:00:00+01:00\n3,2024-03-01T10:00:00Z\n4,2024-03-01 10:00:00 Asia/Tokyo\n5,\n")
+	loc := sources.Location{Role: "sink", URI: p, Options: map[string]any{"types": map[string]any{"ts": "TIMESTAMPTZ"}}}
+	for _, tt := range []struct{ zone, want string }{
+		{"Asia/Shanghai", "[1 2024-03-01 02:00:00+00] [2 2024-03-01 09:00:00+00] [3 2024-03-01 10:00:00+00] [4 2024-03-01 01:00:00+00] [5 NULL]"},
+		{"", "[1 2024-03-01 10:00:00+00] [2 2024-03-01 09:00:00+00] [3 2024-03-01 10:00:00+00] [4 2024-03-01 01:00:00+00] [5 NULL]"},
+	} {
+		db, err := duck.Open(context.Background(), t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		src, err := sources.Open(loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := load.TableWith(context.Background(), db, "t", src, load.Options{TimeZone: tt.zone})
+		src.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rowsOf(t, db, "SELECT id, ts::VARCHAR FROM t ORDER BY id"); got != tt.want {
+			t.Errorf("zone %q: %s, want %s", tt.zone, got, tt.want)
+		}
+		if want := map[string]string{"": "UTC"}[tt.zone]; in.TimeZone != tt.zone && in.TimeZone != want {
+			t.Errorf("Input.TimeZone %q for zone %q", in.TimeZone, tt.zone)
+		}
+	}
+	bad := write(t, dir, "b.csv", "", "id,ts\n1,2024-03-01 10:00:00\n2,yesterday\n")
+	src, err := sources.Open(sources.Location{Role: "sink", URI: bad, Options: loc.Options})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	db, err := duck.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := load.TableWith(context.Background(), db, "t", src, load.Options{TimeZone: "Asia/Shanghai"}); err == nil || !strings.Contains(err.Error(), `b.csv:3: column ts: value "yesterday"`) {
+		t.Errorf("err = %v, want the value at line 3 named", err)
+	}
+}

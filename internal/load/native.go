@@ -298,6 +298,45 @@ func setLines(ctx context.Context, db *duck.DB, table string, scan *sources.Scan
 	return exec(ctx, db, "set_lines", struct{ Table, Lines string }{table, m}, f.Name)
 }
 
+// declared is what declared_type_check and set_type render: column Column
+// of Table converted to Type, Value with CAST and TryValue with TRY_CAST
+// (the declared_value fragment).
+type declared struct {
+	Table, Column, Type string
+	Decimal             bool
+	Scale               int
+	Value, TryValue     string
+}
+
+// conversion renders the conversion of column (DuckDB type from) of table
+// to the declared type typ, a TIMESTAMP WITH TIME ZONE read in zone.
+func conversion(table, column, from, typ, zone string) (declared, error) {
+	data := declared{Table: table, Column: column, Type: typ}
+	if m := decimalType.FindStringSubmatch(typ); m != nil {
+		data.Decimal = true
+		if m[3] != "" {
+			data.Scale, _ = strconv.Atoi(m[3])
+		}
+	}
+	if zone == "" {
+		zone = "UTC"
+	}
+	v := struct{ Column, From, Type, Zone, Cast string }{Column: column, From: strings.ToUpper(from), Type: typ, Cast: "CAST"}
+	if zonedType.MatchString(typ) {
+		v.Zone = zone
+	}
+	var err error
+	if data.Value, err = statements().SQL("declared_value", v); err != nil {
+		return data, err
+	}
+	v.Cast = "TRY_CAST"
+	data.TryValue, err = statements().SQL("declared_value", v)
+	return data, err
+}
+
+// zonedType is a declared TIMESTAMP WITH TIME ZONE, in either spelling.
+var zonedType = regexp.MustCompile(`(?i)^\s*(TIMESTAMPTZ|TIMESTAMP\s+WITH\s+TIME\s+ZONE)\s*$`)
+
 var decimalType = regexp.MustCompile(`(?i)^\s*(DECIMAL|NUMERIC)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)\s*$`)
 
 // applyDeclared converts each column the location declares a type for
@@ -305,7 +344,7 @@ var decimalType = regexp.MustCompile(`(?i)^\s*(DECIMAL|NUMERIC)\s*\(\s*(\d+)\s*(
 // that does not convert, or that a declared DECIMAL would round, is an error
 // naming file, line, column and value. A declared column the input lacks is
 // an ErrInvalidLocation.
-func applyDeclared(ctx context.Context, db *duck.DB, table string, declared []sources.Column) error {
+func applyDeclared(ctx context.Context, db *duck.DB, table string, declared []sources.Column, zone string) error {
 	if len(declared) == 0 {
 		return nil
 	}
@@ -313,24 +352,18 @@ func applyDeclared(ctx context.Context, db *duck.DB, table string, declared []so
 	if err != nil {
 		return err
 	}
-	have := map[string]bool{}
+	have := map[string]string{}
 	for _, c := range cols {
-		have[c.Name] = true
+		have[c.Name] = c.Type
 	}
 	for _, d := range declared {
-		if !have[d.Name] {
+		from, ok := have[d.Name]
+		if !ok {
 			return fmt.Errorf("%w: option types names column %s, which the input does not have", sources.ErrInvalidLocation, d.Name)
 		}
-		data := struct {
-			Table, Column, Type string
-			Decimal             bool
-			Scale               int
-		}{Table: table, Column: d.Name, Type: d.Type}
-		if m := decimalType.FindStringSubmatch(d.Type); m != nil {
-			data.Decimal = true
-			if m[3] != "" {
-				data.Scale, _ = strconv.Atoi(m[3])
-			}
+		data, err := conversion(table, d.Name, from, d.Type, zone)
+		if err != nil {
+			return err
 		}
 		q, err := statements().SQL("declared_type_check", data)
 		if err != nil {
