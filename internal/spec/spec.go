@@ -21,7 +21,9 @@
 // input is legitimate (see accuracy.go).
 //
 // A windowed (aggregate) sink is described by reperform: instead of id (see
-// Reperform); watermark, emission, restarts and time_zone go with it:
+// Reperform); watermark, emission and restarts go with it, and time_zone
+// (the zone of zone-less timestamps, for record-level runs too; an input's
+// own time_zone: in its long form overrides it, see Spec.ZoneOf):
 //
 //	reperform:
 //	  event_time: event_time      # source column, a timestamp
@@ -92,8 +94,9 @@ type Spec struct {
 	// Relative to the spec's folder.
 	Restarts string `yaml:"restarts,omitempty" json:"restarts,omitempty"`
 	// TimeZone is the IANA zone in which timestamps written without a zone
-	// or offset are read ("" = UTC). Windows are always assigned on UTC
-	// instants.
+	// or offset are read ("" = UTC), in a record-level run as in a
+	// windowed one, for each input without a time_zone: of its own.
+	// Windows are always assigned on UTC instants.
 	TimeZone string `yaml:"time_zone,omitempty" json:"time_zone,omitempty"`
 	// History is the run history database file each run appends to and
 	// classifies its exceptions against (package history); "" for none.
