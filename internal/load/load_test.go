@@ -370,3 +370,14 @@ func TestDeclaredTimestamptzInZone(t *testing.T) {
 		t.Errorf("err = %v, want the value at line 3 named", err)
 	}
 }
+
+// A text value with an offset declared as a zone-less TIMESTAMP is refused,
+// naming file, line and value: DuckDB's cast would drop the offset
+// (10:00+08 becoming 10:00, 8 hours off).
+func TestDeclaredTimestampRefusesOffset(t *testing.T) {
+	p := write(t, t.TempDir(), "a.csv", "", "id,ts\n1,2024-03-01 10:00:00\n2,2024-03-01 10:00:00+08\n")
+	_, _, err := loadInto(t, sources.Location{Role: "sink", URI: p, Options: map[string]any{"types": map[string]any{"ts": "TIMESTAMP"}}})
+	if err == nil || !strings.Contains(err.Error(), `a.csv:3: column ts: value "2024-03-01 10:00:00+08"`) || !strings.Contains(err.Error(), "declare TIMESTAMPTZ") {
+		t.Errorf("err = %v, want the offset at line 3 refused", err)
+	}
+}

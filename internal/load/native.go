@@ -321,7 +321,10 @@ func conversion(table, column, from, typ, zone string) (declared, error) {
 	if zone == "" {
 		zone = "UTC"
 	}
-	v := struct{ Column, From, Type, Zone, Cast string }{Column: column, From: strings.ToUpper(from), Type: typ, Cast: "CAST"}
+	v := struct {
+		Column, From, Type, Zone, Cast string
+		Zoneless                       bool
+	}{Column: column, From: strings.ToUpper(from), Type: typ, Cast: "CAST", Zoneless: zonelessType.MatchString(typ)}
 	if zonedType.MatchString(typ) {
 		v.Zone = zone
 	}
@@ -336,6 +339,9 @@ func conversion(table, column, from, typ, zone string) (declared, error) {
 
 // zonedType is a declared TIMESTAMP WITH TIME ZONE, in either spelling.
 var zonedType = regexp.MustCompile(`(?i)^\s*(TIMESTAMPTZ|TIMESTAMP\s+WITH\s+TIME\s+ZONE)\s*$`)
+
+// zonelessType is a declared zone-less TIMESTAMP (any precision).
+var zonelessType = regexp.MustCompile(`(?i)^\s*(TIMESTAMP(_S|_MS|_NS)?|TIMESTAMP\s+WITHOUT\s+TIME\s+ZONE|DATETIME)\s*$`)
 
 var decimalType = regexp.MustCompile(`(?i)^\s*(DECIMAL|NUMERIC)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)\s*$`)
 
@@ -374,7 +380,11 @@ func applyDeclared(ctx context.Context, db *duck.DB, table string, declared []so
 			return fmt.Errorf("check declared type %s of %s: %w", d.Type, d.Name, err)
 		}
 		if bad {
-			return fmt.Errorf("%s does not convert to the declared type %s", msg, d.Type)
+			hint := ""
+			if zonelessType.MatchString(d.Type) {
+				hint = " (a value naming a zone or offset is not a zone-less TIMESTAMP: declare TIMESTAMPTZ)"
+			}
+			return fmt.Errorf("%s does not convert to the declared type %s%s", msg, d.Type, hint)
 		}
 		if err := exec(ctx, db, "set_type", data); err != nil {
 			return err
