@@ -73,6 +73,14 @@
 // sql run and each column's PostgreSQL and Arrow types. __file is the table
 // (schema.name) or "query"; __line is the 1-based row in read order.
 //
+// Two inputs of a run (Location.Group) in the same database of the same
+// server (host and port as the connection strings give them) read one
+// snapshot: the first exports it (pg_export_snapshot()) and keeps its
+// transaction open in the Group, the second imports it (SET TRANSACTION
+// SNAPSHOT). Input.Details records shared_snapshot, shared_snapshot_reason,
+// exported_snapshot and snapshot_opened_by or snapshot_shared_with, the
+// fields of the MySQL kind's shared read.
+//
 // Every value keeps its exact value. The type mapping:
 //
 //	PostgreSQL                         Arrow                 DuckDB

@@ -276,11 +276,7 @@ func (s *pgSource) Read(ctx context.Context) (in *Input, records array.RecordRea
 		}
 	}()
 
-	tx, err := conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return nil, nil, fmt.Errorf("begin: %w", err)
-	}
-	details, err := pgEvidence(ctx, tx)
+	tx, details, exp, err := s.pgBegin(ctx, conn, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -319,8 +315,18 @@ func (s *pgSource) Read(ctx context.Context) (in *Input, records array.RecordRea
 	}
 	file := s.file()
 	records, err = ReadRows(ctx, fields, ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.label()}, func(ctx context.Context, w *RowWriter) error {
-		defer closeConn() // which ends the read-only transaction
-		if err := pgFill(ctx, conn.PgConn(), query, cols, file, w); err != nil {
+		err := pgFill(ctx, conn.PgConn(), query, cols, file, w)
+		switch {
+		case err != nil || exp == nil:
+			closeConn() // which ends the read-only transaction
+		default:
+			// The exported snapshot lives as long as this transaction:
+			// the run's Group ends it once every input is loaded.
+			release := func() error { closeConn(); return nil }
+			s.loc.Group.Put(pgServerKey(cfg), exp, nil)
+			err = s.loc.Group.Put(pgSnapshotKey(cfg), exp, release)
+		}
+		if err != nil {
 			return s.scrub(s.queryError(details, err))
 		}
 		return nil

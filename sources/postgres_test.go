@@ -566,3 +566,93 @@ WHERE CAST(txt AS DECIMAL(38,10)) IS DISTINCT FROM free OR CAST(txt AS DECIMAL(3
 		t.Errorf("row %s: server %s, loaded %s (numeric) and %s (numeric(38,10))", r[0], r[1], r[2], r[3])
 	}
 }
+
+// Two inputs in one database of one server, read through one Group, share
+// the first input's snapshot: a row committed after the source was read is
+// not in the sink. The source's transaction stays open until the Group is
+// closed. Without a Group, or in another database of the server, the sink
+// has a snapshot of its own, and its details say why.
+func TestPostgresSharedSnapshot(t *testing.T) {
+	schema, conn := pgtest.Schema(t)
+	pgtest.Exec(t, conn, fmt.Sprintf(`CREATE TABLE %[1]s.src (id int, amount numeric(10,2)); CREATE TABLE %[1]s.snk (id int, amount numeric(10,2));
+INSERT INTO %[1]s.src VALUES (1, 1.00), (2, 2.00); INSERT INTO %[1]s.snk VALUES (1, 1.00), (2, 2.00)`, schema))
+	ctx := context.Background()
+	db, err := duck.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	load1 := func(table string, loc sources.Location) *sources.Input {
+		t.Helper()
+		src, err := sources.Open(loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer src.Close()
+		in, err := load.Table(ctx, db, table, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	next := 3
+	run := func(group *sources.Group, sinkURI string) (src, snk *sources.Input, sinkRows int64) {
+		t.Helper()
+		src = load1("source", sources.Location{Role: "source", URI: pgtest.TableURL(schema, "src"), Group: group})
+		// Committed by another session after the source was read.
+		pgtest.Exec(t, conn, fmt.Sprintf("INSERT INTO %s.snk VALUES (%d, 3.00)", schema, next))
+		next++
+		snk = load1("sink", sources.Location{Role: "sink", URI: sinkURI, Group: group})
+		if group != nil {
+			var open int
+			if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'reconcile' AND state = 'idle in transaction'").Scan(&open); err != nil {
+				t.Fatal(err)
+			}
+			if src.Details["exported_snapshot"] != nil && open == 0 {
+				t.Error("the exporting transaction was closed before the Group")
+			}
+			if err := group.Close(); err != nil {
+				t.Errorf("group.Close: %v", err)
+			}
+		}
+		n, err := db.Count(ctx, "SELECT count(*) FROM sink")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tb := range []string{"source", "sink"} {
+			db.Exec(ctx, "DROP TABLE "+tb)
+		}
+		return src, snk, n
+	}
+	sinkURI := pgtest.TableURL(schema, "snk")
+	src, snk, n := run(sources.NewGroup(), sinkURI)
+	if n != 2 {
+		t.Errorf("shared snapshot: sink has %d rows, want 2 (the row committed after the source's snapshot is not in it)", n)
+	}
+	for _, in := range []*sources.Input{src, snk} {
+		if in.Details["shared_snapshot"] != true || in.Details["exported_snapshot"] == nil {
+			t.Errorf("%s: shared_snapshot %v exported_snapshot %v (%v), want true and the id", in.Role, in.Details["shared_snapshot"], in.Details["exported_snapshot"], in.Details["shared_snapshot_reason"])
+		}
+	}
+	if snk.Details["snapshot_opened_by"] != "source" || src.Details["snapshot_shared_with"] != "sink" ||
+		snk.Details["snapshot"] != src.Details["snapshot"] || snk.Details["exported_snapshot"] != src.Details["exported_snapshot"] {
+		t.Errorf("source details %v\nsink details %v", src.Details, snk.Details)
+	}
+	_, snk, n = run(nil, sinkURI)
+	if n != 4 {
+		t.Errorf("no group: sink has %d rows, want 4 (a snapshot of its own, after both inserts)", n)
+	}
+	if snk.Details["shared_snapshot"] != false || snk.Details["exported_snapshot"] != nil {
+		t.Errorf("no group: details %v", snk.Details)
+	}
+	// Another database of the same server cannot import the snapshot.
+	cfg, err := pgx.ParseConfig(pgtest.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherDB := fmt.Sprintf("postgres://%s@%s:%d/postgres?query=SELECT+1+AS+id", cfg.User, cfg.Host, cfg.Port)
+	_, snk, _ = run(sources.NewGroup(), otherDB)
+	if why, _ := snk.Details["shared_snapshot_reason"].(string); snk.Details["shared_snapshot"] != false || !strings.Contains(why, "only into the database that exported it") {
+		t.Errorf("other database: shared_snapshot %v, reason %q", snk.Details["shared_snapshot"], why)
+	}
+}

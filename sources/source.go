@@ -249,6 +249,9 @@ type Input struct {
 	// Details holds kind-specific facts an auditor needs to say "as of
 	// what" the input was read (a database snapshot, the SQL run, …).
 	Details map[string]any `json:"details,omitempty"`
+	// TimeZone is the IANA zone the input's zone-less timestamps were read
+	// in (its time_zone:, else the spec's, else UTC); set by the loader.
+	TimeZone string `json:"time_zone,omitempty"`
 	// Declared are the column types the location declares (the types:
 	// option), sorted by column name: the loader converts each column to
 	// its type, checking every value. They show in Columns once loaded.

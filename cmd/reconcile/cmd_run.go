@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,7 +14,6 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/report"
-	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // runOptions are the parsed flags of `reconcile run`.
@@ -128,11 +126,18 @@ func specFrom(o *runOptions, config string, p *spec.Params) (*spec.Spec, error) 
 		}
 		return out
 	}
+	// A flag input is kept as written (a libpq key=value string is no
+	// path); a file kind resolves its relative paths against the working
+	// directory, not the spec file's folder.
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
 	if o.set("source") {
-		s.Source = spec.Input{URI: fromWorkingDir(expand("--source", o.source), s.Dir)}
+		s.Source = spec.Input{URI: expand("--source", o.source), Dir: wd}
 	}
 	if o.set("sink") {
-		s.Sink = spec.Input{URI: fromWorkingDir(expand("--sink", o.sink), s.Dir)}
+		s.Sink = spec.Input{URI: expand("--sink", o.sink), Dir: wd}
 	}
 	if err := applyInputOptions(&s.Source, "--source-option", o.sourceOpts, expand); err != nil {
 		return nil, err
@@ -205,24 +210,4 @@ func toleranceText(c *evidence.Check) string {
 		within = *c.WithinTolerance
 	}
 	return fmt.Sprintf("; %d within tolerance (%s)", within, strings.Join(ts, ", "))
-}
-
-// fromWorkingDir makes a relative file path given as a flag absolute, so
-// that it is read relative to the working directory even when a spec file
-// (whose own paths are relative to its folder) sets the base folder.
-// URIs with a scheme are returned as they are; a kind: prefix is kept.
-func fromWorkingDir(uri, specDir string) string {
-	if specDir == "" || strings.Contains(uri, "://") {
-		return uri
-	}
-	_, path := sources.KindOf(sources.Location{URI: uri})
-	prefix := strings.TrimSuffix(uri, path)
-	if filepath.IsAbs(path) {
-		return uri
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return uri
-	}
-	return prefix + abs
 }

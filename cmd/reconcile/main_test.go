@@ -295,3 +295,36 @@ func TestGuards(t *testing.T) {
 		t.Error("the edited report.md was replaced")
 	}
 }
+
+// With --config in another folder, a relative file given as a flag is read
+// against the working directory (the spec's own paths against its folder),
+// also behind a kind: prefix; a file of the same name beside the spec is
+// not read instead.
+func TestRelativeFlagInputWithConfigElsewhere(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A folder below the working directory, so that the flag can be relative.
+	local, err := os.MkdirTemp(wd, "reltest-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(local) })
+	name := filepath.Base(local)
+	writeFile(t, filepath.Join(local, "k.csv"), "id,amount\n1,1.00\n")
+	writeFile(t, filepath.Join(local, "part-0"), "id,amount\n1,1.00\n")
+	other := t.TempDir()
+	writeFile(t, filepath.Join(other, "s.csv"), "id,amount\n1,1.00\n")
+	// Beside the spec, files of the same relative names that would fail.
+	writeFile(t, filepath.Join(other, name, "k.csv"), "id,amount\n2,2.00\n")
+	writeFile(t, filepath.Join(other, name, "part-0"), "id,amount\n2,2.00\n")
+	cfg := writeFile(t, filepath.Join(other, "spec.yaml"), "source: s.csv\nsink: nope.csv\nid: id\nmeasures: [amount]\n")
+	for _, sink := range []string{filepath.Join(name, "k.csv"), "csv:" + filepath.Join(name, "part-0")} {
+		out := filepath.Join(t.TempDir(), "ev")
+		code, _, stderr := runCLI(t, "run", "--config", cfg, "--sink", sink, "--out", out, "--format", "json")
+		if code != exitOK {
+			t.Fatalf("--sink %s: exit %d, want 0 (read against the working directory): %s", sink, code, stderr)
+		}
+	}
+}

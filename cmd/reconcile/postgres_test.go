@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -17,7 +18,8 @@ import (
 
 // pgSummary is the part of summary.json the PostgreSQL tests compare.
 type pgSummary struct {
-	Status string `json:"status"`
+	Status string   `json:"status"`
+	Notes  []string `json:"notes"`
 	Checks []struct {
 		ID         string `json:"id"`
 		Status     string `json:"status"`
@@ -339,4 +341,171 @@ INSERT INTO %[1]s.snk VALUES ('E1', 1.00, '2026-11-27 00:00:31+00')`, schema))
 	if !strings.Contains(strings.Join(s.Notes, "\n"), "posted_at is a zone-less TIMESTAMP in the source") {
 		t.Errorf("notes %q do not flag posted_at", s.Notes)
 	}
+}
+
+// The libpq key=value form (postgres:host=… dbname=… table=…) works next to
+// --config, as a flag and in the spec: a flag input is kept as written and
+// only a file kind's relative path is read against the working directory
+// (before, the flag value was turned into a path below the working
+// directory and the run exited 3 with `unrecognized configuration
+// parameter "/…/postgres:host"`).
+func TestPostgresKeywordFormWithConfig(t *testing.T) {
+	schema, conn := pgtest.Schema(t)
+	pgtest.Exec(t, conn, fmt.Sprintf(`CREATE TABLE %[1]s.snk (entry_id text, amount numeric(10,2));
+INSERT INTO %[1]s.snk VALUES ('E1', 1.50), ('E2', 2.25)`, schema))
+	cfg, err := pgx.ParseConfig(pgtest.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyword := fmt.Sprintf("postgres:host=%s port=%d user=%s dbname=%s table=%s.snk", cfg.Host, cfg.Port, cfg.User, cfg.Database, schema)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "spec", "source.csv"), "entry_id,amount\nE1,1.50\nE2,2.25\n")
+	writeFile(t, filepath.Join(dir, "spec", "other.csv"), "entry_id,amount\nE9,9.00\n")
+	flagSpec := writeFile(t, filepath.Join(dir, "spec", "flag.yaml"), "source: source.csv\nsink: other.csv\nid: [entry_id]\nmeasures: [amount]\n")
+	inSpec := writeFile(t, filepath.Join(dir, "spec", "inspec.yaml"), fmt.Sprintf("source: source.csv\nsink: '%s'\nid: [entry_id]\nmeasures: [amount]\n", keyword))
+	for _, tt := range []struct {
+		name string
+		args []string
+	}{
+		{"flag", []string{"--config", flagSpec, "--sink", keyword}},
+		{"spec", []string{"--config", inSpec}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "ev")
+			code, stdout, stderr := runCLI(t, append(append([]string{"run"}, tt.args...), "--out", out, "--format", "json")...)
+			if code != exitOK {
+				t.Fatalf("exit %d, want 0\n%s%s", code, stdout, stderr)
+			}
+			s := readSummary(t, out)
+			if s.Inputs[1].Kind != "postgres" || s.Totals.SinkRows != 2 || s.Totals.Measures[0].SinkSum != "3.75" {
+				t.Errorf("sink %+v, totals %+v: want the 2 PostgreSQL rows summing to 3.75", s.Inputs[1], s.Totals)
+			}
+			// A file and a table are never read as of one instant: the note
+			// names the table's snapshot and the time between the reads.
+			note := strings.Join(s.Notes, "\n")
+			if want := fmt.Sprintf("the sink in postgres snapshot %v", s.Inputs[1].Details["snapshot"]); !strings.Contains(note, "not read as of one instant") || !strings.Contains(note, want) || !strings.Contains(note, "s after the source's") {
+				t.Errorf("notes %q: want the two reads and %q", s.Notes, want)
+			}
+		})
+	}
+}
+
+// Issue case 5: while a writer commits one row to both the source and the
+// sink table per transaction, reconcile reads both in one snapshot (the
+// source's, exported and imported by the sink), so the run passes: no
+// unexpected_ids, no missing_ids, shared_snapshot true in both inputs. The
+// source's query sleeps 300 ms inside its snapshot, and the writer commits
+// every few milliseconds, so two snapshots of their own would differ by
+// dozens of rows.
+func TestPostgresSharedSnapshotUnderConcurrentWriter(t *testing.T) {
+	schema, conn := pgtest.Schema(t)
+	pgtest.Exec(t, conn, fmt.Sprintf(`CREATE TABLE %[1]s.dialects_db_src (id bigint, amount numeric(10,2));
+CREATE TABLE %[1]s.dialects_db_snk (id bigint, amount numeric(10,2));
+INSERT INTO %[1]s.dialects_db_src SELECT g, g * 0.01 FROM generate_series(1, 1000) g;
+INSERT INTO %[1]s.dialects_db_snk SELECT g, g * 0.01 FROM generate_series(1, 1000) g`, schema))
+	writer := pgtest.Connect(t)
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() {
+		n := 0
+		defer func() { done <- n }()
+		for id := 1001; id <= 200000 && ctx.Err() == nil; id++ { // bounded
+			tx, err := writer.Begin(ctx)
+			if err != nil {
+				return
+			}
+			for _, tb := range []string{"dialects_db_src", "dialects_db_snk"} {
+				if _, err := tx.Exec(ctx, fmt.Sprintf("INSERT INTO %s.%s VALUES ($1, $2)", schema, tb), id, fmt.Sprintf("%d.01", id)); err != nil {
+					tx.Rollback(context.Background())
+					return
+				}
+			}
+			if err := tx.Commit(ctx); err != nil {
+				return
+			}
+			n++
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	time.Sleep(50 * time.Millisecond) // the writer is running when the reads begin
+	dir := t.TempDir()
+	query := fmt.Sprintf("SELECT s.id, s.amount FROM %s.dialects_db_src AS s, (SELECT pg_sleep(0.3)) AS pause", schema)
+	spec := writeFile(t, filepath.Join(dir, "spec.yaml"), fmt.Sprintf(`source: {uri: %q, query: %q}
+sink: %q
+id: [id]
+measures: [amount]
+out: ev
+`, pgtest.URL(), query, pgtest.TableURL(schema, "dialects_db_snk")))
+	before := pgCount(t, conn, schema+".dialects_db_snk")
+	code, stdout, stderr := runCLI(t, "run", "--config", spec, "--format", "json")
+	after := pgCount(t, conn, schema+".dialects_db_snk")
+	stop()
+	committed := <-done
+	if after-before < 20 {
+		t.Fatalf("the writer committed only %d transactions during the run (%d in all): the test proves nothing", after-before, committed)
+	}
+	s := readSummary(t, filepath.Join(dir, "ev"))
+	if code != exitOK {
+		t.Errorf("exit %d, want 0 (one snapshot: consistent inputs)\n%s%s\n%s", code, stdout, stderr, s.findings())
+	}
+	for _, c := range s.Checks {
+		if (c.ID == "unexpected_ids" || c.ID == "missing_ids") && c.Exceptions != 0 {
+			t.Errorf("%s: %d exceptions, want 0", c.ID, c.Exceptions)
+		}
+	}
+	src, snk := s.Inputs[0].Details, s.Inputs[1].Details
+	for _, d := range []map[string]any{src, snk} {
+		if d["shared_snapshot"] != true || d["exported_snapshot"] == nil || d["exported_snapshot"] != src["exported_snapshot"] {
+			t.Errorf("details %v: want shared_snapshot true and the source's exported_snapshot", d)
+		}
+	}
+	if snk["snapshot"] != src["snapshot"] || snk["snapshot_opened_by"] != "source" || src["snapshot_shared_with"] != "sink" {
+		t.Errorf("sink snapshot %v opened by %v, source snapshot %v shared with %v", snk["snapshot"], snk["snapshot_opened_by"], src["snapshot"], src["snapshot_shared_with"])
+	}
+	if strings.Contains(strings.Join(s.Notes, "\n"), "not read as of one instant") {
+		t.Errorf("notes %q: a shared snapshot needs no note on two reads", s.Notes)
+	}
+}
+
+// Two PostgreSQL inputs that are not on the same server by their
+// connection strings (here one server spelled 127.0.0.1 and localhost) are
+// read in two snapshots: the evidence says shared_snapshot false, and a
+// note names both snapshots and the seconds between the reads.
+func TestPostgresTwoServersNoted(t *testing.T) {
+	schema, conn := pgtest.Schema(t)
+	pgtest.Exec(t, conn, fmt.Sprintf(`CREATE TABLE %[1]s.dialects_db_t (id bigint, amount numeric(10,2));
+INSERT INTO %[1]s.dialects_db_t VALUES (1, 1.00)`, schema))
+	cfg, err := pgx.ParseConfig(pgtest.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Host != "127.0.0.1" {
+		t.Skipf("the test spells the server 127.0.0.1 and localhost; RECONCILE_PG_URL names %s", cfg.Host)
+	}
+	other := strings.Replace(pgtest.TableURL(schema, "dialects_db_t"), "127.0.0.1", "localhost", 1)
+	out := filepath.Join(t.TempDir(), "ev")
+	code, stdout, stderr := runCLI(t, "run", "--source", pgtest.TableURL(schema, "dialects_db_t"), "--sink", other, "--id", "id", "--out", out, "--format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	s := readSummary(t, out)
+	src, snk := s.Inputs[0].Details, s.Inputs[1].Details
+	if src["shared_snapshot"] != false || snk["shared_snapshot"] != false {
+		t.Errorf("shared_snapshot %v, %v: want false for both", src["shared_snapshot"], snk["shared_snapshot"])
+	}
+	note := strings.Join(s.Notes, "\n")
+	for _, want := range []string{fmt.Sprintf("the source in postgres snapshot %v", src["snapshot"]), fmt.Sprintf("the sink in postgres snapshot %v", snk["snapshot"]), "s after the source's"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("notes %q do not say %q", s.Notes, want)
+		}
+	}
+}
+
+func pgCount(t *testing.T, conn *pgx.Conn, table string) int {
+	t.Helper()
+	var n int
+	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM "+table).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -155,7 +155,11 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err != nil {
 		return nil, err
 	}
-	uncommitted, unotes, err := readUncommitted(ctx, db, ins.sink, inputs[1], ins.opts[1], s.ID, inputDir(s))
+	sinkDir, err := s.InputDir("sink")
+	if err != nil {
+		return nil, err
+	}
+	uncommitted, unotes, err := readUncommitted(ctx, db, ins.sink, inputs[1], ins.opts[1], s.ID, sinkDir)
 	if err != nil {
 		return nil, err
 	}
@@ -167,6 +171,9 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	}
 	notes = append(notes, rnotes...)
 	notes = append(notes, inputNotes...)
+	if n := snapshotNote(inputs, ss.readAt); n != "" {
+		notes = append(notes, n)
+	}
 	for _, in := range inputs {
 		notes = append(notes, in.Notes...)
 	}
@@ -249,26 +256,12 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	return res, nil
 }
 
-// inputDir is the folder relative input paths are read against: the spec
-// file's folder, else the working directory.
-func inputDir(s *spec.Spec) string {
-	if s.Dir != "" {
-		return s.Dir
-	}
-	dir, _ := os.Getwd()
-	return dir
-}
-
 // checkInputFiles refuses an input file inside the evidence folder (which
 // --force would replace) and a file read as both source and sink (the
 // control would compare a file with itself), both usage errors, and notes
 // an input with no records that allow_empty: declares legitimate (without
 // it, the population check fails).
 func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
-	base := s.Dir
-	if base == "" {
-		base, _ = os.Getwd()
-	}
 	out, err := filepath.Abs(s.Out)
 	if err != nil {
 		return nil, err
@@ -276,6 +269,10 @@ func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
 	var notes []string
 	seen := map[string]string{}
 	for _, in := range inputs {
+		base, err := s.InputDir(in.Role)
+		if err != nil {
+			return nil, err
+		}
 		for _, f := range in.Files {
 			p := f.Path
 			if !filepath.IsAbs(p) {

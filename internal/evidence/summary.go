@@ -293,6 +293,13 @@ type Input struct {
 	// Columns are the columns as loaded (provenance columns __file,
 	// __line, __row left out), with their DuckDB types.
 	Columns []Column `json:"columns"`
+	// TimeZone is the IANA zone this input's zone-less timestamps were
+	// read in (a TIMESTAMP column, PostgreSQL timestamp, MySQL DATETIME,
+	// Parquet timestamp without a UTC adjustment, text declared
+	// TIMESTAMPTZ without an offset): the input's time_zone:, else the
+	// spec's, else UTC. Absent when no zone was declared and the input has
+	// no such column.
+	TimeZone string `json:"time_zone,omitempty"`
 	// Details are the kind's facts on "as of what" the input was read
 	// (for PostgreSQL: server_version, database, user, snapshot, wal_lsn,
 	// transaction_started_at, sql, columns, …), as JSON values.

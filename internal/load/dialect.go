@@ -23,6 +23,11 @@ type Options struct {
 	// decimal_separator: or thousands: (sources.ValueFormats) applies to
 	// those loaded as text too, besides the columns declared a number type.
 	Measures []string
+	// TimeZone is the IANA zone the input's zone-less timestamps are read
+	// in (its time_zone:, else the spec's; "" is UTC): a column declared
+	// TIMESTAMP WITH TIME ZONE (types:) whose text or TIMESTAMP values
+	// carry no zone is read as wall-clock time in it.
+	TimeZone string
 }
 
 // renameColumns renames the columns of table as rename says, in the order
@@ -191,7 +196,14 @@ func applyFormats(ctx context.Context, db *duck.DB, table string, f sources.Valu
 			}); err != nil {
 				return err
 			}
-			if err := exec(ctx, db, "format_time", struct{ Table, Column, Type, Pattern string }{table, d.Name, d.Type, pattern}); err != nil {
+			// A TIMESTAMP WITH TIME ZONE whose pattern reads no offset or zone
+			// (%z, %Z) is wall-clock time: read as a zone-less TIMESTAMP here,
+			// applyDeclared then places it in the input's time zone.
+			typ := d.Type
+			if zonedType.MatchString(typ) && !strings.Contains(pattern, "%z") && !strings.Contains(pattern, "%Z") {
+				typ = "TIMESTAMP"
+			}
+			if err := exec(ctx, db, "format_time", struct{ Table, Column, Type, Pattern string }{table, d.Name, typ, pattern}); err != nil {
 				return err
 			}
 		case "number":

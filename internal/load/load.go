@@ -29,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -42,8 +43,30 @@ import (
 // statements are the files of queries/load, parsed once; a file that does
 // not parse, or whose statement: is not its id, is a broken build.
 var statements = sync.OnceValue(func() *queries.Set {
-	return queries.MustSet("load", sqlfile.Funcs())
+	f := sqlfile.Funcs()
+	f["haszone"] = hasZone
+	f["hasprefix"] = strings.HasPrefix
+	return queries.MustSet("load", f)
 })
+
+// hasZoneRule is queries/rules/has_zone.sql, the one rule of whether a
+// timestamp text names its zone, shared with the checks.
+var hasZoneRule = sync.OnceValue(func() *sqlfile.File {
+	f, err := sqlfile.ReadFile(queries.FS, "rules/has_zone.sql", queries.Keys, sqlfile.Funcs())
+	if err != nil {
+		panic(err)
+	}
+	return f
+})
+
+// hasZone renders the has_zone rule for the text expression text.
+func hasZone(text string) (string, error) {
+	out, err := hasZoneRule().Render(struct{ Text string }{text})
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(sqlfile.Body(out), "\n"), nil
+}
 
 // exec renders and runs one statement.
 func exec(ctx context.Context, db *duck.DB, id string, data any, args ...any) error {
@@ -89,9 +112,10 @@ func Table(ctx context.Context, db *duck.DB, table string, src sources.Source) (
 // or a new name it has, is a spec.ErrInvalid), the input's value
 // formats are applied (sources.ValueFormats: a value that does not match is
 // an error naming file, line, column, value and format), then the declared
-// types, which name the control's columns. Input.Columns carry the
-// control's names, each renamed one with its name in the input
-// (Column.RenamedFrom).
+// types, which name the control's columns, with zone-less timestamps read
+// in Options.TimeZone, which Input.TimeZone then records ("UTC" when none
+// is given). Input.Columns carry the control's names, each renamed one with
+// its name in the input (Column.RenamedFrom).
 func TableWith(ctx context.Context, db *duck.DB, table string, src sources.Source, opt Options) (*sources.Input, error) {
 	in, err := loadTable(ctx, db, table, src, opt)
 	if err != nil {
@@ -137,8 +161,12 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 	if err := applyFormats(ctx, db, table, in.Formats, in.Declared, opt.Measures); err != nil {
 		return nil, err
 	}
-	if err := applyDeclared(ctx, db, table, in.Declared, in.Formats, opt.Rename); err != nil {
+	if err := applyDeclared(ctx, db, table, in.Declared, in.Formats, opt.Rename, opt.TimeZone); err != nil {
 		return nil, err
+	}
+	in.TimeZone = opt.TimeZone
+	if in.TimeZone == "" {
+		in.TimeZone = "UTC"
 	}
 	rows, err := count(ctx, db, "count_rows", tableData{table})
 	if err != nil {
@@ -207,7 +235,8 @@ func firstBad(ctx context.Context, db *duck.DB, q, column string) (string, bool,
 // rows, keeping only the id columns ids (with the types the sink's ids are
 // compared as) and the provenance, and returns its row count. declared are
 // the sink's declared types (the types: option), applied to the columns the
-// file has, each value checked, as for the sink itself. With no ids the rows
+// file has, each value checked, as for the sink itself (zone-less timestamps
+// read in zone, as Options.TimeZone). With no ids the rows
 // are only counted. The table is created when it does not exist.
 //
 // Errors: the reader's (naming file and line), a file without one of the id
@@ -241,22 +270,31 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 	if err := applyFormats(ctx, db, tmp, formats, apply, opt.Measures); err != nil {
 		return 0, err
 	}
-	if err := applyDeclared(ctx, db, tmp, apply, formats, opt.Rename); err != nil {
+	if err := applyDeclared(ctx, db, tmp, apply, formats, opt.Rename, opt.TimeZone); err != nil {
 		return 0, err
 	}
 	n, err := count(ctx, db, "count_rows", tableData{tmp})
 	if err != nil || len(ids) == 0 {
 		return n, err
 	}
+	if cols, err = db.Columns(ctx, tmp); err != nil { // as declared
+		return 0, err
+	}
+	typeOf := map[string]string{}
+	for _, c := range cols {
+		typeOf[c.Name] = c.Type
+	}
 	for _, id := range ids {
 		if !have[id.Name] {
 			return 0, fmt.Errorf("it has no column %s (an id column of the sink)", id.Name)
 		}
-		q, err := statements().SQL("declared_type_check", struct {
-			Table, Column, Type string
-			Decimal             bool
-			Scale               int
-		}{Table: tmp, Column: id.Name, Type: id.Type})
+		data, err := conversion(tmp, id.Name, typeOf[id.Name], id.Type, opt.TimeZone)
+		if err != nil {
+			return 0, err
+		}
+		// Only whether each id converts is checked here, not its scale.
+		data.Decimal = false
+		q, err := statements().SQL("declared_type_check", data)
 		if err != nil {
 			return 0, err
 		}

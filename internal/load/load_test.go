@@ -359,3 +359,94 @@ func TestDecimalCommaGrouping(t *testing.T) {
 		})
 	}
 }
+
+// A text column declared TIMESTAMPTZ is read in the input's zone where a
+// value has no offset (before, always as UTC): 10:00 in Asia/Shanghai is
+// 02:00 UTC; a value with an offset, Z or a zone name is its own instant
+// whatever the zone; a value that is no timestamp names its file and line.
+func TestDeclaredTimestamptzInZone(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "a.csv", "", "id,ts\n1,2024-03-01 10:00:00\n2,2024-03-01 10:00:00+01:00\n3,2024-03-01T10:00:00Z\n4,2024-03-01 10:00:00 Asia/Tokyo\n5,\n")
+	loc := sources.Location{Role: "sink", URI: p, Options: map[string]any{"types": map[string]any{"ts": "TIMESTAMPTZ"}}}
+	for _, tt := range []struct{ zone, want string }{
+		{"Asia/Shanghai", "[1 2024-03-01 02:00:00+00] [2 2024-03-01 09:00:00+00] [3 2024-03-01 10:00:00+00] [4 2024-03-01 01:00:00+00] [5 NULL]"},
+		{"", "[1 2024-03-01 10:00:00+00] [2 2024-03-01 09:00:00+00] [3 2024-03-01 10:00:00+00] [4 2024-03-01 01:00:00+00] [5 NULL]"},
+	} {
+		db, err := duck.Open(context.Background(), t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		src, err := sources.Open(loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := load.TableWith(context.Background(), db, "t", src, load.Options{TimeZone: tt.zone})
+		src.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rowsOf(t, db, "SELECT id, ts::VARCHAR FROM t ORDER BY id"); got != tt.want {
+			t.Errorf("zone %q: %s, want %s", tt.zone, got, tt.want)
+		}
+		if want := map[string]string{"": "UTC"}[tt.zone]; in.TimeZone != tt.zone && in.TimeZone != want {
+			t.Errorf("Input.TimeZone %q for zone %q", in.TimeZone, tt.zone)
+		}
+	}
+	bad := write(t, dir, "b.csv", "", "id,ts\n1,2024-03-01 10:00:00\n2,yesterday\n")
+	src, err := sources.Open(sources.Location{Role: "sink", URI: bad, Options: loc.Options})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	db, err := duck.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := load.TableWith(context.Background(), db, "t", src, load.Options{TimeZone: "Asia/Shanghai"}); err == nil || !strings.Contains(err.Error(), `b.csv:3: column ts: value "yesterday"`) {
+		t.Errorf("err = %v, want the value at line 3 named", err)
+	}
+}
+
+// A text value with an offset declared as a zone-less TIMESTAMP is refused,
+// naming file, line and value: DuckDB's cast would drop the offset
+// (10:00+08 becoming 10:00, 8 hours off).
+func TestDeclaredTimestampRefusesOffset(t *testing.T) {
+	p := write(t, t.TempDir(), "a.csv", "", "id,ts\n1,2024-03-01 10:00:00\n2,2024-03-01 10:00:00+08\n")
+	_, _, err := loadInto(t, sources.Location{Role: "sink", URI: p, Options: map[string]any{"types": map[string]any{"ts": "TIMESTAMP"}}})
+	if err == nil || !strings.Contains(err.Error(), `a.csv:3: column ts: value "2024-03-01 10:00:00+08"`) || !strings.Contains(err.Error(), "declare TIMESTAMPTZ") {
+		t.Errorf("err = %v, want the offset at line 3 refused", err)
+	}
+}
+
+// A column declared TIMESTAMPTZ read with a timestampformat that has no %z
+// is wall-clock time in the input's zone, as without a format: 06:30 PM in
+// Asia/Shanghai is 10:30 UTC (strptime's own result, taken as UTC, would be
+// eight hours late); with %z in the pattern the value's offset rules.
+func TestTimestampFormatInZone(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ pattern, data, want string }{
+		{"%m/%d/%Y %I:%M %p", "id,ts\n1,03/01/2024 06:30 PM\n", "[1 2024-03-01 10:30:00+00]"},
+		{"%m/%d/%Y %I:%M %p %z", "id,ts\n1,03/01/2024 06:30 PM +0100\n", "[1 2024-03-01 17:30:00+00]"},
+	} {
+		p := write(t, dir, "a.csv", "", tt.data)
+		src, err := sources.Open(sources.Location{Role: "sink", URI: p, Options: map[string]any{"timestampformat": tt.pattern, "types": map[string]any{"ts": "TIMESTAMPTZ"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := duck.Open(context.Background(), t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = load.TableWith(context.Background(), db, "t", src, load.Options{TimeZone: "Asia/Shanghai"})
+		src.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rowsOf(t, db, "SELECT id, ts::VARCHAR FROM t"); got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.pattern, got, tt.want)
+		}
+		db.Close()
+	}
+}

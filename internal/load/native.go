@@ -302,6 +302,51 @@ func setLines(ctx context.Context, db *duck.DB, table string, scan *sources.Scan
 	return exec(ctx, db, "set_lines", struct{ Table, Lines string }{table, m}, f.Name)
 }
 
+// declared is what declared_type_check and set_type render: column Column
+// of Table converted to Type, Value with CAST and TryValue with TRY_CAST
+// (the declared_value fragment).
+type declared struct {
+	Table, Column, Type string
+	Decimal             bool
+	Scale               int
+	Value, TryValue     string
+}
+
+// conversion renders the conversion of column (DuckDB type from) of table
+// to the declared type typ, a TIMESTAMP WITH TIME ZONE read in zone.
+func conversion(table, column, from, typ, zone string) (declared, error) {
+	data := declared{Table: table, Column: column, Type: typ}
+	if m := decimalType.FindStringSubmatch(typ); m != nil {
+		data.Decimal = true
+		if m[3] != "" {
+			data.Scale, _ = strconv.Atoi(m[3])
+		}
+	}
+	if zone == "" {
+		zone = "UTC"
+	}
+	v := struct {
+		Column, From, Type, Zone, Cast string
+		Zoneless                       bool
+	}{Column: column, From: strings.ToUpper(from), Type: typ, Cast: "CAST", Zoneless: zonelessType.MatchString(typ)}
+	if zonedType.MatchString(typ) {
+		v.Zone = zone
+	}
+	var err error
+	if data.Value, err = statements().SQL("declared_value", v); err != nil {
+		return data, err
+	}
+	v.Cast = "TRY_CAST"
+	data.TryValue, err = statements().SQL("declared_value", v)
+	return data, err
+}
+
+// zonedType is a declared TIMESTAMP WITH TIME ZONE, in either spelling.
+var zonedType = regexp.MustCompile(`(?i)^\s*(TIMESTAMPTZ|TIMESTAMP\s+WITH\s+TIME\s+ZONE)\s*$`)
+
+// zonelessType is a declared zone-less TIMESTAMP (any precision).
+var zonelessType = regexp.MustCompile(`(?i)^\s*(TIMESTAMP(_S|_MS|_NS)?|TIMESTAMP\s+WITHOUT\s+TIME\s+ZONE|DATETIME)\s*$`)
+
 var decimalType = regexp.MustCompile(`(?i)^\s*(DECIMAL|NUMERIC)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)\s*$`)
 
 // applyDeclared converts each column the location declares a type for
@@ -310,8 +355,9 @@ var decimalType = regexp.MustCompile(`(?i)^\s*(DECIMAL|NUMERIC)\s*\(\s*(\d+)\s*(
 // naming file, line, column and value (and, when no format was declared for
 // a date, timestamp or decimal comma, the option that would read it). A
 // declared column the input lacks is an ErrInvalidLocation; declared types
-// name the control's columns, after rename.
-func applyDeclared(ctx context.Context, db *duck.DB, table string, declared []sources.Column, formats sources.ValueFormats, rename map[string]string) error {
+// name the control's columns, after rename. A declared TIMESTAMP WITH TIME
+// ZONE reads zone-less values in zone ("" is UTC).
+func applyDeclared(ctx context.Context, db *duck.DB, table string, declared []sources.Column, formats sources.ValueFormats, rename map[string]string, zone string) error {
 	if len(declared) == 0 {
 		return nil
 	}
@@ -319,27 +365,21 @@ func applyDeclared(ctx context.Context, db *duck.DB, table string, declared []so
 	if err != nil {
 		return err
 	}
-	have := map[string]bool{}
+	have := map[string]string{}
 	for _, c := range cols {
-		have[c.Name] = true
+		have[c.Name] = c.Type
 	}
 	for _, d := range declared {
-		if !have[d.Name] {
-			if to, ok := rename[d.Name]; ok {
+		from, ok := have[d.Name]
+		if !ok {
+			if to, renamed := rename[d.Name]; renamed {
 				return fmt.Errorf("%w: option types names column %s, which rename: calls %s: types: names the control's columns", sources.ErrInvalidLocation, d.Name, to)
 			}
 			return fmt.Errorf("%w: option types names column %s, which the input does not have", sources.ErrInvalidLocation, d.Name)
 		}
-		data := struct {
-			Table, Column, Type string
-			Decimal             bool
-			Scale               int
-		}{Table: table, Column: d.Name, Type: d.Type}
-		if m := decimalType.FindStringSubmatch(d.Type); m != nil {
-			data.Decimal = true
-			if m[3] != "" {
-				data.Scale, _ = strconv.Atoi(m[3])
-			}
+		data, err := conversion(table, d.Name, from, d.Type, zone)
+		if err != nil {
+			return err
 		}
 		q, err := statements().SQL("declared_type_check", data)
 		if err != nil {
@@ -350,7 +390,28 @@ func applyDeclared(ctx context.Context, db *duck.DB, table string, declared []so
 			return fmt.Errorf("check declared type %s of %s: %w", d.Type, d.Name, err)
 		}
 		if bad {
-			return fmt.Errorf("%s does not convert to the declared type %s%s", msg, d.Type, formatHint(d.Type, formats, msg))
+			hint := formatHint(d.Type, formats, msg)
+			if zonelessType.MatchString(d.Type) {
+				// The value may be a good timestamp that names its zone, which
+				// a zone-less TIMESTAMP would silently drop: then that, not a
+				// format, is what to declare.
+				zoned, err := conversion(table, d.Name, from, "TIMESTAMPTZ", "UTC")
+				if err != nil {
+					return err
+				}
+				q, err := statements().SQL("declared_type_check", zoned)
+				if err != nil {
+					return err
+				}
+				zmsg, zbad, err := firstBad(ctx, db, q, d.Name)
+				if err != nil {
+					return err
+				}
+				if !zbad || zmsg != msg {
+					hint = " (a value naming a zone or offset is not a zone-less TIMESTAMP: declare TIMESTAMPTZ)"
+				}
+			}
+			return fmt.Errorf("%s does not convert to the declared type %s%s", msg, d.Type, hint)
 		}
 		if err := exec(ctx, db, "set_type", data); err != nil {
 			return err

@@ -21,7 +21,9 @@
 // input is legitimate (see accuracy.go).
 //
 // A windowed (aggregate) sink is described by reperform: instead of id (see
-// Reperform); watermark, emission, restarts and time_zone go with it:
+// Reperform); watermark, emission and restarts go with it, and time_zone
+// (the zone of zone-less timestamps, for record-level runs too; an input's
+// own time_zone: in its long form overrides it, see Spec.ZoneOf):
 //
 //	reperform:
 //	  event_time: event_time      # source column, a timestamp
@@ -92,8 +94,9 @@ type Spec struct {
 	// Relative to the spec's folder.
 	Restarts string `yaml:"restarts,omitempty" json:"restarts,omitempty"`
 	// TimeZone is the IANA zone in which timestamps written without a zone
-	// or offset are read ("" = UTC). Windows are always assigned on UTC
-	// instants.
+	// or offset are read ("" = UTC), in a record-level run as in a
+	// windowed one, for each input without a time_zone: of its own.
+	// Windows are always assigned on UTC instants.
 	TimeZone string `yaml:"time_zone,omitempty" json:"time_zone,omitempty"`
 	// History is the run history database file each run appends to and
 	// classifies its exceptions against (package history); "" for none.
@@ -142,6 +145,13 @@ type Input struct {
 	Rename map[string]string `json:"rename,omitempty"`
 	// Options are the kind-specific keys of the long form.
 	Options map[string]any `json:"options,omitempty"`
+	// Dir is the folder this input's relative file paths resolve against
+	// when it is not the spec's: the working directory for an input given
+	// as a flag next to a spec file (--config spec.yaml --sink part.csv
+	// reads ./part.csv). "" is Spec.Dir (see Spec.InputDir). Only file
+	// kinds resolve paths: a connection string or URI is kept as written.
+	// Not a YAML key.
+	Dir string `yaml:"-" json:"-"`
 }
 
 // UnmarshalYAML accepts a scalar URI or a mapping with uri plus options.
@@ -201,6 +211,24 @@ func (in Input) MarshalYAML() (any, error) {
 		m[k] = v
 	}
 	return m, nil
+}
+
+// InputDir is the folder the relative paths of one input (role "source" or
+// "sink") resolve against: the input's own Dir (a flag input: the working
+// directory), else the spec file's folder, else the working directory. An
+// error is the working directory's (os.Getwd).
+func (s *Spec) InputDir(role string) (string, error) {
+	in := s.Source
+	if role == "sink" {
+		in = s.Sink
+	}
+	switch {
+	case in.Dir != "":
+		return in.Dir, nil
+	case s.Dir != "":
+		return s.Dir, nil
+	}
+	return os.Getwd()
 }
 
 // columns is a YAML list of column names that also accepts one name.

@@ -1,4 +1,5 @@
 -- statement: set_type
--- description: Converts Column to its declared Type, once every value has
--- description: been checked to convert exactly (declared_type_check).
-ALTER TABLE {{q .Table}} ALTER COLUMN {{q .Column}} SET DATA TYPE {{sqltype .Type}} USING CAST({{q .Column}} AS {{sqltype .Type}})
+-- description: Converts Column to its declared Type (Value, the declared_value
+-- description: fragment), once every value has been checked to convert
+-- description: exactly (declared_type_check).
+ALTER TABLE {{q .Table}} ALTER COLUMN {{q .Column}} SET DATA TYPE {{sqltype .Type}} USING {{.Value}}
