@@ -81,6 +81,13 @@
 // exported_snapshot and snapshot_opened_by or snapshot_shared_with, the
 // fields of the MySQL kind's shared read.
 //
+// Schema (Schemer) tells the columns before any input is read: on a
+// connection of its own, closed before it returns, it describes the
+// statement Read will run (Parse and Describe, never Execute) outside any
+// transaction, so it neither takes nor disturbs the read's snapshot, and
+// maps the result's types as Read does. An unconstrained numeric has no
+// type there (its scale is the pre-scan's, in the read's snapshot).
+//
 // Every value keeps its exact value. The type mapping:
 //
 //	PostgreSQL                         Arrow                 DuckDB

@@ -235,6 +235,80 @@ func (s *pgSource) sql() (string, error) {
 	return s.query, nil
 }
 
+// config parses the connection string (pgx also reads the PG* environment
+// variables and ~/.pgpass here) and names the session "reconcile" unless
+// the string names it. Errors wrap ErrInvalidLocation.
+func (s *pgSource) config() (*pgx.ConnConfig, error) {
+	cfg, err := pgx.ParseConfig(s.connStr)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
+	}
+	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
+		cfg.RuntimeParams["application_name"] = "reconcile"
+	}
+	return cfg, nil
+}
+
+// Schema returns the input's columns, in order, and the DuckDB types they
+// load as, without reading a row: on a connection of its own, closed before
+// it returns, the statement Read runs (for a table, SELECT * FROM it) is
+// parsed and described (pgx's Prepare: the extended protocol's Parse and
+// Describe, never Execute) and the result's type OIDs and modifiers are
+// mapped as Read maps them (pgColumns, mapPGType). No transaction is begun:
+// the read's REPEATABLE READ snapshot, and a snapshot shared through the
+// run's Group, are taken later by Read alone. An unconstrained numeric has
+// Type "": Read finds its scale with a pre-scan of the values in its
+// snapshot, so its type is known only once loaded (the comparison is then
+// planned after the load). Errors are those of Read for the same cause:
+// ErrInvalidLocation for a connection string pgx cannot parse,
+// ErrUnmappedType for a column type with no exact mapping (or
+// ErrInvalidLocation for a duplicate or provenance column name), a
+// *pgconn.PgError from the server (a missing table, SQLSTATE 42P01, names
+// table, database and user), or ctx's error; none carries the password.
+func (s *pgSource) Schema(ctx context.Context) (cols []Column, err error) {
+	defer func() {
+		if err != nil {
+			err = s.scrub(err)
+		}
+	}()
+	cfg, err := s.config()
+	if err != nil {
+		return nil, err
+	}
+	query, err := s.sql()
+	if err != nil {
+		return nil, err
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	sd, err := conn.PgConn().Prepare(ctx, "", query, nil)
+	if err != nil {
+		details := map[string]any{"database": cfg.Database, "user": cfg.User}
+		if q, qerr := pgSQL("session", nil); qerr == nil {
+			var db, user string
+			if conn.QueryRow(ctx, q).Scan(&db, &user) == nil {
+				details["database"], details["user"] = db, user
+			}
+		}
+		return nil, s.queryError(details, err)
+	}
+	pc, err := pgColumns(ctx, conn, sd.Fields)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Column, len(pc))
+	for i, c := range pc {
+		out[i] = Column{Name: c.Name}
+		if !c.numeric {
+			out[i].Type = engineType(c.Arrow)
+		}
+	}
+	return out, nil
+}
+
 // Read connects, opens a REPEATABLE READ READ ONLY transaction, records the
 // server version, snapshot and WAL position, and checks that every column
 // has a mapped type, all before any row is read; the records then stream
@@ -252,12 +326,9 @@ func (s *pgSource) Read(ctx context.Context) (in *Input, records array.RecordRea
 			err = s.scrub(err)
 		}
 	}()
-	cfg, err := pgx.ParseConfig(s.connStr)
+	cfg, err := s.config()
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
-	}
-	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
-		cfg.RuntimeParams["application_name"] = "reconcile"
+		return nil, nil, err
 	}
 	// A larger read buffer in front of pgx's 8 KiB chunk reader saves
 	// system calls on long results.
@@ -394,10 +465,16 @@ func pgEvidence(ctx context.Context, tx pgx.Tx) (map[string]any, error) {
 	return d, nil
 }
 
+// pgQuerier runs a query: the read's transaction (pgx.Tx), or Schema's
+// connection outside any transaction (*pgx.Conn).
+type pgQuerier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
 // pgColumns maps the result columns of a prepared statement. A column whose
 // type is not mapped, a duplicate name or a provenance name is an error
 // naming the column; nothing has been read yet.
-func pgColumns(ctx context.Context, tx pgx.Tx, fields []pgconn.FieldDescription) ([]pgColumn, error) {
+func pgColumns(ctx context.Context, tx pgQuerier, fields []pgconn.FieldDescription) ([]pgColumn, error) {
 	if len(fields) == 0 {
 		return nil, errors.New("the statement returns no columns")
 	}

@@ -3,10 +3,13 @@ package sources_test
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -654,5 +657,158 @@ INSERT INTO %[1]s.src VALUES (1, 1.00), (2, 2.00); INSERT INTO %[1]s.snk VALUES 
 	_, snk, _ = run(sources.NewGroup(), otherDB)
 	if why, _ := snk.Details["shared_snapshot_reason"].(string); snk.Details["shared_snapshot"] != false || !strings.Contains(why, "only into the database that exported it") {
 		t.Errorf("other database: shared_snapshot %v, reason %q", snk.Details["shared_snapshot"], why)
+	}
+}
+
+// pgSchema opens loc as the sink and asks it for its columns.
+func pgSchema(t *testing.T, loc sources.Location) ([]sources.Column, error) {
+	t.Helper()
+	pgtest.Connect(t)
+	loc.Role = "sink"
+	src, err := sources.Open(loc)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer src.Close()
+	sc, ok := src.(sources.Schemer)
+	if !ok {
+		t.Fatal("the postgres kind does not tell its columns (sources.Schemer)")
+	}
+	return sc.Schema(context.Background())
+}
+
+// Schema gives, for a table and for a query, every column with the type it
+// loads as, for every type of the mapping (types.sql, and in the query
+// numeric(p,s) with p above 38, a cast varchar(n) and a NULL of a declared
+// type); an unconstrained numeric, whose scale only the read's pre-scan
+// finds, has no type yet. Schema opens no connection it leaves behind.
+func TestPostgresSchema(t *testing.T) {
+	schema := pgTypesTable(t)
+	_, conn := pgtest.Schema(t)
+	var b [4]byte
+	rand.Read(b[:])
+	app := "pgschema_" + hex.EncodeToString(b[:])
+	withApp := func(uri string) string {
+		sep := "?"
+		if strings.Contains(uri, "?") {
+			sep = "&"
+		}
+		return uri + sep + "application_name=" + app
+	}
+	query := fmt.Sprintf(`SELECT *, n182::numeric(20,4) AS n204, NULL::numeric(40,2) AS wide, vc::varchar(3) AS v3,
+  i4::int8 AS i48, NULL::numeric(5,1) AS m, nu * 2 AS nu2 FROM %s.types`, schema)
+	for _, tt := range []struct {
+		name    string
+		loc     sources.Location
+		untyped []string
+	}{
+		{"table", sources.Location{URI: withApp(pgtest.TableURL(schema, "types"))}, []string{"nu"}},
+		{"query", sources.Location{URI: withApp(pgtest.URL()), Options: map[string]any{"query": query}}, []string{"nu", "nu2"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cols, err := pgSchema(t, tt.loc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A closed connection's backend leaves pg_stat_activity as it
+			// exits, a moment after the client hung up.
+			for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+				var open int
+				if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", app).Scan(&open); err != nil {
+					t.Fatal(err)
+				}
+				if open == 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%d connections of Schema still open", open)
+				}
+			}
+			_, in, err := pgLoad(t, tt.loc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cols) != len(in.Columns) {
+				t.Fatalf("Schema %v\nloaded %v", cols, in.Columns)
+			}
+			for i, c := range cols {
+				l := in.Columns[i]
+				want := l.Type
+				if slices.Contains(tt.untyped, l.Name) {
+					want = ""
+				}
+				if c.Name != l.Name || c.Type != want {
+					t.Errorf("column %d: Schema %s %q, loaded %s %s (want %q)", i, c.Name, c.Type, l.Name, l.Type, want)
+				}
+			}
+			if got := fmt.Sprint(cols[len(cols)-6:]); tt.name == "query" && got != "[{n204 DECIMAL(20,4) } {wide DECIMAL(38,2) } {v3 VARCHAR } {i48 BIGINT } {m DECIMAL(5,1) } {nu2  }]" {
+				t.Errorf("query's own columns %s", got)
+			}
+		})
+	}
+}
+
+// Schema describes the statement without running it: a query that fails
+// once executed (a division by zero) is described, and Read then fails; an
+// unmapped type is the error Read gives, naming the column, before any row.
+func TestPostgresSchemaDoesNotRun(t *testing.T) {
+	loc := sources.Location{URI: pgtest.URL(), Options: map[string]any{"query": "SELECT g AS id, 1 / (g - g) AS boom FROM generate_series(1, 3) AS g"}}
+	cols, err := pgSchema(t, loc)
+	if err != nil || fmt.Sprint(cols) != "[{id INTEGER } {boom INTEGER }]" {
+		t.Fatalf("Schema = %v, %v; want id and boom, INTEGER", cols, err)
+	}
+	if _, _, err := pgLoad(t, loc); err == nil || !strings.Contains(err.Error(), "division by zero") {
+		t.Fatalf("Load = %v, want division by zero", err)
+	}
+	_, err = pgSchema(t, sources.Location{URI: pgtest.URL(), Options: map[string]any{
+		"query": "SELECT 1 / (g - g) AS boom, interval '1 day' AS wait, ARRAY[g] AS list FROM generate_series(1, 3) AS g"}})
+	if !errors.Is(err, sources.ErrUnmappedType) {
+		t.Fatalf("err = %v, want ErrUnmappedType", err)
+	}
+	for _, w := range []string{"column wait has type interval", "column list has type integer[]"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not say %q", err, w)
+		}
+	}
+	_, err = pgSchema(t, sources.Location{URI: pgtest.URL(), Options: map[string]any{"query": "SELECT 1 AS __row"}})
+	if !errors.Is(err, sources.ErrInvalidLocation) || !strings.Contains(err.Error(), "reserved for provenance") {
+		t.Errorf("provenance name: %v", err)
+	}
+}
+
+// A missing table is the runtime error Read gives, naming table, database
+// and user; a password is in no error of Schema.
+func TestPostgresSchemaErrors(t *testing.T) {
+	const pw = "S3cr3t-schema-17"
+	schema, conn := pgtest.Schema(t)
+	_, err := pgSchema(t, sources.Location{URI: pgtest.TableURL(schema, "pgschema_nope")})
+	cfg, cerr := pgx.ParseConfig(pgtest.URL())
+	if cerr != nil {
+		t.Fatal(cerr)
+	}
+	var user string
+	if err := conn.QueryRow(context.Background(), "SELECT current_user").Scan(&user); err != nil {
+		t.Fatal(err)
+	}
+	var pe *pgconn.PgError
+	want := fmt.Sprintf("table %s.pgschema_nope not found in database %s (as user %s", schema, cfg.Database, user)
+	if err == nil || !strings.Contains(err.Error(), want) || !errors.As(err, &pe) || pe.Code != "42P01" {
+		t.Errorf("missing table: %v, want %q", err, want)
+	}
+	if errors.Is(err, sources.ErrInvalidLocation) {
+		t.Errorf("missing table: %v is a usage error", err)
+	}
+	role := schema + "_role"
+	pgtest.Exec(t, conn, fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD '%s'", role, pw))
+	t.Cleanup(func() { conn.Exec(context.Background(), "DROP ROLE IF EXISTS "+role) })
+	base := fmt.Sprintf("postgres://%s:%s@%s:%d/%s", role, pw, cfg.Host, cfg.Port, cfg.Database)
+	for _, uri := range []string{base + "?table=" + schema + ".pgschema_missing", fmt.Sprintf("postgres://%s:%s@127.0.0.1:1/db?table=t&connect_timeout=2", role, pw)} {
+		_, err := pgSchema(t, sources.Location{URI: uri})
+		if err == nil {
+			t.Fatalf("Schema of %s succeeded", sources.Redact(uri))
+		}
+		if strings.Contains(err.Error(), pw) {
+			t.Errorf("error holds the password: %v", err)
+		}
 	}
 }

@@ -509,3 +509,63 @@ func pgCount(t *testing.T, conn *pgx.Conn, table string) int {
 	}
 	return n
 }
+
+// A rename: of a PostgreSQL sink onto a column it has or of a column it
+// lacks, and a spec column the sink lacks once renamed, are spec errors
+// (exit 2) found from the catalog before any row is read: the source, a
+// CSV whose line 20002 is malformed, is never read (its error would say
+// so), and no evidence folder is left. With the spec right, the same run
+// reads the source and stops at that line (exit 3).
+func TestPostgresRenameRefusedBeforeRead(t *testing.T) {
+	schema, conn := pgtest.Schema(t)
+	pgtest.Exec(t, conn, fmt.Sprintf(`CREATE TABLE %[1]s.pgschema_ledger (txn_id text, amt numeric(18,2));
+INSERT INTO %[1]s.pgschema_ledger SELECT 'E' || lpad(g::text, 6, '0'), 1.00 FROM generate_series(1, 20001) AS g`, schema))
+	dir := t.TempDir()
+	var csv strings.Builder
+	csv.WriteString("entry_id,amount\n")
+	for i := 1; i <= 20000; i++ {
+		fmt.Fprintf(&csv, "E%06d,1.00\n", i)
+	}
+	csv.WriteString("E020001,1.00,surplus\n")
+	writeFile(t, filepath.Join(dir, "source.csv"), csv.String())
+	for _, tt := range []struct {
+		name, rename, id string
+		want             exitCode
+		msg              []string
+	}{
+		{"right", "{txn_id: entry_id, amt: amount}", "entry_id", exitRuntime, []string{"Line: 20002"}},
+		{"misspelled rename", "{txn_idd: entry_id, amt: amount}", "entry_id", exitUsage,
+			[]string{`sink.rename: column "txn_idd" is not in the sink, whose columns are: txn_id, amt`, "found before any row was read"}},
+		{"onto an existing column", "{amt: txn_id}", "entry_id", exitUsage,
+			[]string{"sink.rename: amt to txn_id: the sink already has a column txn_id", "found before any row was read"}},
+		{"misspelled id", "{txn_id: entry_id, amt: amount}", "entry_idd", exitUsage,
+			[]string{`column "entry_idd" (from id) not found in the sink; its columns are: entry_id, amount`, "found before any row was read"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := writeFile(t, filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "_")+".yaml"), fmt.Sprintf(`source: source.csv
+sink:
+  uri: %s
+  table: %s.pgschema_ledger
+  rename: %s
+id: [%s]
+measures: [amount]
+out: ev
+`, pgtest.URL(), schema, tt.rename, tt.id))
+			code, stdout, stderr := runCLI(t, "run", "--config", spec)
+			if code != tt.want {
+				t.Errorf("exit %d, want %d\n%s%s", code, tt.want, stdout, stderr)
+			}
+			for _, m := range tt.msg {
+				if !strings.Contains(stderr, m) {
+					t.Errorf("stderr %q does not say %q", stderr, m)
+				}
+			}
+			if tt.want == exitUsage && strings.Contains(stderr, "20002") {
+				t.Errorf("stderr %q: the source was read", stderr)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "ev")); err == nil {
+				t.Error("an evidence folder was left by a failed run")
+			}
+		})
+	}
+}

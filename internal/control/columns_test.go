@@ -3,6 +3,7 @@ package control_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/internal/control"
 	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/internal/pgtest"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
 )
@@ -104,5 +106,55 @@ func TestRenameInReport(t *testing.T) {
 	}
 	if !strings.Contains(string(md), "columns renamed (rename:): `txn_id` as `entry_id`, `amt` as `amount`") {
 		t.Errorf("report.md lacks the renamed columns:\n%s", md)
+	}
+}
+
+// The same before-any-read refusal with a PostgreSQL sink, whose columns
+// come from the catalog (the statement described, not run): the counting
+// source is never read. With the spec right, the source is read (and fails,
+// as the tellcolumns kind does).
+func TestRenameRefusedBeforeAnyReadPostgres(t *testing.T) {
+	schema, conn := pgtest.Schema(t)
+	pgtest.Exec(t, conn, fmt.Sprintf(`CREATE TABLE %[1]s.pgschema_sink (entry_id text, amt numeric(18,2));
+CREATE TABLE %[1]s.pgschema_blobid (entry_id bytea, amt numeric(18,2))`, schema))
+	for _, tt := range []struct {
+		name   string
+		table  string
+		rename map[string]string
+		id     string
+		msg    string
+	}{
+		{"right", "pgschema_sink", map[string]string{"entry_id": "id", "amt": "amount"}, "id", "tellcolumns: read"},
+		{"misspelled rename", "pgschema_sink", map[string]string{"entry_idd": "id", "amt": "amount"}, "id", `sink.rename: column "entry_idd" is not in the sink, whose columns are: entry_id, amt`},
+		{"misspelled id", "pgschema_sink", map[string]string{"entry_id": "id", "amt": "amount"}, "idd", `column "idd" (from id) not found in the sink; its columns are: id, amount`},
+		// The catalog's types plan the comparison before the load too: a
+		// text id against a bytea (BLOB) id is refused.
+		{"incomparable id types", "pgschema_blobid", map[string]string{"entry_id": "id", "amt": "amount"}, "id", "column id (matched: an id or group column) is VARCHAR (a text) cannot be compared with BLOB"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			reads.Store(0)
+			out := filepath.Join(t.TempDir(), "ev")
+			s := newSpec(t, pgtest.TableURL(schema, tt.table), out)
+			s.Source = spec.Input{URI: "tellcolumns:x", Rename: map[string]string{"amt": "amount"}}
+			s.Sink.Rename = tt.rename
+			s.ID = []string{tt.id}
+			var log strings.Builder
+			_, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}, Log: &log})
+			if err == nil || !strings.Contains(err.Error(), tt.msg) {
+				t.Fatalf("err = %v, want %q", err, tt.msg)
+			}
+			if tt.name == "right" {
+				if reads.Load() != 1 {
+					t.Errorf("%d reads of the source, want 1", reads.Load())
+				}
+				return
+			}
+			if fault.Of(err) != fault.Usage || tt.name != "incomparable id types" && !strings.Contains(err.Error(), "found before any row was read") {
+				t.Errorf("err = %v (class %v), want a usage error found before any row was read", err, fault.Of(err))
+			}
+			if n := reads.Load(); n != 0 || strings.Contains(log.String(), "loaded") {
+				t.Errorf("an input was read (%d reads; log %q)", n, log.String())
+			}
+		})
 	}
 }
