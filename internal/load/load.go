@@ -16,9 +16,15 @@
 //     DuckDB's Arrow scan (duck.DB.LoadArrow).
 //
 // Then every declared type (the types: option, Input.Declared) is applied
-// with a check of each value first, so a value that does not convert, or
-// that a declared DECIMAL would round, is an error naming its file, line,
-// column and value (BadValue) rather than a NULL or a rounded number.
+// with a check of each value first, so a value that does not convert, that
+// the cast would change (a fraction under an integer type or beyond a
+// DECIMAL's scale, a number not written as a plain decimal, a date with a
+// time of day, digits beyond a timestamp's precision, a typed value that
+// reads back as another), or a wall-clock time a DST change of the input's
+// zone skips or repeats, is an error naming its file, line, column and
+// value (BadValue) rather than a NULL, a rounded number or a guessed
+// instant. A declared type DuckDB does not have is a spec error
+// (ResolveType, CheckDeclared: found before any row is read).
 //
 // Every statement is a file of queries/load, parsed by package sqlfile with
 // the strict header "-- statement:" (the file's id) and "-- description:".
