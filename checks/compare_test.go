@@ -254,6 +254,10 @@ func TestTextReadAsItsCounterpart(t *testing.T) {
 		{"day", "DATE", "01/03/2024", `source.csv:2: column day: value "01/03/2024" in the source is not a DATE`},
 		{"settled", "TIMESTAMPTZ", "1709287200000", `source.csv:2: column settled: value "1709287200000" in the source is not a timestamp`},
 		{"amount", "DECIMAL(10,2)", "1e3", `source.csv:2: column amount: value "1e3" in the source is not a decimal number`},
+		// DuckDB's cast would drop the time of day and the seventh digit,
+		// making both equal to the sink's value.
+		{"day", "DATE", "2024-01-02 13:45:00", `source.csv:2: column day: value "2024-01-02 13:45:00" in the source is not a DATE (a plain date`},
+		{"settled", "TIMESTAMPTZ", "2024-01-02 10:00:00.1234567Z", `source.csv:2: column settled: value "2024-01-02 10:00:00.1234567Z" in the source is not a timestamp`},
 	} {
 		db := newDB(t)
 		load(t, db, "source", "id VARCHAR, "+bad.col+" VARCHAR", []any{"1", bad.value})

@@ -205,14 +205,19 @@ func checkReadable(ctx context.Context, db *duck.DB, c *Compared) error {
 		table, role string
 		op          Operand
 	}{{SourceTable, "source", c.Source}, {SinkTable, "sink", c.Sink}} {
-		var what string
+		var what, class string
 		switch {
 		case side.op.Kind == "text" && c.Method == MethodTimestamp:
-			what = "a timestamp (ISO 8601: 2024-03-01 10:00:00, with or without a zone or offset such as +01:00 or Z)"
+			what = "a timestamp (ISO 8601: 2024-03-01 10:00:00, with or without a zone or offset such as +01:00 or Z) of whole microseconds (it is compared as an instant, which holds microseconds)"
+			class = "timestamp"
 		case side.op.Kind == "text" && c.Method == MethodFloat:
 			what = "a number (such as -1.5, 2.5e-3, NaN or Infinity)"
 		case side.op.Kind == "text":
 			what = "a " + side.op.Cast
+			if side.op.Cast == "DATE" {
+				what += " (a plain date written YYYY-MM-DD: a time of day would be dropped)"
+				class = "date"
+			}
 			if c.Method == MethodBoolean {
 				what += " (true/false, t/f, yes/no, y/n, 1/0)"
 			}
@@ -226,9 +231,9 @@ func checkReadable(ctx context.Context, db *duck.DB, c *Compared) error {
 			return err
 		}
 		cond, err := prepareSQL.SQL("not_readable", struct {
-			Col, Value string
-			Nanos      bool
-		}{c.Name, value, side.op.Kind != "text"})
+			Col, Value, Class string
+			Nanos             bool
+		}{c.Name, value, class, side.op.Kind != "text"})
 		if err != nil {
 			return err
 		}

@@ -115,6 +115,7 @@ func (p *Params) BalanceTol(measure string) *ToleranceSQL { return p.BalanceTole
 //	instant COL TYPE ZONE TRY        COL of DuckDB type TYPE read as a TIMESTAMPTZ (rules/instant.sql)
 //	zoneless COL TYPE                a value of COL carries no zone (rules/zoneless.sql)
 //	epochmillis TEXT, haszone TEXT   how a timestamp text is told apart (rules/epoch_millis.sql, has_zone.sql)
+//	inexacttext TEXT CLASS S D       TEXT read as a number, date or timestamp would change (rules/inexact_text.sql)
 //	rowtext ALIAS REPLAY             one replay_sink row as evidence text (replay/row_text.sql)
 //	cmpvalue ALIAS SIDE C            one side ("source" or "sink") of compared column C as the value it is
 //	                                 compared by, normalised (rules/compared_value.sql)
@@ -178,6 +179,12 @@ func checkFuncs() template.FuncMap {
 	f["windowfinding"] = func() (string, error) { return rule("window_finding", nil) }
 	f["epochmillis"] = func(text string) (string, error) { return rule("epoch_millis", struct{ Text string }{text}) }
 	f["haszone"] = func(text string) (string, error) { return rule("has_zone", struct{ Text string }{text}) }
+	f["inexacttext"] = func(text, class string, scale, digits int) (string, error) {
+		return rule("inexact_text", struct {
+			Text, Class   string
+			Scale, Digits int
+		}{text, class, scale, digits})
+	}
 	f["instant"] = func(col, typ, zone string, try bool) (string, error) { return instant(col, typ, zone, try) }
 	f["zoneless"] = func(col, typ string) (string, error) {
 		return rule("zoneless", struct{ Col, Type string }{col, typ})

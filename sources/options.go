@@ -311,6 +311,19 @@ func decimalOr(d string) string {
 	return d
 }
 
+// DeclaredFormats reads the dateformat:, timestampformat:,
+// decimal_separator: and thousands: options of a location's options as a
+// kind reads them (ValueFormats). It does no I/O; a malformed option is an
+// ErrInvalidLocation.
+func DeclaredFormats(opts map[string]any) (ValueFormats, error) {
+	o := newOptions("", opts)
+	f := o.ValueFormats()
+	if len(o.errs) > 0 {
+		return ValueFormats{}, fmt.Errorf("%w: %w", ErrInvalidLocation, errors.Join(o.errs...))
+	}
+	return f, nil
+}
+
 // DeclaredTypes reads the types: option of a location's options (the
 // mapping of the spec's long form) as a kind reads it: sorted by column,
 // the control's names (after rename:). It does no I/O; a malformed option

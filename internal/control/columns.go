@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
@@ -119,6 +120,44 @@ func checkColumns(ctx context.Context, s *spec.Spec, p *pair) error {
 	if known == 2 && len(s.ID) > 0 {
 		if _, err := checks.PlanComparison(columnsOf(s), sides[0].cols, sides[1].cols); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// checkTypes refuses, before any row is read and before the comparison is
+// planned with them, the declared types (types:) of either input that
+// DuckDB does not have or refuses (FOO, DECIMAL(5,10)), and a
+// timestampformat: or dateformat: reading a zone or offset for a column
+// declared a zone-less TIMESTAMP or DATE (load.CheckDeclared), each asked
+// of a DuckDB session of its own that reads nothing. Errors are
+// spec.ErrInvalid (exit 2) naming the input, column and type, or a
+// malformed option's sources.ErrInvalidLocation.
+func checkTypes(ctx context.Context, s *spec.Spec) error {
+	var db *duck.DB
+	for _, in := range []struct {
+		role string
+		in   spec.Input
+	}{{"source", s.Source}, {"sink", s.Sink}} {
+		declared, err := sources.DeclaredTypes(in.in.Options)
+		if err != nil {
+			return fmt.Errorf("%s: %w", in.role, err)
+		}
+		if len(declared) == 0 {
+			continue
+		}
+		formats, err := sources.DeclaredFormats(in.in.Options)
+		if err != nil {
+			return fmt.Errorf("%s: %w", in.role, err)
+		}
+		if db == nil {
+			if db, err = duck.Open(ctx, ""); err != nil {
+				return err
+			}
+			defer db.Close()
+		}
+		if err := load.CheckDeclared(ctx, db, in.role, declared, formats); err != nil {
+			return fmt.Errorf("%w (found before any row was read)", err)
 		}
 	}
 	return nil

@@ -129,6 +129,9 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err := checkLocations(s); err != nil {
 		return nil, err
 	}
+	if err := checkTypes(ctx, s); err != nil {
+		return nil, err
+	}
 	if err := checkColumns(ctx, s, ins); err != nil {
 		return nil, err
 	}

@@ -162,10 +162,12 @@ func decimalOr(d string) string {
 // (in.Formats: dates and timestamps declared in types:, numbers declared
 // in types: and the measures) with them, after checking every value: a
 // value that does not match is an error naming file, line, column, value
-// and the format. A date or timestamp column becomes its declared type; a
+// and the format; a pattern reading a zone or offset (%z, %Z) for a column
+// declared DATE or a zone-less TIMESTAMP is a spec.ErrInvalid naming role
+// (zonePattern). A date or timestamp column becomes its declared type; a
 // number stays text, rewritten as a plain decimal for applyDeclared and
 // the checks to convert exactly.
-func applyFormats(ctx context.Context, db *duck.DB, table string, f sources.ValueFormats, declared []sources.Column, measures []string) error {
+func applyFormats(ctx context.Context, db *duck.DB, table, role string, f sources.ValueFormats, declared []sources.Column, measures []string) error {
 	if f.IsZero() {
 		return nil
 	}
@@ -190,6 +192,9 @@ func applyFormats(ctx context.Context, db *duck.DB, table string, f sources.Valu
 			}
 			if pattern == "" {
 				continue
+			}
+			if err := zonePattern(role, d, f); err != nil {
+				return err
 			}
 			if err := checkFormat(ctx, db, table, d.Name, pattern, "", func(msg string) error {
 				return fmt.Errorf("%s does not match %s: %q (declared %s)", msg, key, pattern, d.Type)

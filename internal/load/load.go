@@ -16,9 +16,15 @@
 //     DuckDB's Arrow scan (duck.DB.LoadArrow).
 //
 // Then every declared type (the types: option, Input.Declared) is applied
-// with a check of each value first, so a value that does not convert, or
-// that a declared DECIMAL would round, is an error naming its file, line,
-// column and value (BadValue) rather than a NULL or a rounded number.
+// with a check of each value first, so a value that does not convert, that
+// the cast would change (a fraction under an integer type or beyond a
+// DECIMAL's scale, a number not written as a plain decimal, a date with a
+// time of day, digits beyond a timestamp's precision, a typed value that
+// reads back as another), or a wall-clock time a DST change of the input's
+// zone skips or repeats, is an error naming its file, line, column and
+// value (BadValue) rather than a NULL, a rounded number or a guessed
+// instant. A declared type DuckDB does not have is a spec error
+// (ResolveType, CheckDeclared: found before any row is read).
 //
 // Every statement is a file of queries/load, parsed by package sqlfile with
 // the strict header "-- statement:" (the file's id) and "-- description:".
@@ -46,6 +52,7 @@ var statements = sync.OnceValue(func() *queries.Set {
 	f := sqlfile.Funcs()
 	f["haszone"] = hasZone
 	f["hasprefix"] = strings.HasPrefix
+	f["inexacttext"] = inexactText
 	return queries.MustSet("load", f)
 })
 
@@ -58,6 +65,30 @@ var hasZoneRule = sync.OnceValue(func() *sqlfile.File {
 	}
 	return f
 })
+
+// inexactRule is queries/rules/inexact_text.sql, the one rule of whether
+// a text is read exactly as a number, date or timestamp, shared with the
+// checks.
+var inexactRule = sync.OnceValue(func() *sqlfile.File {
+	f, err := sqlfile.ReadFile(queries.FS, "rules/inexact_text.sql", queries.Keys, sqlfile.Funcs())
+	if err != nil {
+		panic(err)
+	}
+	return f
+})
+
+// inexactText renders the inexact_text rule for the text expression text
+// read as class (number, date, timestamp) of scale or fraction digits.
+func inexactText(text, class string, scale, digits int) (string, error) {
+	out, err := inexactRule().Render(struct {
+		Text, Class   string
+		Scale, Digits int
+	}{text, class, scale, digits})
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(sqlfile.Body(out), "\n"), nil
+}
 
 // hasZone renders the has_zone rule for the text expression text.
 func hasZone(text string) (string, error) {
@@ -158,10 +189,10 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 	if err != nil {
 		return nil, err
 	}
-	if err := applyFormats(ctx, db, table, in.Formats, in.Declared, opt.Measures); err != nil {
+	if err := applyFormats(ctx, db, table, in.Role, in.Formats, in.Declared, opt.Measures); err != nil {
 		return nil, err
 	}
-	if err := applyDeclared(ctx, db, table, in.Declared, in.Formats, opt.Rename, opt.TimeZone); err != nil {
+	if err := applyDeclared(ctx, db, table, in.Role, in.Declared, in.Formats, opt.Rename, opt.TimeZone); err != nil {
 		return nil, err
 	}
 	in.TimeZone = opt.TimeZone
@@ -267,10 +298,10 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 			apply = append(apply, d)
 		}
 	}
-	if err := applyFormats(ctx, db, tmp, formats, apply, opt.Measures); err != nil {
+	if err := applyFormats(ctx, db, tmp, "sink", formats, apply, opt.Measures); err != nil {
 		return 0, err
 	}
-	if err := applyDeclared(ctx, db, tmp, apply, formats, opt.Rename, opt.TimeZone); err != nil {
+	if err := applyDeclared(ctx, db, tmp, "sink", apply, formats, opt.Rename, opt.TimeZone); err != nil {
 		return 0, err
 	}
 	n, err := count(ctx, db, "count_rows", tableData{tmp})
@@ -288,17 +319,13 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 		if !have[id.Name] {
 			return 0, fmt.Errorf("it has no column %s (an id column of the sink)", id.Name)
 		}
-		data, err := conversion(tmp, id.Name, typeOf[id.Name], id.Type, opt.TimeZone)
+		// Only whether each id converts is checked here (Check convert), not
+		// its scale.
+		data, err := conversion(tmp, id.Name, typeOf[id.Name], id.Type, id.Type, opt.TimeZone)
 		if err != nil {
 			return 0, err
 		}
-		// Only whether each id converts is checked here, not its scale.
-		data.Decimal = false
-		q, err := statements().SQL("declared_type_check", data)
-		if err != nil {
-			return 0, err
-		}
-		msg, bad, err := firstBad(ctx, db, q, id.Name)
+		msg, bad, err := declaredCheck(ctx, db, data)
 		if err != nil {
 			return 0, err
 		}

@@ -1,13 +1,34 @@
 -- statement: declared_type_check
--- description: The first row, in read order, whose value of Column does not
--- description: convert to the declared Type (TryValue, the declared_value
--- description: fragment with TRY_CAST, is NULL), or that a declared DECIMAL
--- description: with Scale fraction digits would round (Decimal is true then).
-SELECT __file, __line, {{q .Column}}
+-- description: The first row, in read order, whose value of Column is not read exactly as the declared Type, by
+-- description: Check: "convert", a value that does not convert (TryValue, the declared_value fragment with TRY_CAST,
+-- description: is NULL); "exact", a value that converts but that the cast would change — for text (Text), a
+-- description: number (Class "number": an integer type has Scale 0) not written as a plain decimal number with at
+-- description: most Scale fraction digits (DuckDB's cast rounds 1.5 to the INTEGER 2, reads 1e1, 0x10 and 1_000),
+-- description: a date (Class "date") not written as a plain date YYYY-MM-DD (the cast drops a time of day), a
+-- description: timestamp (Class "timestamp") with non-zero fraction digits of a second beyond the Digits the type
+-- description: holds (the cast drops them); for a typed value (RoundTrip, the column's own type), one that reads
+-- description: back as another value once converted (a DOUBLE 1.5 as an INTEGER, a TIMESTAMP_NS as a TIMESTAMP);
+-- description: "gap" and "repeat", a wall-clock time (the declared_wall fragment) that the DST changes of Zone skip
+-- description: (ICU would move it by the change) or show twice (ICU would pick one offset) — whose instant, "repeat"
+-- description: tests, differs by the change of offset across the day around it from another of the same reading.
+{{$col := q .Column}}SELECT __file, __line, {{$col}}
 FROM {{q .Table}}
-WHERE ({{q .Column}} IS NOT NULL AND {{.TryValue}} IS NULL)
-{{- if .Decimal}}
-   OR ({{q .Column}} IS NOT NULL AND length(regexp_extract(trim(CAST({{q .Column}} AS VARCHAR)), '\.(\d*)$', 1)) > {{.Scale}})
+WHERE {{$col}} IS NOT NULL AND
+{{- if eq .Check "convert"}} {{.TryValue}} IS NULL
+{{- else if eq .Check "exact"}}
+  {{- if .Text}} {{inexacttext $col .Class .Scale .Digits}}
+  {{- else if .RoundTrip}} TRY_CAST({{.TryValue}} AS {{sqltype .RoundTrip}}) IS DISTINCT FROM {{$col}}
+  {{- else}} FALSE
+  {{- end}}
+{{- else}}{{$w := .Wall}}{{$z := lit .Zone}}{{$i := printf "timezone(%s, %s)" $z $w}} {{$w}} IS NOT NULL AND
+  {{- if eq .Check "gap"}} timezone({{$z}}, {{$i}}) <> {{$w}}
+  {{- else}} (timezone({{$z}}, {{$i}} + INTERVAL 1 DAY) - timezone('UTC', {{$i}} + INTERVAL 1 DAY))
+      <> (timezone({{$z}}, {{$i}} - INTERVAL 1 DAY) - timezone('UTC', {{$i}} - INTERVAL 1 DAY))
+    AND (timezone({{$z}}, {{$i}} + ((timezone({{$z}}, {{$i}} + INTERVAL 1 DAY) - timezone('UTC', {{$i}} + INTERVAL 1 DAY))
+      - (timezone({{$z}}, {{$i}} - INTERVAL 1 DAY) - timezone('UTC', {{$i}} - INTERVAL 1 DAY)))) = {{$w}}
+      OR timezone({{$z}}, {{$i}} - ((timezone({{$z}}, {{$i}} + INTERVAL 1 DAY) - timezone('UTC', {{$i}} + INTERVAL 1 DAY))
+      - (timezone({{$z}}, {{$i}} - INTERVAL 1 DAY) - timezone('UTC', {{$i}} - INTERVAL 1 DAY)))) = {{$w}})
+  {{- end}}
 {{- end}}
 ORDER BY __row
 LIMIT 1

@@ -1,0 +1,15 @@
+-- fragment: inexact_text
+-- description: The rule that a text .Text, which DuckDB's cast reads as a value of class .Class, is not read exactly
+-- description: (the cast would change it): a number ("number", an integer type being .Scale 0) not written as a
+-- description: plain decimal number — an optional sign, digits, an optional point and at most .Scale fraction digits,
+-- description: spaces around; no exponent (1e1), hex (0x10) or _ (1_000), which the cast reads, nor more fraction
+-- description: digits, which it rounds (1.5 as the INTEGER 2); a date ("date") not written as a plain date
+-- description: YYYY-MM-DD (the cast drops a time of day: 2024-01-02 13:45:00 would be 2024-01-02); a timestamp
+-- description: ("timestamp") with non-zero fraction digits of a second beyond the .Digits its type holds (the cast
+-- description: drops them: .1234567 would be .123456). FALSE for any other class.
+-- returns: BOOLEAN
+{{if eq .Class "number"}}NOT regexp_full_match({{.Text}}, {{if eq .Scale 0}}'\s*[+-]?\d+\.?\s*'{{else}}{{lit (printf "\\s*[+-]?(\\d+(\\.\\d{0,%d})?|\\.\\d{1,%d})\\s*" .Scale .Scale)}}{{end}})
+{{- else if eq .Class "date"}}NOT regexp_full_match({{.Text}}, '\s*\d{4,}-\d{2}-\d{2}\s*')
+{{- else if eq .Class "timestamp"}}regexp_matches({{.Text}}, {{lit (printf ":\\d{2}\\.\\d{%d}\\d*[1-9]" .Digits)}})
+{{- else}}FALSE
+{{- end}}
