@@ -720,6 +720,7 @@ func (s *mysqlSource) describe(ctx context.Context, conn *sql.Conn, details map[
 		}
 	}
 	seen := map[string]bool{}
+	names := make([]string, 0, len(cols))
 	var bad []string
 	for i := range cols {
 		c := &cols[i]
@@ -730,6 +731,10 @@ func (s *mysqlSource) describe(ctx context.Context, conn *sql.Conn, details map[
 			return nil, fmt.Errorf("%w: column name %q is reserved for provenance; rename it in a query", ErrInvalidLocation, c.Name)
 		}
 		seen[c.Name] = true
+		names = append(names, c.Name)
+		if err := CaseClash(names); err != nil {
+			return nil, fmt.Errorf("%w; give them distinct names in a query (SELECT a AS a_lower, A AS a_upper, …)", err)
+		}
 		if !mapMyType(c) {
 			bad = append(bad, fmt.Sprintf("column %s has type %s", c.Name, c.MyType))
 		}

@@ -173,6 +173,30 @@ func checkNames(what string, names []string) error {
 	return nil
 }
 
+// CaseClash refuses two column names of one input that are equal or differ
+// only in case (ErrInvalidLocation naming both, each quoted with %q so a
+// control character or a byte-order mark shows): DuckDB, which runs the
+// checks, compares identifiers case-insensitively and would load the second
+// as "<name>_1", so a spec column would silently bind to the wrong one
+// (README "Column names are compared exactly"). Every kind's columns pass
+// here: RecordSchema (every Arrow kind's records), the PostgreSQL and MySQL
+// Schema, and the CSV header (checkNames).
+func CaseClash(names []string) error {
+	seen := make(map[string]string, len(names))
+	for _, c := range names {
+		k := strings.ToLower(c)
+		switch first, dup := seen[k]; {
+		case !dup:
+			seen[k] = c
+		case first == c:
+			return fmt.Errorf("%w: column %q is named twice", ErrInvalidLocation, c)
+		default:
+			return fmt.Errorf("%w: columns %q and %q differ only in case; DuckDB, which runs the checks, does not tell them apart", ErrInvalidLocation, first, c)
+		}
+	}
+	return nil
+}
+
 // checkPartitionNames refuses a partition column with the name of one of
 // the files' own columns.
 func checkPartitionNames(cols, parts []string) error {

@@ -516,6 +516,9 @@ func pgColumns(ctx context.Context, tx pgQuerier, fields []pgconn.FieldDescripti
 			return nil, fmt.Errorf("%w: column name %q is reserved for provenance; rename it in a query", ErrInvalidLocation, c.Name)
 		}
 		seen[c.Name] = true
+		if err := CaseClash(pgFieldNames(fields[:i+1])); err != nil {
+			return nil, fmt.Errorf("%w; give them distinct names in a query (SELECT \"AMOUNT\" AS amount_upper, …)", err)
+		}
 		t, ok := mapPGType(c.OID, c.TypMod)
 		if !ok {
 			bad = append(bad, fmt.Sprintf("column %s has type %s", c.Name, c.PGType))
@@ -529,6 +532,15 @@ func pgColumns(ctx context.Context, tx pgQuerier, fields []pgconn.FieldDescripti
 		return nil, fmt.Errorf("%w: %s, which reconcile cannot load exactly; read it through a query that casts it (query: SELECT …, col::text AS col FROM …)", ErrUnmappedType, strings.Join(bad, "; "))
 	}
 	return cols, nil
+}
+
+// pgFieldNames are the names of a result's columns.
+func pgFieldNames(fields []pgconn.FieldDescription) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = string(f.Name)
+	}
+	return out
 }
 
 // ErrUnmappedType is returned by Read when a PostgreSQL column has a type
