@@ -521,7 +521,7 @@ func csvHeader(f ScanFile, delim, quote rune, header bool, enc *textEncoding) ([
 		case seen[strings.ToLower(c)] == c:
 			return nil, fmt.Errorf("%s:1: header names column %q twice", path, c)
 		case seen[strings.ToLower(c)] != "":
-			return nil, fmt.Errorf("%s:1: header columns %q and %q differ only in case; DuckDB, which runs the checks, does not tell them apart", path, seen[strings.ToLower(c)], c)
+			return nil, fmt.Errorf("%w: %s:1: header columns %q and %q differ only in case; DuckDB, which runs the checks, does not tell them apart", ErrInvalidLocation, path, seen[strings.ToLower(c)], c)
 		case c == FileColumn || c == LineColumn || c == RowColumn:
 			return nil, fmt.Errorf("%s:1: column name %q is reserved for provenance", path, c)
 		}

@@ -650,7 +650,15 @@ func (s *mysqlSource) Read(ctx context.Context) (in *Input, records array.Record
 		return nil, nil, err
 	}
 	handed = true
-	return &Input{Role: s.loc.Role, Kind: "mysql", Location: Redact(s.loc.URI), Details: details}, records, nil
+	in = &Input{Role: s.loc.Role, Kind: "mysql", Location: Redact(s.loc.URI), Details: details}
+	if s.table != nil {
+		db, name := fmt.Sprint(details["database"]), s.table[len(s.table)-1]
+		if len(s.table) == 2 {
+			db = s.table[0]
+		}
+		in.Relation = fmt.Sprintf("mysql %s %s %s.%s", s.cfg.Net, s.cfg.Addr, db, name)
+	}
+	return in, records, nil
 }
 
 // inputFacts are this input's Details: the snapshot's facts, then its own

@@ -406,7 +406,11 @@ func (s *pgSource) Read(ctx context.Context) (in *Input, records array.RecordRea
 		return nil, nil, err
 	}
 	reading = true
-	return &Input{Role: s.loc.Role, Kind: "postgres", Location: Redact(s.loc.URI), Details: details}, records, nil
+	in = &Input{Role: s.loc.Role, Kind: "postgres", Location: Redact(s.loc.URI), Details: details}
+	if s.table != nil && sd.Fields[0].TableOID != 0 {
+		in.Relation = fmt.Sprintf("postgres %s:%d %v relation %d", cfg.Host, cfg.Port, details["database"], sd.Fields[0].TableOID)
+	}
+	return in, records, nil
 }
 
 // pgEvidence runs the transaction's first statement, which fixes its
