@@ -293,3 +293,19 @@ func TestNDJSONFixinCaseOnlyKeys(t *testing.T) {
 		t.Fatalf("err = %v, want ErrInvalidLocation naming file, line and both keys", err)
 	}
 }
+
+// fixin: the unknown-option error lists every key the input's long form
+// takes, rename and time_zone (spec.Input keys, read before the kind) too.
+func TestFixinUnknownOptionListsInputKeys(t *testing.T) {
+	for _, uri := range []string{"x.csv", "x.ndjson", "postgres://h/db?table=a"} {
+		_, err := sources.Open(sources.Location{URI: uri, Options: map[string]any{"colour": "red"}})
+		if err == nil {
+			t.Fatalf("%s: no error", uri)
+		}
+		for _, k := range []string{"rename", "time_zone"} {
+			if !strings.Contains(err.Error(), ", "+k) {
+				t.Errorf("%s: %q does not list %s", uri, err, k)
+			}
+		}
+	}
+}

@@ -246,7 +246,13 @@ func (o *options) Types() []Column {
 // (or words) with an optional (precision[, scale]).
 var typeName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_ ]*(\(\s*\d+\s*(,\s*\d+\s*)?\))?$`)
 
-// Err reports options that are malformed or not known to the kind.
+// InputKeys are the keys of an input's long form that every kind takes and
+// the spec reads itself (spec.Input: rename, time_zone), so the kind's
+// options never see them; the unknown-option error lists them too.
+var InputKeys = []string{"rename", "time_zone"}
+
+// Err reports options that are malformed or not known to the kind (listing
+// the kind's options and InputKeys).
 func (o *options) Err() error {
 	var unknown, known []string
 	for k := range o.m {
@@ -256,6 +262,13 @@ func (o *options) Err() error {
 	}
 	for k := range o.used {
 		known = append(known, k)
+	}
+	// Every input's long form also takes the spec's own keys (spec.Input:
+	// rename, time_zone), which never reach the kind.
+	for _, k := range InputKeys {
+		if !o.used[k] {
+			known = append(known, k)
+		}
 	}
 	sort.Strings(unknown)
 	sort.Strings(known)
