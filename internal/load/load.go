@@ -135,7 +135,9 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		if err != nil {
 			return nil, err
 		}
-		if native(scan) {
+		// A scan of no file (an input whose every file is uncommitted:
+		// no record, its columns known) is read as empty records.
+		if native(scan) && len(scan.Files) > 0 {
 			if err := loadScan(ctx, db, table, sin.Location, scan); err != nil {
 				return nil, err
 			}
