@@ -27,8 +27,16 @@ const (
 
 // RecordSchema is the schema of a kind's records: the user columns, then the
 // provenance columns __file (utf8), __line (int64) and __row (int64). A
-// user column with a provenance name is an ErrInvalidLocation.
+// user column with a provenance name, or two user columns whose names are
+// equal or differ only in case (CaseClash), is an ErrInvalidLocation.
 func RecordSchema(user []arrow.Field) (*arrow.Schema, error) {
+	names := make([]string, len(user))
+	for i, f := range user {
+		names[i] = f.Name
+	}
+	if err := CaseClash(names); err != nil {
+		return nil, err
+	}
 	fields := make([]arrow.Field, 0, len(user)+3)
 	for _, f := range user {
 		switch f.Name {

@@ -138,3 +138,13 @@ func TestReadRowsAppendBatch(t *testing.T) {
 		t.Errorf("last row's provenance %s, want %s", lastRow, want)
 	}
 }
+
+// fixin: the one batch builder refuses two user columns that differ only in
+// case (every Arrow kind: postgres, mysql, ndjson, kafka), naming both.
+func TestReadRowsFixinCaseOnlyColumnsRefused(t *testing.T) {
+	user := []arrow.Field{{Name: "id", Type: arrow.BinaryTypes.String}, {Name: "amount", Type: arrow.BinaryTypes.String}, {Name: "AMOUNT", Type: arrow.BinaryTypes.String}}
+	_, err := sources.ReadRows(context.Background(), user, sources.ReadOptions{}, func(context.Context, *sources.RowWriter) error { return nil })
+	if !errors.Is(err, sources.ErrInvalidLocation) || !strings.Contains(err.Error(), `"amount" and "AMOUNT" differ only in case`) {
+		t.Fatalf("err = %v, want ErrInvalidLocation naming amount and AMOUNT", err)
+	}
+}

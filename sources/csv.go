@@ -99,12 +99,18 @@ func (s *csvSource) Close() error { return nil }
 // prepare lists and fingerprints the files and reads their header.
 func (s *csvSource) prepare(ctx context.Context) (*Input, []ScanFile, []string, error) {
 	in, files, ls, err := listInput(ctx, s.loc, "csv", s.declared, s.partitions)
-	if err != nil {
+	only := errors.Is(err, ErrOnlyUncommitted)
+	if err != nil && !only {
 		return nil, nil, nil, err
 	}
 	s.ls = ls
 	in.Formats = s.formats
-	cols, err := s.fileColumns(files)
+	var cols []string
+	if only {
+		cols, err = s.uncommittedColumns(in.Skipped, err)
+	} else {
+		cols, err = s.fileColumns(files)
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -121,12 +127,20 @@ func (s *csvSource) prepare(ctx context.Context) (*Input, []ScanFile, []string, 
 // return for the files' listing and headers.
 func (s *csvSource) Schema(ctx context.Context) ([]Column, error) {
 	files, parts, err := listSchema(ctx, s.loc, s.partitions)
-	if err != nil {
+	var cols []string
+	switch {
+	case errors.Is(err, ErrOnlyUncommitted):
+		// No committed file: the columns are the uncommitted files'.
+		if _, _, cols, err = s.prepare(ctx); err != nil {
+			return nil, err
+		}
+		parts = s.ls.partitions.namesOf()
+	case err != nil:
 		return nil, err
-	}
-	cols, err := s.fileColumns(files)
-	if err != nil {
-		return nil, err
+	default:
+		if cols, err = s.fileColumns(files); err != nil {
+			return nil, err
+		}
 	}
 	if err := checkPartitionNames(cols, parts); err != nil {
 		return nil, err
@@ -162,8 +176,39 @@ func (s *csvSource) fileColumns(files []ScanFile) ([]string, error) {
 			return nil, fmt.Errorf("%s: header %q differs from %s's %q; every file of one input must have the same columns", f.Name, c, from.Name, cols)
 		}
 	}
+	if cols == nil && len(files) == 0 {
+		return nil, errors.New("no file with a header: give columns:")
+	}
 	if cols == nil {
 		return nil, fmt.Errorf("%s: no committed bytes in any file, so no header: give columns:", files[0].Name)
+	}
+	return cols, nil
+}
+
+// uncommittedColumns are the columns of an input whose every file is
+// uncommitted (listed ErrOnlyUncommitted): it holds no committed record,
+// and its columns are the columns: option, or the header every
+// uncommitted file shares (each read as ReadUncommitted reads it; a file
+// with no complete line has none to compare). Files whose headers differ,
+// or no file with a header, are an error (wrapping only, the listing's).
+func (s *csvSource) uncommittedColumns(skipped []SkippedFile, only error) ([]string, error) {
+	if s.columns != nil {
+		return s.columns, nil
+	}
+	var files []ScanFile
+	for _, sk := range skipped {
+		if !sk.Uncommitted {
+			continue
+		}
+		f, err := s.ls.uncommittedFile(sk.Path, true)
+		if err != nil {
+			return nil, fmt.Errorf("%w; %s: %w", only, sk.Path, err)
+		}
+		files = append(files, f)
+	}
+	cols, err := s.fileColumns(files)
+	if err != nil {
+		return nil, fmt.Errorf("%w; the columns come from the uncommitted files' headers, which must agree: %w", only, err)
 	}
 	return cols, nil
 }
@@ -521,7 +566,7 @@ func csvHeader(f ScanFile, delim, quote rune, header bool, enc *textEncoding) ([
 		case seen[strings.ToLower(c)] == c:
 			return nil, fmt.Errorf("%s:1: header names column %q twice", path, c)
 		case seen[strings.ToLower(c)] != "":
-			return nil, fmt.Errorf("%s:1: header columns %q and %q differ only in case; DuckDB, which runs the checks, does not tell them apart", path, seen[strings.ToLower(c)], c)
+			return nil, fmt.Errorf("%w: %s:1: header columns %q and %q differ only in case; DuckDB, which runs the checks, does not tell them apart", ErrInvalidLocation, path, seen[strings.ToLower(c)], c)
 		case c == FileColumn || c == LineColumn || c == RowColumn:
 			return nil, fmt.Errorf("%s:1: column name %q is reserved for provenance", path, c)
 		}

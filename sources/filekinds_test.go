@@ -271,3 +271,41 @@ func TestParquetCompressedRefused(t *testing.T) {
 		t.Errorf("Read: err = %v, want ErrInvalidLocation", err)
 	}
 }
+
+// fixin: NDJSON keys differing only in case are a usage error (exit 2), as
+// a CSV header's are, naming file, line and both keys.
+func TestNDJSONFixinCaseOnlyKeys(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "cc.ndjson")
+	if err := os.WriteFile(p, []byte("{\"id\":\"1\",\"amount\":\"1\",\"AMOUNT\":\"2\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, err := sources.Open(sources.Location{URI: p, Role: "sink"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	_, rr, err := src.Read(context.Background())
+	if err == nil {
+		rr.Release()
+	}
+	if !errors.Is(err, sources.ErrInvalidLocation) || !strings.Contains(err.Error(), `cc.ndjson:1: key "AMOUNT" differs only in case from "amount"`) {
+		t.Fatalf("err = %v, want ErrInvalidLocation naming file, line and both keys", err)
+	}
+}
+
+// fixin: the unknown-option error lists every key the input's long form
+// takes, rename and time_zone (spec.Input keys, read before the kind) too.
+func TestFixinUnknownOptionListsInputKeys(t *testing.T) {
+	for _, uri := range []string{"x.csv", "x.ndjson", "postgres://h/db?table=a"} {
+		_, err := sources.Open(sources.Location{URI: uri, Options: map[string]any{"colour": "red"}})
+		if err == nil {
+			t.Fatalf("%s: no error", uri)
+		}
+		for _, k := range []string{"rename", "time_zone"} {
+			if !strings.Contains(err.Error(), ", "+k) {
+				t.Errorf("%s: %q does not list %s", uri, err, k)
+			}
+		}
+	}
+}

@@ -23,6 +23,15 @@ import (
 // or glob leaves no file to read.
 var ErrNoFiles = fault.Runtime.New("sources: no files match")
 
+// ErrOnlyUncommitted is returned by ListFiles, with the Listing, when a
+// folder or glob matches files but every one it would read is uncommitted
+// (an in-progress or pending part file, …): the input then holds no
+// committed record, which is a finding (population, missing_ids labelled
+// uncommitted_file), not a read error. A kind that can tell its columns
+// from the uncommitted files (csv) reads such an input as empty; the others
+// return the error (exit 3).
+var ErrOnlyUncommitted = fault.Runtime.New("sources: no committed file")
+
 // ErrValidLength is returned by ListFiles when a valid-length side file
 // (see ValidLength) cannot be applied: it does not parse, it gives a length
 // beyond its part file, its part file is missing, or a part file has two.
@@ -141,7 +150,19 @@ func ListFiles(pattern, baseDir string) (*Listing, error) {
 	}
 	sort.Slice(l.Skipped, func(i, j int) bool { return l.Skipped[i].Path < l.Skipped[j].Path })
 	if len(l.Files) == 0 {
-		return l, fmt.Errorf("%w %s (matched %d file(s), %d skipped as not committed output or not records)", ErrNoFiles, pattern, len(matches), len(l.Skipped))
+		unc := 0
+		for _, sk := range l.Skipped {
+			if sk.Uncommitted {
+				unc++
+			}
+		}
+		if unc > 0 {
+			return l, fmt.Errorf("%w: %s: none of the %d file(s) matched is committed output (%d uncommitted, %d not records)", ErrOnlyUncommitted, pattern, len(matches), unc, len(matches)-unc)
+		}
+		if len(matches) == 0 {
+			return l, fmt.Errorf("%w %s: it matches no file", ErrNoFiles, pattern)
+		}
+		return l, fmt.Errorf("%w %s: the %d file(s) matched are not records (commit markers, checksums)", ErrNoFiles, pattern, len(matches))
 	}
 	return l, nil
 }
@@ -478,14 +499,20 @@ type listed struct {
 // returns the Input that describes them (Role, Kind, Location, Files with
 // their valid lengths, Skipped and Ignored, Partitions, Declared) and the
 // files to read, named as __file shows them, each with its partition
-// values.
+// values. When every file is uncommitted it returns all of that (no file to
+// read) and an error wrapping ErrOnlyUncommitted, which a kind that can
+// read an empty input clears.
 func listInput(ctx context.Context, loc Location, kind string, declared []Column, parts *partitionSpec) (*Input, []ScanFile, *listed, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, err
 	}
 	parts = parts.fresh()
 	l, err := ListFiles(loc.URI, loc.BaseDir)
-	if err != nil {
+	var only error
+	switch {
+	case errors.Is(err, ErrOnlyUncommitted):
+		only = err
+	case err != nil:
 		return nil, nil, nil, err
 	}
 	fps, err := Fingerprint(ctx, l.Files)
@@ -516,7 +543,7 @@ func listInput(ctx context.Context, loc Location, kind string, declared []Column
 		in.Skipped = append(in.Skipped, SkippedFile{Path: Rel(base, s.Path), Reason: s.Reason, Uncommitted: s.Uncommitted})
 		in.Ignored = append(in.Ignored, Rel(base, s.Path))
 	}
-	return in, files, ls, nil
+	return in, files, ls, only
 }
 
 // scanFile describes one file to read: its name for __file, compression,

@@ -109,9 +109,19 @@ func TestListFilesCommitRules(t *testing.T) {
 	if l, err := sources.ListFiles("out/deep/*", dir); err != nil || len(l.Files) != 1 {
 		t.Errorf("out/deep/* (a folder): %v, %v; want part-7 read", l, err)
 	}
-	// Only uncommitted files matched: nothing to read.
-	if _, err := sources.ListFiles("out/*/.part-*", dir); !errors.Is(err, sources.ErrNoFiles) {
-		t.Errorf("only hidden files matched: err = %v, want ErrNoFiles", err)
+	// Only uncommitted files matched: no committed record, which is a
+	// finding (the listing comes with it), not "no files match".
+	if l, err := sources.ListFiles("out/*/.part-*", dir); !errors.Is(err, sources.ErrOnlyUncommitted) || l == nil || len(l.Files) != 0 || len(l.Skipped) == 0 {
+		t.Errorf("only hidden files matched: %v, err = %v, want ErrOnlyUncommitted with the skipped files", l, err)
+	}
+	// A folder with no file at all, or only a commit marker, is an error.
+	os.MkdirAll(filepath.Join(dir, "fixin_empty"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "fixin_marker"), 0o755)
+	os.WriteFile(filepath.Join(dir, "fixin_marker", "_SUCCESS"), nil, 0o644)
+	for _, p := range []string{"fixin_empty", "fixin_marker", "fixin_none/*.csv"} {
+		if _, err := sources.ListFiles(p, dir); !errors.Is(err, sources.ErrNoFiles) {
+			t.Errorf("%s: err = %v, want ErrNoFiles", p, err)
+		}
 	}
 	// A file named outright is read.
 	if l, err := sources.ListFiles("out/2026-11-30--03/_weird", dir); err != nil || len(l.Files) != 1 {

@@ -650,7 +650,15 @@ func (s *mysqlSource) Read(ctx context.Context) (in *Input, records array.Record
 		return nil, nil, err
 	}
 	handed = true
-	return &Input{Role: s.loc.Role, Kind: "mysql", Location: Redact(s.loc.URI), Details: details}, records, nil
+	in = &Input{Role: s.loc.Role, Kind: "mysql", Location: Redact(s.loc.URI), Details: details}
+	if s.table != nil {
+		db, name := fmt.Sprint(details["database"]), s.table[len(s.table)-1]
+		if len(s.table) == 2 {
+			db = s.table[0]
+		}
+		in.Relation = fmt.Sprintf("mysql %s %s %s.%s", s.cfg.Net, s.cfg.Addr, db, name)
+	}
+	return in, records, nil
 }
 
 // inputFacts are this input's Details: the snapshot's facts, then its own
@@ -720,6 +728,7 @@ func (s *mysqlSource) describe(ctx context.Context, conn *sql.Conn, details map[
 		}
 	}
 	seen := map[string]bool{}
+	names := make([]string, 0, len(cols))
 	var bad []string
 	for i := range cols {
 		c := &cols[i]
@@ -730,6 +739,10 @@ func (s *mysqlSource) describe(ctx context.Context, conn *sql.Conn, details map[
 			return nil, fmt.Errorf("%w: column name %q is reserved for provenance; rename it in a query", ErrInvalidLocation, c.Name)
 		}
 		seen[c.Name] = true
+		names = append(names, c.Name)
+		if err := CaseClash(names); err != nil {
+			return nil, fmt.Errorf("%w; give them distinct names in a query (SELECT a AS a_lower, A AS a_upper, …)", err)
+		}
 		if !mapMyType(c) {
 			bad = append(bad, fmt.Sprintf("column %s has type %s", c.Name, c.MyType))
 		}

@@ -239,7 +239,7 @@ func ndjsonKeys(ctx context.Context, files []ScanFile) ([]string, error) {
 					seen[strings.ToLower(k)] = k
 					keys = append(keys, k)
 				case first != k:
-					return fmt.Errorf("%s:%d: key %q differs only in case from %q; DuckDB, which runs the checks, does not tell them apart", p, n, k, first)
+					return fmt.Errorf("%w: %s:%d: key %q differs only in case from %q; DuckDB, which runs the checks, does not tell them apart", ErrInvalidLocation, p, n, k, first)
 				}
 			}
 			return err

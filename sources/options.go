@@ -173,6 +173,30 @@ func checkNames(what string, names []string) error {
 	return nil
 }
 
+// CaseClash refuses two column names of one input that are equal or differ
+// only in case (ErrInvalidLocation naming both, each quoted with %q so a
+// control character or a byte-order mark shows): DuckDB, which runs the
+// checks, compares identifiers case-insensitively and would load the second
+// as "<name>_1", so a spec column would silently bind to the wrong one
+// (README "Column names are compared exactly"). Every kind's columns pass
+// here: RecordSchema (every Arrow kind's records), the PostgreSQL and MySQL
+// Schema, and the CSV header (checkNames).
+func CaseClash(names []string) error {
+	seen := make(map[string]string, len(names))
+	for _, c := range names {
+		k := strings.ToLower(c)
+		switch first, dup := seen[k]; {
+		case !dup:
+			seen[k] = c
+		case first == c:
+			return fmt.Errorf("%w: column %q is named twice", ErrInvalidLocation, c)
+		default:
+			return fmt.Errorf("%w: columns %q and %q differ only in case; DuckDB, which runs the checks, does not tell them apart", ErrInvalidLocation, first, c)
+		}
+	}
+	return nil
+}
+
 // checkPartitionNames refuses a partition column with the name of one of
 // the files' own columns.
 func checkPartitionNames(cols, parts []string) error {
@@ -222,7 +246,13 @@ func (o *options) Types() []Column {
 // (or words) with an optional (precision[, scale]).
 var typeName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_ ]*(\(\s*\d+\s*(,\s*\d+\s*)?\))?$`)
 
-// Err reports options that are malformed or not known to the kind.
+// InputKeys are the keys of an input's long form that every kind takes and
+// the spec reads itself (spec.Input: rename, time_zone), so the kind's
+// options never see them; the unknown-option error lists them too.
+var InputKeys = []string{"rename", "time_zone"}
+
+// Err reports options that are malformed or not known to the kind (listing
+// the kind's options and InputKeys).
 func (o *options) Err() error {
 	var unknown, known []string
 	for k := range o.m {
@@ -232,6 +262,13 @@ func (o *options) Err() error {
 	}
 	for k := range o.used {
 		known = append(known, k)
+	}
+	// Every input's long form also takes the spec's own keys (spec.Input:
+	// rename, time_zone), which never reach the kind.
+	for _, k := range InputKeys {
+		if !o.used[k] {
+			known = append(known, k)
+		}
 	}
 	sort.Strings(unknown)
 	sort.Strings(known)

@@ -406,7 +406,11 @@ func (s *pgSource) Read(ctx context.Context) (in *Input, records array.RecordRea
 		return nil, nil, err
 	}
 	reading = true
-	return &Input{Role: s.loc.Role, Kind: "postgres", Location: Redact(s.loc.URI), Details: details}, records, nil
+	in = &Input{Role: s.loc.Role, Kind: "postgres", Location: Redact(s.loc.URI), Details: details}
+	if s.table != nil && sd.Fields[0].TableOID != 0 {
+		in.Relation = fmt.Sprintf("postgres %s:%d %v relation %d", cfg.Host, cfg.Port, details["database"], sd.Fields[0].TableOID)
+	}
+	return in, records, nil
 }
 
 // pgEvidence runs the transaction's first statement, which fixes its
@@ -516,6 +520,9 @@ func pgColumns(ctx context.Context, tx pgQuerier, fields []pgconn.FieldDescripti
 			return nil, fmt.Errorf("%w: column name %q is reserved for provenance; rename it in a query", ErrInvalidLocation, c.Name)
 		}
 		seen[c.Name] = true
+		if err := CaseClash(pgFieldNames(fields[:i+1])); err != nil {
+			return nil, fmt.Errorf("%w; give them distinct names in a query (SELECT \"AMOUNT\" AS amount_upper, …)", err)
+		}
 		t, ok := mapPGType(c.OID, c.TypMod)
 		if !ok {
 			bad = append(bad, fmt.Sprintf("column %s has type %s", c.Name, c.PGType))
@@ -529,6 +536,15 @@ func pgColumns(ctx context.Context, tx pgQuerier, fields []pgconn.FieldDescripti
 		return nil, fmt.Errorf("%w: %s, which reconcile cannot load exactly; read it through a query that casts it (query: SELECT …, col::text AS col FROM …)", ErrUnmappedType, strings.Join(bad, "; "))
 	}
 	return cols, nil
+}
+
+// pgFieldNames are the names of a result's columns.
+func pgFieldNames(fields []pgconn.FieldDescription) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = string(f.Name)
+	}
+	return out
 }
 
 // ErrUnmappedType is returned by Read when a PostgreSQL column has a type

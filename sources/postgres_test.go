@@ -812,3 +812,30 @@ func TestPostgresSchemaErrors(t *testing.T) {
 		}
 	}
 }
+
+// fixin: a table, or a query alias, whose columns differ only in case
+// ("amount", "AMOUNT") is refused, by Schema and by Read, naming both:
+// DuckDB would load the second as AMOUNT_1, so a source's AMOUNT would
+// count as a column "only in the source" and a differing value pass.
+func TestPostgresFixinCaseOnlyColumnsRefused(t *testing.T) {
+	schema, conn := pgtest.Schema(t)
+	pgtest.Exec(t, conn, fmt.Sprintf(`CREATE TABLE %s.fixin_cc (id text, amount numeric(10,2), "AMOUNT" numeric(10,2));
+INSERT INTO %s.fixin_cc VALUES ('1', 1.50, 8)`, schema, schema))
+	for name, loc := range map[string]sources.Location{
+		"table": {URI: pgtest.TableURL(schema, "fixin_cc")},
+		"query": {URI: pgtest.URL(), Options: map[string]any{"query": fmt.Sprintf(`SELECT id, amount, 8 AS "AMOUNT" FROM %s.fixin_cc`, schema)}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, serr := pgSchema(t, loc)
+			_, _, lerr := pgLoad(t, loc)
+			for what, err := range map[string]error{"Schema": serr, "Read": lerr} {
+				if !errors.Is(err, sources.ErrInvalidLocation) {
+					t.Fatalf("%s: err = %v, want ErrInvalidLocation", what, err)
+				}
+				if !strings.Contains(err.Error(), `"amount" and "AMOUNT" differ only in case`) {
+					t.Errorf("%s: error %q does not name both columns", what, err)
+				}
+			}
+		})
+	}
+}

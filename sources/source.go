@@ -249,6 +249,12 @@ type Input struct {
 	// Details holds kind-specific facts an auditor needs to say "as of
 	// what" the input was read (a database snapshot, the SQL run, …).
 	Details map[string]any `json:"details,omitempty"`
+	// Relation, for a database table read whole (no query), names the
+	// table as the server knows it, so two inputs of one table compare
+	// equal however their locations spell it: "postgres <host>:<port>
+	// <database> relation <oid>" (the table's OID, as the server resolved
+	// the name), "mysql <address> <database>.<table>". Empty otherwise.
+	Relation string `json:"-"`
 	// TimeZone is the IANA zone the input's zone-less timestamps were read
 	// in (its time_zone:, else the spec's, else UTC); set by the loader.
 	TimeZone string `json:"time_zone,omitempty"`

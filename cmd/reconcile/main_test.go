@@ -273,7 +273,7 @@ func TestGuards(t *testing.T) {
 	if code, _, stderr = runCLI(t, "run", "--source", odd, "--sink", src, "--id", "id", "--out", filepath.Join(dir, "ev-odd")); code != exitOK {
 		t.Errorf("a file named with [ ]: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr = runCLI(t, "run", "--source", cased, "--sink", src, "--id", "id", "--out", filepath.Join(dir, "ev-cased")); code != exitRuntime || !strings.Contains(stderr, "differ only in case") {
+	if code, _, stderr = runCLI(t, "run", "--source", cased, "--sink", src, "--id", "id", "--out", filepath.Join(dir, "ev-cased")); code != exitUsage || !strings.Contains(stderr, `"amt" and "AMT" differ only in case`) {
 		t.Errorf("amt and AMT: exit %d, stderr %q", code, stderr)
 	}
 

@@ -261,20 +261,35 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 
 // checkInputFiles refuses an input file inside the evidence folder (which
 // --force would replace) and a file read as both source and sink (the
-// control would compare a file with itself), both usage errors, and notes
-// an input with no records that allow_empty: declares legitimate (without
-// it, the population check fails).
+// control would compare a file with itself: one file by os.SameFile, so a
+// symbolic or hard link too; or one table, Input.Relation), both usage
+// errors, and notes an input with no records that allow_empty: declares
+// legitimate (without it, the population check fails).
 func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
 	out, err := filepath.Abs(s.Out)
 	if err != nil {
 		return nil, err
 	}
 	var notes []string
-	seen := map[string]string{}
+	// Files are the same when os.SameFile says so (device and inode on
+	// Unix: a symbolic or hard link, a path spelt otherwise), never by
+	// their names; only files of one size can be one file.
+	type read struct {
+		role, path string
+		info       os.FileInfo
+	}
+	bySize := map[int64][]read{}
+	relations := map[string]string{}
 	for _, in := range inputs {
 		base, err := s.InputDir(in.Role)
 		if err != nil {
 			return nil, err
+		}
+		if in.Relation != "" {
+			if other, ok := relations[in.Relation]; ok && other != in.Role {
+				return nil, fmt.Errorf("%w: %s is read as both source and sink (%s): the control would compare a table with itself, which proves nothing", spec.ErrInvalid, in.Location, in.Relation)
+			}
+			relations[in.Relation] = in.Role
 		}
 		for _, f := range in.Files {
 			p := f.Path
@@ -284,10 +299,20 @@ func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
 			if rel, err := filepath.Rel(out, p); err == nil && !strings.HasPrefix(rel, "..") {
 				return nil, fmt.Errorf("%w: the %s file %s lies inside the evidence folder %s, which this run would replace", spec.ErrInvalid, in.Role, f.Path, s.Out)
 			}
-			if other, ok := seen[p]; ok && other != in.Role {
-				return nil, fmt.Errorf("%w: %s is read as both source and sink: the control would compare a file with itself, which proves nothing", spec.ErrInvalid, f.Path)
+			fi, err := os.Stat(p)
+			if err != nil {
+				return nil, fmt.Errorf("the %s file %s: %w", in.Role, f.Path, err)
 			}
-			seen[p] = in.Role
+			for _, o := range bySize[fi.Size()] {
+				if o.role != in.Role && os.SameFile(o.info, fi) {
+					same := f.Path
+					if o.path != f.Path {
+						same = fmt.Sprintf("%s (the %s's %s)", f.Path, o.role, o.path)
+					}
+					return nil, fmt.Errorf("%w: %s is read as both source and sink: the control would compare a file with itself, which proves nothing", spec.ErrInvalid, same)
+				}
+			}
+			bySize[fi.Size()] = append(bySize[fi.Size()], read{in.Role, f.Path, fi})
 		}
 		if in.Rows == 0 && slices.Contains(s.AllowEmpty, in.Role) {
 			notes = append(notes, fmt.Sprintf("the %s holds no records; allow_empty: [%s] declares that legitimate, so the population check passes", in.Role, in.Role))

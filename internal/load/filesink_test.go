@@ -194,3 +194,19 @@ func TestParquetUnify(t *testing.T) {
 
 // readOnly hides a source's Scanner, so the loader reads its records.
 func readOnly(s sources.Source) sources.Source { return struct{ sources.Source }{s} }
+
+// fixin: a CSV folder below key=value folders, read without partitions:,
+// has only its files' columns: DuckDB's read_csv would add (and sniff) a
+// column per folder key on its own, and with partitions: rename the
+// loader's own partition columns to dt_1, hour_1.
+func TestFixinNoHivePartitionsUnlessDeclared(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string][]byte{"out/dt=2026-11-30/part-0.csv": []byte("id\n1\n")})
+	_, in, err := loadInto(t, sources.Location{Role: "sink", URI: "out", Options: map[string]any{"kind": "csv"}, BaseDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Columns) != 1 || in.Columns[0].Name != "id" {
+		t.Errorf("columns %v, want only id", in.Columns)
+	}
+}

@@ -166,8 +166,13 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		if err != nil {
 			return nil, err
 		}
-		if native(scan) {
+		// A scan of no file (an input whose every file is uncommitted:
+		// no record, its columns known) is read as empty records.
+		if native(scan) && len(scan.Files) > 0 {
 			if err := loadScan(ctx, db, table, sin.Location, scan); err != nil {
+				return nil, err
+			}
+			if err := sameNames(ctx, db, table, sin.Location, scanNames(scan)); err != nil {
 				return nil, err
 			}
 			in = sin
@@ -178,9 +183,16 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		if err != nil {
 			return nil, err
 		}
+		var want []string
+		for _, f := range records.Schema().Fields() {
+			want = append(want, f.Name)
+		}
 		_, err = db.LoadArrow(ctx, table, records)
 		records.Release()
 		if err != nil {
+			return nil, err
+		}
+		if err := sameNames(ctx, db, table, rin.Location, want); err != nil {
 			return nil, err
 		}
 		in = rin
@@ -213,6 +225,59 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		in.Columns[i] = sources.Column{Name: c.Name, Type: c.Type, RenamedFrom: renamed[c.Name]}
 	}
 	return in, nil
+}
+
+// scanNames are the user columns a native scan gives, in order: the CSV
+// header's (or Parquet's unified) columns, then the partition columns; nil
+// when the scan does not say (nothing is then compared).
+func scanNames(scan *sources.Scan) []string {
+	var out []string
+	switch {
+	case scan.Columns != nil:
+		out = append(out, scan.Columns...)
+	case scan.Types != nil:
+		for _, c := range scan.Types {
+			out = append(out, c.Name)
+		}
+	default:
+		return nil
+	}
+	return append(out, scan.Partitions...)
+}
+
+// sameNames checks that the loaded table's user columns are exactly want
+// (the input's, provenance columns ignored), in order. DuckDB renames a
+// column whose name another one already has, ignoring case, to "<name>_1"
+// without a word; the sources refuse such inputs (sources.CaseClash), and
+// this is the guard that no other rename ever passes silently. A difference
+// is an ErrInvalidLocation naming both lists. want == nil checks nothing.
+func sameNames(ctx context.Context, db *duck.DB, table, location string, want []string) error {
+	if want == nil {
+		return nil
+	}
+	cols, err := UserColumns(ctx, db, table)
+	if err != nil {
+		return err
+	}
+	var wantUser, got []string
+	for _, w := range want {
+		switch w {
+		case sources.FileColumn, sources.LineColumn, sources.RowColumn:
+		default:
+			wantUser = append(wantUser, w)
+		}
+	}
+	for _, c := range cols {
+		got = append(got, c.Name)
+	}
+	same := len(got) == len(wantUser)
+	for i := 0; same && i < len(got); i++ {
+		same = got[i] == wantUser[i]
+	}
+	if !same {
+		return fmt.Errorf("%w: %s: the engine loaded the columns %q, not the input's %q (two names DuckDB does not tell apart?); nothing is compared under a name the input does not have", sources.ErrInvalidLocation, location, got, wantUser)
+	}
+	return nil
 }
 
 // UserColumns returns the columns of a loaded table in order, without the
