@@ -201,31 +201,6 @@ func asColumns(cols []duck.Column) []sources.Column {
 	return out
 }
 
-// measureType validates a measure in both tables and returns the exact
-// types for it: storage, the narrowest of DECIMAL(18,s) (a 64-bit integer,
-// ten times faster to parse than a 128-bit one) and DECIMAL(38,s) that holds
-// every value of both inputs; and arith, DECIMAL(38,s), for sums and
-// differences.
-func measureType(ctx context.Context, db *duck.DB, m, srcType, sinkType string) (storage, arith string, err error) {
-	scale, intDigits := 0, 0
-	for _, side := range []struct{ table, typ string }{{SourceTable, srcType}, {SinkTable, sinkType}} {
-		s, i, err := measureDigits(ctx, db, side.table, m, side.typ)
-		if err != nil {
-			return "", "", err
-		}
-		scale, intDigits = max(scale, s), max(intDigits, i)
-	}
-	if intDigits+scale > maxPrecision {
-		return "", "", fmt.Errorf("%w: measure %s needs %d integer and %d fraction digits, more than the %d an exact DECIMAL holds", ErrValue, m, intDigits, scale, maxPrecision)
-	}
-	arith = decimalType(maxPrecision, scale)
-	storage = arith
-	if intDigits+scale <= 18 {
-		storage = decimalType(18, scale)
-	}
-	return storage, arith, nil
-}
-
 var decimalTypeName = regexp.MustCompile(`^DECIMAL\((\d+),(\d+)\)$`)
 
 // measureDigits returns the fraction and integer digits a measure column

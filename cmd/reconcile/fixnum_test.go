@@ -1,0 +1,98 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reconcile-dev/reconcile/internal/pgtest"
+)
+
+// A PostgreSQL numeric without declared precision loads as DECIMAL(38,s),
+// s its pre-scanned scale: two such columns of scales 1 and 2 (or one
+// against a CSV of 1.50) are sized from the values they hold, not from the
+// 37 + 2 digits the two declarations would need together, so they reconcile
+// as a measure and as a compared column.
+func TestFixnumPostgresNumericScales(t *testing.T) {
+	schema, conn := pgtest.Schema(t)
+	pgtest.Exec(t, conn, "CREATE TABLE "+schema+".fixnum_a1 (id text, amount numeric); INSERT INTO "+schema+".fixnum_a1 VALUES ('1', 1.5), ('2', 2.2);"+
+		"CREATE TABLE "+schema+".fixnum_a2 (id text, amount numeric); INSERT INTO "+schema+".fixnum_a2 VALUES ('1', 1.50), ('2', 2.21)")
+	src, sink := pgtest.TableURL(schema, "fixnum_a1"), pgtest.TableURL(schema, "fixnum_a2")
+	csv := writeFile(t, filepath.Join(t.TempDir(), "sink.csv"), "id,amount\n1,1.50\n2,2.21\n")
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"measure", []string{"--sink", sink, "--measure", "amount"}},
+		{"compared column", []string{"--sink", sink}},
+		{"csv sink", []string{"--sink", csv, "--measure", "amount"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "ev")
+			code, _, stderr := runCLI(t, append([]string{"run", "--source", src, "--id", "id", "--out", out, "--format", "json"}, c.args...)...)
+			if code != exitFailed {
+				t.Fatalf("exit %d, want %d (one value mismatch)\n%s", code, exitFailed, stderr)
+			}
+			s := readSummary(t, out)
+			for _, ch := range s.Checks {
+				if ch.ID == "value_mismatches" && ch.Exceptions != 1 {
+					t.Errorf("value_mismatches: %d exceptions, want 1 (2.2 against 2.21)", ch.Exceptions)
+				}
+			}
+			for _, m := range s.Totals.Measures {
+				if m.SourceSum != "3.70" || m.SinkSum != "3.71" || m.Difference != "0.01" {
+					t.Errorf("sums %+v, want 3.70, 3.71, 0.01", m)
+				}
+			}
+		})
+	}
+}
+
+// Values that need more than 38 digits together are refused (exit 3), the
+// message naming both inputs' types and the first value that needs the
+// integer digits and the one that needs the fraction digits, each with its
+// location (a PostgreSQL table's row, a CSV's file and line); a measure is
+// called a measure, a compared column a compared column.
+func TestFixnumTooManyDigits(t *testing.T) {
+	schema, conn := pgtest.Schema(t)
+	pgtest.Exec(t, conn, "CREATE TABLE "+schema+".fixnum_w1 (id text, amount numeric); INSERT INTO "+schema+".fixnum_w1 VALUES ('1', 1.5), ('2', 1234567890123456789012345678901234567.5);"+
+		"CREATE TABLE "+schema+".fixnum_w2 (id text, amount numeric); INSERT INTO "+schema+".fixnum_w2 VALUES ('1', 1.50), ('2', 1.25)")
+	src, sink := pgtest.TableURL(schema, "fixnum_w1"), pgtest.TableURL(schema, "fixnum_w2")
+	dir := t.TempDir()
+	big := writeFile(t, filepath.Join(dir, "big.csv"), "id,amount\n1,1.5\n2,1234567890123456789012345678901234567890\n")
+	small := writeFile(t, filepath.Join(dir, "small.csv"), "id,amount\n1,1.5\n2,7\n")
+	for _, c := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"postgres measure", []string{"--source", src, "--sink", sink, "--measure", "amount"}, []string{
+			"measure amount needs 37 integer and 2 fraction digits, more than the 38",
+			"the source's amount is DECIMAL(38,1), the sink's DECIMAL(38,2)",
+			`in the source, ` + schema + `.fixnum_w1:2: column amount: value "1234567890123456789012345678901234567.5" has more than 36 integer digits`,
+			`in the sink, ` + schema + `.fixnum_w2:2: column amount: value "1.25" has more than 1 fraction digits`,
+		}},
+		{"postgres compared column", []string{"--source", src, "--sink", sink}, []string{
+			"compared column amount needs 37 integer and 2 fraction digits",
+		}},
+		{"csv measure", []string{"--source", small, "--sink", big, "--measure", "amount"}, []string{
+			"measure amount needs 40 integer and 1 fraction digits",
+			`in the sink, ` + big + `:3: column amount: value "1234567890123456789012345678901234567890" has more than 37 integer digits`,
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, append([]string{"run", "--id", "id", "--out", filepath.Join(t.TempDir(), "ev")}, c.args...)...)
+			if code != exitRuntime {
+				t.Fatalf("exit %d, want %d\n%s", code, exitRuntime, stderr)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+			if strings.Contains(stderr, "compared column amount: ") || (!strings.Contains(c.name, "measure") && strings.Contains(stderr, "measure amount")) {
+				t.Errorf("stderr names the column twice or as a measure:\n%s", stderr)
+			}
+		})
+	}
+}
