@@ -96,3 +96,38 @@ func TestFixnumTooManyDigits(t *testing.T) {
 		})
 	}
 }
+
+// A sum or difference beyond DECIMAL(38,s) is refused (exit 3) naming the
+// measure, the input and that no total is rounded, without the SQL: two
+// 38-digit amounts in one input overflow their sum; +9e37 against -9e37
+// overflows the difference only.
+func TestFixnumOverflow(t *testing.T) {
+	dir := t.TempDir()
+	nines := strings.Repeat("9", 38)
+	big := writeFile(t, filepath.Join(dir, "big.csv"), "id,amount\n1,"+nines+"\n2,"+nines+"\n")
+	big2 := writeFile(t, filepath.Join(dir, "big2.csv"), "id,amount\n1,"+nines+"\n2,"+nines+"\n")
+	pos := writeFile(t, filepath.Join(dir, "pos.csv"), "id,amount\n1,9"+strings.Repeat("0", 37)+"\n")
+	neg := writeFile(t, filepath.Join(dir, "neg.csv"), "id,amount\n1,-9"+strings.Repeat("0", 37)+"\n")
+	for _, c := range []struct {
+		name, src, sink string
+		want            []string
+	}{
+		{"sum", big, big2, []string{"checks: overflow: the sum of measure amount in the source (in total) is beyond DECIMAL(38,0), the widest exact decimal: no total is rounded to fit"}},
+		{"difference", pos, neg, []string{"check sum_balance: checks: overflow: a difference (sink - source) is beyond its exact decimal type (measure amount DECIMAL(38,0)): no total or difference is rounded to fit"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, "run", "--source", c.src, "--sink", c.sink, "--id", "id", "--measure", "amount", "--out", filepath.Join(t.TempDir(), "ev"))
+			if code != exitRuntime {
+				t.Fatalf("exit %d, want %d\n%s", code, exitRuntime, stderr)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+			if strings.Contains(stderr, "SELECT") || strings.Contains(stderr, "duckdb: ") {
+				t.Errorf("stderr shows the statement:\n%s", stderr)
+			}
+		})
+	}
+}
