@@ -125,7 +125,12 @@ func prepareCompared(ctx context.Context, db *duck.DB, cc ComparedColumn, zones 
 		}
 		_, arith, err := numberType(ctx, db, what, cc.Name, cc.SourceType, cc.SinkType)
 		if err != nil {
-			if !slices.Contains(measures, cc.Name) && !errors.As(err, new(tooWide)) {
+			var nd *notDecimal
+			switch {
+			case slices.Contains(measures, cc.Name) || errors.As(err, new(tooWide)):
+			case errors.As(err, &nd):
+				nd.prefix = "compared column " + cc.Name + ": "
+			default:
 				err = fmt.Errorf("compared column %s: %w", cc.Name, err)
 			}
 			return c, nil, err

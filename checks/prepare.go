@@ -54,6 +54,10 @@ type Columns struct {
 	SourceLocation, SinkLocation     string
 	SourceProvenance, SinkProvenance []string
 	BadRecords                       bool
+	// SourceDecimalSeparator and SinkDecimalSeparator are the inputs'
+	// decimal_separator: ("" when not set; sources.ValueFormats), for the
+	// hint of a number that does not read.
+	SourceDecimalSeparator, SinkDecimalSeparator string
 }
 
 // maxPrecision is DuckDB's widest DECIMAL (a 128-bit integer).
@@ -108,7 +112,7 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	for _, m := range c.Measures {
 		st, arith, err := measureType(ctx, db, m, src[m], sink[m])
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, c.decimalHint(err)
 		}
 		storage[m], p.MeasureTypes[m] = st, arith
 	}
@@ -172,7 +176,7 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	for _, cc := range plan.Compared {
 		cmp, cn, err := prepareCompared(ctx, db, cc, zones, c.Measures)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, c.decimalHint(err)
 		}
 		p.Compared = append(p.Compared, &cmp)
 		notes = append(notes, cn...)
@@ -233,11 +237,7 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 		return 0, 0, err
 	}
 	if bad {
-		hint := ""
-		if strings.Contains(msg, ",") {
-			hint = `; a decimal comma is read only when declared: decimal_separator: "," on the input (and thousands: "." if 1.234,50 is grouped)`
-		}
-		return 0, 0, fmt.Errorf("%w: %s in the %s is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)%s", ErrValue, msg, side, hint)
+		return 0, 0, &notDecimal{err: fmt.Errorf("%w: %s in the %s is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)", ErrValue, msg, side), comma: strings.Contains(msg, ","), col: m, side: side}
 	}
 	_, digits, err := rows(ctx, db, prepareSQL, "measure_digits", data)
 	if err != nil {

@@ -131,3 +131,42 @@ func TestFixnumOverflow(t *testing.T) {
 		})
 	}
 }
+
+// A decimal comma in a column that is neither a measure nor declared a
+// number type: with decimal_separator: "," given on that input, the hint
+// is to declare the column's type there (the option applies to measures
+// and declared number columns only); without it, to declare the option.
+func TestFixnumDecimalCommaHint(t *testing.T) {
+	dir := t.TempDir()
+	src := writeFile(t, filepath.Join(dir, "dcs.csv"), "id;rate\n1;1,50\n")
+	sink := writeFile(t, filepath.Join(dir, "dcs2.csv"), "id,rate\n1,1.50\n")
+	base := []string{"run", "--source", src, "--sink", sink, "--id", "id", "--source-option", "delimiter=;", "--sink-option", "types=rate:DECIMAL(10,2)"}
+	for _, c := range []struct {
+		name      string
+		args      []string
+		want, not string
+	}{
+		{"declared", []string{"--source-option", "decimal_separator=,"},
+			`decimal_separator: "," on the source applies only to measures and to columns declared a number type: declare rate's type on the source, such as types: {rate: DECIMAL(18,2)}`,
+			"read only when declared"},
+		{"not declared", nil, `a decimal comma is read only when declared: decimal_separator: ","`, "applies only to"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, append(append(base, "--out", filepath.Join(t.TempDir(), "ev")), c.args...)...)
+			if code != exitRuntime {
+				t.Fatalf("exit %d, want %d\n%s", code, exitRuntime, stderr)
+			}
+			if !strings.Contains(stderr, c.want) || strings.Contains(stderr, c.not) {
+				t.Errorf("stderr lacks %q or has %q:\n%s", c.want, c.not, stderr)
+			}
+			if !strings.Contains(stderr, "compared column rate: ") || !strings.Contains(stderr, `dcs.csv:2: column rate: value "1,50"`) {
+				t.Errorf("stderr lacks the column or the location:\n%s", stderr)
+			}
+		})
+	}
+	// The advice works: with the type declared the comma is read.
+	code, _, stderr := runCLI(t, append(base, "--source-option", "decimal_separator=,", "--source-option", "types=rate:DECIMAL(18,2)", "--out", filepath.Join(dir, "ev"))...)
+	if code != exitOK {
+		t.Errorf("with the type declared: exit %d\n%s", code, stderr)
+	}
+}
