@@ -170,3 +170,33 @@ func TestFixnumDecimalCommaHint(t *testing.T) {
 		t.Errorf("with the type declared: exit %d\n%s", code, stderr)
 	}
 }
+
+// A tolerance on a column that is text in both inputs names the type to
+// declare for its kind: a timestamp type for a duration, DECIMAL for an
+// amount or a share; declaring the suggested type makes the tolerance apply.
+func TestFixnumToleranceTypeHint(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "t1.csv"), "id,ts,amt\n1,2024-01-01 10:00:00,1.5\n")
+	writeFile(t, filepath.Join(dir, "t2.csv"), "id,ts,amt\n1,2024-01-01 10:00:01,1.51\n")
+	spec := writeFile(t, filepath.Join(dir, "spec.yaml"), "source: t1.csv\nsink: t2.csv\nid: [id]\ntolerance: {ts: 2s, amt: \"1%\"}\n")
+	code, _, stderr := runCLI(t, "run", "--config", spec, "--out", filepath.Join(dir, "ev1"))
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d\n%s", code, exitUsage, stderr)
+	}
+	for _, w := range []string{
+		"tolerance.ts: the column is text in both inputs, compared byte for byte; to compare it as an instant within 2s, declare its type (types: {ts: TIMESTAMPTZ}, or TIMESTAMP",
+		"tolerance.amt: the column is text in both inputs, compared byte for byte; to compare it as a number, make it a measure (measures:) or declare its type (types: {amt: DECIMAL(18,2)})",
+	} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, stderr)
+		}
+	}
+	if strings.Contains(stderr, "ts: DECIMAL") {
+		t.Errorf("a duration tolerance suggests a DECIMAL:\n%s", stderr)
+	}
+	code, _, stderr = runCLI(t, "run", "--config", spec, "--out", filepath.Join(dir, "ev2"),
+		"--source-option", "types=ts:TIMESTAMPTZ,amt:DECIMAL(18,2)")
+	if code != exitOK {
+		t.Errorf("with the types declared: exit %d, want %d (both within tolerance)\n%s", code, exitOK, stderr)
+	}
+}
