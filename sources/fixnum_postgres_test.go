@@ -16,7 +16,7 @@ import (
 // by libpq's quoting rules: a quoted query with spaces, spaces around '=',
 // \' inside a quoted value, a quoted table name; the other settings reach
 // the server as written. A setting without '=' (a query quoted SQL's way,
-// with '') and an unterminated quote are refused naming the keyword.
+// doubling a quote) and an unterminated quote are refused naming the keyword.
 func TestFixnumPostgresKeywordForm(t *testing.T) {
 	schema, conn := pgtest.Schema(t)
 	pgtest.Exec(t, conn, "CREATE TABLE "+pgx.Identifier{schema, "fixnum_kv"}.Sanitize()+" (id text, amount numeric(10,2)); INSERT INTO "+
