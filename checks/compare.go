@@ -444,7 +444,7 @@ func PlanComparison(c Columns, source, sink []sources.Column) (*Plan, error) {
 			cc.Normalize = ns
 		}
 		if t, ok := c.Tolerance[col]; ok {
-			if msg := toleranceFits(t, m); msg != "" {
+			if msg := toleranceFits(col, t, m); msg != "" {
 				errs = append(errs, fmt.Sprintf("tolerance.%s: %s", col, msg))
 			}
 			tt := t
@@ -479,9 +479,11 @@ func PlanComparison(c Columns, source, sink []sources.Column) (*Plan, error) {
 	return p, nil
 }
 
-// toleranceFits says why tolerance t cannot apply to a column compared by
-// method m ("" when it can).
-func toleranceFits(t Tolerance, m Method) string {
+// toleranceFits says why tolerance t cannot apply to column col compared
+// by method m ("" when it can). For a text column the advice is the type
+// to declare for the tolerance's kind: a timestamp type for a duration, a
+// DECIMAL for an amount or a share.
+func toleranceFits(col string, t Tolerance, m Method) string {
 	switch {
 	case m == MethodNumber && t.Kind != ToleranceDuration:
 		return ""
@@ -494,8 +496,11 @@ func toleranceFits(t Tolerance, m Method) string {
 	case m == MethodFloat:
 		return "the column is compared as binary floating point, whose difference is not exact; declare it DECIMAL with types: to compare it within a tolerance"
 	}
+	if m == MethodText && t.Kind == ToleranceDuration {
+		return fmt.Sprintf("the column is text in both inputs, compared byte for byte; to compare it as an instant within %s, declare its type (types: {%s: TIMESTAMPTZ}, or TIMESTAMP for a zone-less timestamp read in the input's time_zone)", t.Text, col)
+	}
 	if m == MethodText {
-		return "the column is text in both inputs, compared byte for byte; to compare it as a number, make it a measure (measures:) or declare its type (types: {col: DECIMAL(18,2)})"
+		return fmt.Sprintf("the column is text in both inputs, compared byte for byte; to compare it as a number, make it a measure (measures:) or declare its type (types: {%s: DECIMAL(18,2)})", col)
 	}
 	return fmt.Sprintf("the column is compared as %s, which has no tolerance (numbers and timestamps do)", m)
 }

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -118,9 +119,18 @@ func prepareCompared(ctx context.Context, db *duck.DB, cc ComparedColumn, zones 
 	case MethodNumber:
 		// A text value must be a plain decimal number, read at the scale the
 		// data needs (a measure holds its exact type already).
-		_, arith, err := measureType(ctx, db, cc.Name, cc.SourceType, cc.SinkType)
+		what := "compared column"
+		if slices.Contains(measures, cc.Name) {
+			what = "measure"
+		}
+		_, arith, err := numberType(ctx, db, what, cc.Name, cc.SourceType, cc.SinkType)
 		if err != nil {
-			if !slices.Contains(measures, cc.Name) {
+			var nd *notDecimal
+			switch {
+			case slices.Contains(measures, cc.Name) || errors.As(err, new(tooWide)):
+			case errors.As(err, &nd):
+				nd.prefix = "compared column " + cc.Name + ": "
+			default:
 				err = fmt.Errorf("compared column %s: %w", cc.Name, err)
 			}
 			return c, nil, err

@@ -54,6 +54,10 @@ type Columns struct {
 	SourceLocation, SinkLocation     string
 	SourceProvenance, SinkProvenance []string
 	BadRecords                       bool
+	// SourceDecimalSeparator and SinkDecimalSeparator are the inputs'
+	// decimal_separator: ("" when not set; sources.ValueFormats), for the
+	// hint of a number that does not read.
+	SourceDecimalSeparator, SinkDecimalSeparator string
 }
 
 // maxPrecision is DuckDB's widest DECIMAL (a 128-bit integer).
@@ -108,7 +112,7 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	for _, m := range c.Measures {
 		st, arith, err := measureType(ctx, db, m, src[m], sink[m])
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, c.decimalHint(err)
 		}
 		storage[m], p.MeasureTypes[m] = st, arith
 	}
@@ -172,7 +176,7 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	for _, cc := range plan.Compared {
 		cmp, cn, err := prepareCompared(ctx, db, cc, zones, c.Measures)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, c.decimalHint(err)
 		}
 		p.Compared = append(p.Compared, &cmp)
 		notes = append(notes, cn...)
@@ -199,31 +203,6 @@ func asColumns(cols []duck.Column) []sources.Column {
 		out[i] = sources.Column{Name: c.Name, Type: c.Type}
 	}
 	return out
-}
-
-// measureType validates a measure in both tables and returns the exact
-// types for it: storage, the narrowest of DECIMAL(18,s) (a 64-bit integer,
-// ten times faster to parse than a 128-bit one) and DECIMAL(38,s) that holds
-// every value of both inputs; and arith, DECIMAL(38,s), for sums and
-// differences.
-func measureType(ctx context.Context, db *duck.DB, m, srcType, sinkType string) (storage, arith string, err error) {
-	scale, intDigits := 0, 0
-	for _, side := range []struct{ table, typ string }{{SourceTable, srcType}, {SinkTable, sinkType}} {
-		s, i, err := measureDigits(ctx, db, side.table, m, side.typ)
-		if err != nil {
-			return "", "", err
-		}
-		scale, intDigits = max(scale, s), max(intDigits, i)
-	}
-	if intDigits+scale > maxPrecision {
-		return "", "", fmt.Errorf("%w: measure %s needs %d integer and %d fraction digits, more than the %d an exact DECIMAL holds", ErrValue, m, intDigits, scale, maxPrecision)
-	}
-	arith = decimalType(maxPrecision, scale)
-	storage = arith
-	if intDigits+scale <= 18 {
-		storage = decimalType(18, scale)
-	}
-	return storage, arith, nil
 }
 
 var decimalTypeName = regexp.MustCompile(`^DECIMAL\((\d+),(\d+)\)$`)
@@ -258,11 +237,7 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 		return 0, 0, err
 	}
 	if bad {
-		hint := ""
-		if strings.Contains(msg, ",") {
-			hint = `; a decimal comma is read only when declared: decimal_separator: "," on the input (and thousands: "." if 1.234,50 is grouped)`
-		}
-		return 0, 0, fmt.Errorf("%w: %s in the %s is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)%s", ErrValue, msg, side, hint)
+		return 0, 0, &notDecimal{err: fmt.Errorf("%w: %s in the %s is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)", ErrValue, msg, side), comma: strings.Contains(msg, ","), col: m, side: side}
 	}
 	_, digits, err := rows(ctx, db, prepareSQL, "measure_digits", data)
 	if err != nil {

@@ -209,7 +209,7 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 		}
 		t0 := time.Now()
 		if err := runOne(ctx, db, c, p, o); err != nil {
-			errs = append(errs, &RunError{Check: c.ID, Err: err})
+			errs = append(errs, &RunError{Check: c.ID, Err: overflowError(ctx, db, p, p.GroupBy, "check "+c.ID, err)})
 			continue
 		}
 		fmt.Fprintf(log, "check %s: %d exceptions in %s\n", c.ID, o.Exceptions, time.Since(t0).Round(time.Millisecond))
@@ -338,7 +338,7 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params) (*Totals, error)
 		typ := p.MeasureTypes[m]
 		_, rs, err := rows(ctx, db, totalsSQL, "measure_sums", struct{ Measure, Type string }{m, typ})
 		if err != nil {
-			return nil, err
+			return nil, overflowError(ctx, db, p, nil, "the totals", err)
 		}
 		r := rs[0]
 		t.Measures = append(t.Measures, MeasureTotal{Name: m, Type: typ, SourceSum: *r[0], SinkSum: *r[1], Difference: *r[2]})

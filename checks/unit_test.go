@@ -767,3 +767,27 @@ func TestSummarizeReplay(t *testing.T) {
 		t.Errorf("attribution:\n got %s\nwant %s", got, want)
 	}
 }
+
+// Declared types too wide together (HUGEINT: 38 integer digits; a
+// DECIMAL(38,10)) are sized from the values: 30 integer digits beside 10
+// fraction digits are still 40, but the fractions end in zeros, so one
+// fraction digit is all the data needs and nothing is rounded.
+func TestPrepareFixnumSizedFromData(t *testing.T) {
+	ctx := context.Background()
+	db := newDB(t)
+	load(t, db, "source", "id VARCHAR, amount HUGEINT", []any{"a", "123456789012345678901234567890"}, []any{"b", 2})
+	load(t, db, "sink", "id VARCHAR, amount DECIMAL(38,10)", []any{"a", "1.5000000000"}, []any{"b", 2})
+	p, _, err := checks.Prepare(ctx, db, checks.Columns{ID: []string{"id"}, Measures: []string{"amount"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.MeasureTypes["amount"] != "DECIMAL(38,1)" {
+		t.Errorf("measure types %v, want DECIMAL(38,1)", p.MeasureTypes)
+	}
+	if got := query(t, db, "SELECT CAST(amount AS VARCHAR) FROM sink ORDER BY __row"); !slices.Equal(got, []string{"1.5", "2.0"}) {
+		t.Errorf("sink after Prepare: %v", got)
+	}
+	if got := query(t, db, "SELECT CAST(amount AS VARCHAR) FROM source ORDER BY __row"); !slices.Equal(got, []string{"123456789012345678901234567890.0", "2.0"}) {
+		t.Errorf("source after Prepare: %v", got)
+	}
+}

@@ -65,6 +65,8 @@ func openPostgres(loc Location) (Source, error) {
 	}
 	table, query = strings.TrimSpace(table), strings.TrimSpace(query)
 	switch {
+	case table == "" && query == "" && !isPGURI(loc.URI):
+		return nil, fmt.Errorf("%w: %s names no table: add table=schema.name (or query='SELECT …', quoted as libpq quotes a value with spaces) to the connection string, or table:/query: to the spec", ErrInvalidLocation, Redact(loc.URI))
 	case table == "" && query == "":
 		return nil, fmt.Errorf("%w: %s names no table: add ?table=schema.name (or ?query=SELECT …) to the URI, or table:/query: to the spec", ErrInvalidLocation, Redact(loc.URI))
 	case table != "" && query != "":
@@ -84,23 +86,11 @@ func openPostgres(loc Location) (Source, error) {
 // splitPGURI removes the table and query parameters from a postgres URI and
 // returns them decoded (form encoding: %XX and + for a space). Other
 // parameters (sslmode, …) are kept as written. From a key=value connection
-// string ("host=h dbname=d table=s.t") only an unquoted table=… is taken; a
-// query there needs the spec's query: option.
+// string ("host=h dbname=d table=s.t", "… query='SELECT 1 AS id'") the
+// table and query settings are taken by libpq's rules (splitPGKeywords).
 func splitPGURI(uri string) (conn, table, query string, err error) {
-	lower := strings.ToLower(uri)
-	if !strings.HasPrefix(lower, "postgres://") && !strings.HasPrefix(lower, "postgresql://") {
-		var keep []string
-		for _, f := range strings.Fields(uri) {
-			if v, ok := strings.CutPrefix(f, "table="); ok {
-				table = v
-				continue
-			}
-			keep = append(keep, f)
-		}
-		if table == "" {
-			return uri, "", "", nil
-		}
-		return strings.Join(keep, " "), table, "", nil
+	if !isPGURI(uri) {
+		return splitPGKeywords(uri)
 	}
 	base, raw, found := strings.Cut(uri, "?")
 	if !found {
@@ -135,6 +125,13 @@ func splitPGURI(uri string) (conn, table, query string, err error) {
 		conn += "?" + strings.Join(keep, "&")
 	}
 	return conn, table, query, nil
+}
+
+// isPGURI reports whether uri is a postgres:// or postgresql:// URI (not a
+// key=value connection string).
+func isPGURI(uri string) bool {
+	lower := strings.ToLower(uri)
+	return strings.HasPrefix(lower, "postgres://") || strings.HasPrefix(lower, "postgresql://")
 }
 
 // ParseTableName splits a table name as PostgreSQL reads it: "name" or

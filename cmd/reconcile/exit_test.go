@@ -46,6 +46,7 @@ func TestCodeOf(t *testing.T) {
 		{"evidence.ErrKey", evidence.ErrKey, exitUsage},
 		{"control.ErrNoKey", control.ErrNoKey, exitUsage},
 		{"checks.ErrValue", checks.ErrValue, exitRuntime},
+		{"checks.ErrOverflow", checks.ErrOverflow, exitRuntime},
 		{"checks.ErrTime", checks.ErrTime, exitRuntime},
 		{"sources.ErrNoFiles", sources.ErrNoFiles, exitRuntime},
 		{"duck.ErrOutOfMemory", duck.ErrOutOfMemory, exitRuntime},

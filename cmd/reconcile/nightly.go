@@ -141,7 +141,7 @@ func runOne(ctx context.Context, o *runOptions, p planned, opt control.Options) 
 	if s.Out != "" {
 		l, stale, err := lock.Acquire(lock.Path(s.Out, oc.name), oc.name, time.Now())
 		if err != nil {
-			return done(err)
+			return done(lockError(s.Out, oc.name, err))
 		}
 		defer l.Release()
 		if stale != nil {

@@ -150,6 +150,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	cols := columnsOf(s)
 	cols.SourceLocation, cols.SinkLocation = inputs[0].LocationForm, inputs[1].LocationForm
 	cols.SourceProvenance, cols.SinkProvenance = inputs[0].Provenance, inputs[1].Provenance
+	cols.SourceDecimalSeparator, cols.SinkDecimalSeparator = inputs[0].Formats.DecimalSeparator, inputs[1].Formats.DecimalSeparator
 	if cols.BadRecords, err = load.BadRecords(ctx, db, inputs); err != nil {
 		return nil, err
 	}

@@ -136,6 +136,7 @@ func Explain(ctx context.Context, s *spec.Spec, values []string) (*Explanation, 
 	cols := columnsOf(s)
 	cols.SourceLocation, cols.SinkLocation = ss.inputs[0].LocationForm, ss.inputs[1].LocationForm
 	cols.SourceProvenance, cols.SinkProvenance = ss.inputs[0].Provenance, ss.inputs[1].Provenance
+	cols.SourceDecimalSeparator, cols.SinkDecimalSeparator = ss.inputs[0].Formats.DecimalSeparator, ss.inputs[1].Formats.DecimalSeparator
 	params, _, err := checks.Prepare(ctx, db, cols)
 	if err != nil {
 		return nil, err
