@@ -17,7 +17,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
-	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -25,6 +25,7 @@ import (
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/load"
+	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/report"
@@ -46,14 +47,15 @@ type Options struct {
 	Now func() time.Time
 	// SignKey, if set, signs manifest.json (written as manifest.sig).
 	SignKey ed25519.PrivateKey
-	// MemoryLimit overrides DuckDB's memory cap (duck.MemoryLimit), in
-	// DuckDB's notation such as "4GB"; beyond it DuckDB spills to a
-	// temporary folder. "" keeps the default.
+	// MemoryLimit is the run's memory budget, the whole process's, in
+	// DuckDB's notation such as "4GB" (--memory-limit); "" takes
+	// memory.MachineShare of the memory available to the process (its
+	// memory cgroup, else /proc/meminfo). DuckDB gets memory.DuckDBShare of
+	// it before it spills to a temporary folder, the Go heap
+	// memory.GoShare as its soft limit (see package memory). The budget
+	// and where it came from are recorded in summary.json (run.memory).
 	MemoryLimit string
 }
-
-// memoryLimit is DuckDB's size notation: a number and a unit.
-var memoryLimit = regexp.MustCompile(`^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$`)
 
 // Run performs the control described by s and returns its result. The
 // evidence folder s.Out is published when the checks ran, whatever their
@@ -85,9 +87,11 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if opt.MemoryLimit != "" && !memoryLimit.MatchString(opt.MemoryLimit) {
-		return nil, fmt.Errorf("%w: memory limit %q: want a size such as 512MB or 4GB", spec.ErrInvalid, opt.MemoryLimit)
+	budget, err := budgetOf(opt.MemoryLimit)
+	if err != nil {
+		return nil, err
 	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(budget.Go))
 	fsys := opt.Queries
 	if fsys == nil {
 		fsys = queries.FS
@@ -125,7 +129,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		}
 	}()
 
-	ss, err := ins.load(ctx, opt.MemoryLimit, logw)
+	ss, err := ins.load(ctx, budget, logw)
 	if err != nil {
 		return nil, err
 	}
@@ -217,6 +221,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	}
 	res.Control.Name = Name(s)
 	res.Run = runInfo(runID, started, now().UTC(), dv, s)
+	res.Run.Memory = memoryOf(budget)
 	hist.summarize(res)
 	view, err := report.NewView(ctx, res, os.DirFS(folder.Dir()))
 	if err != nil {
@@ -422,4 +427,24 @@ func runInfo(id string, started, finished time.Time, duckdbVersion string, s *sp
 func shortHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:4])
+}
+
+// budgetOf is the run's memory budget: --memory-limit's (limit, a size in
+// DuckDB's notation; a malformed one is a spec.ErrInvalid), else the
+// machine's share (memory.Machine).
+func budgetOf(limit string) (memory.Budget, error) {
+	if limit != "" {
+		b, err := memory.FromFlag(limit)
+		if err != nil {
+			return b, fmt.Errorf("%w: %w", spec.ErrInvalid, err)
+		}
+		return b, nil
+	}
+	return memory.Machine("/")
+}
+
+// memoryOf is the budget as summary.json records it.
+func memoryOf(b memory.Budget) *evidence.Memory {
+	return &evidence.Memory{LimitBytes: b.Bytes, Source: b.Source, AvailableBytes: b.Available,
+		CgroupLimitBytes: b.CgroupLimit, DuckDBBytes: b.DuckDB, GoBytes: b.Go}
 }
