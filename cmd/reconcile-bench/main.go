@@ -66,6 +66,8 @@ func main() {
 		err = cmdRun(os.Args[2:])
 	case "anchor":
 		err = cmdAnchor(os.Args[2:])
+	case "exec":
+		err = cmdExec(os.Args[2:])
 	default:
 		usage()
 	}
@@ -194,6 +196,75 @@ func cmdAnchor(args []string) error {
 		}
 		n, _ := res.RowsAffected()
 		fmt.Printf("%s: %d rows in %s\n", id, n, time.Since(t0).Round(time.Millisecond))
+	}
+	return nil
+}
+
+// cmdExec runs the statements of SQL files (split at a ";" that ends a
+// line) in one in-memory DuckDB and prints each one's time: a tool for
+// trying out a query's variants (reconcile-bench exec -memory-limit 1GB
+// a.sql b.sql), not part of the measured runs.
+func cmdExec(args []string) error {
+	fs := flag.NewFlagSet("exec", flag.ExitOnError)
+	mem := fs.String("memory-limit", "512MB", "DuckDB memory_limit")
+	fs.Parse(args)
+	connector, err := duckdb.NewConnector("", nil)
+	if err != nil {
+		return err
+	}
+	db := sql.OpenDB(connector)
+	db.SetMaxOpenConns(1)
+	defer db.Close()
+	tmp, err := os.MkdirTemp("", "reconcile-bench-exec-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	setup, err := queries.MustSet("bench/records", sqlfile.Funcs()).SQL("setup", map[string]any{"MemoryLimit": *mem, "Temp": tmp})
+	if err != nil {
+		return err
+	}
+	if _, err := db.Exec(setup); err != nil {
+		return err
+	}
+	for _, file := range fs.Args() {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		for _, q := range strings.Split(string(b), ";\n") {
+			if strings.TrimSpace(q) == "" {
+				continue
+			}
+			t0 := time.Now()
+			rows, err := db.Query(q)
+			if err != nil {
+				return fmt.Errorf("%s: %w\n%s", file, err, q)
+			}
+			n := 0
+			cols, _ := rows.Columns()
+			var first []string
+			for rows.Next() {
+				if n == 0 {
+					vals := make([]sql.NullString, len(cols))
+					ptrs := make([]any, len(cols))
+					for i := range vals {
+						ptrs[i] = &vals[i]
+					}
+					rows.Scan(ptrs...)
+					for _, v := range vals {
+						first = append(first, v.String)
+					}
+				}
+				n++
+			}
+			rows.Close()
+			line := strings.TrimSpace(q)
+			if i := strings.IndexByte(line, '\n'); i > 0 {
+				line = line[:i]
+			}
+			fmt.Printf("%8.3fs %6d rows %v  %s\n", time.Since(t0).Seconds(), n, first, tail(line, 60))
+		}
 	}
 	return nil
 }
