@@ -23,13 +23,11 @@ WITH repeated AS (
 ), keyed AS (
     SELECT {{cols "s" .ID}}, 'source' AS side, {{valuekey "s" .SourceValueCols}} AS value_key,
            CAST(NULL AS VARCHAR) AS checkpoint_id, {{loc "s" $.SourceLocation}} AS location, s.__row AS input_row
-    FROM source AS s
-    WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE r.side = 'source' AND {{match "s" "r" .ID}})
+    FROM source AS s SEMI JOIN (SELECT * FROM repeated WHERE side = 'source') AS r ON {{match "s" "r" .ID}}
     UNION ALL
     SELECT {{cols "k" .ID}}, 'sink', {{valuekey "k" .SinkValueCols}},
            {{if .Checkpoint}}{{cpid "k" .Checkpoint}}{{else}}CAST(NULL AS VARCHAR){{end}}, {{loc "k" $.SinkLocation}}, k.__row
-    FROM sink AS k
-    WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE r.side = 'sink' AND {{match "k" "r" .ID}})
+    FROM sink AS k SEMI JOIN (SELECT * FROM repeated WHERE side = 'sink') AS r ON {{match "k" "r" .ID}}
 )
 SELECT {{cols "" .ID}},
        side,
