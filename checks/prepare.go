@@ -135,6 +135,11 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 
 	for _, m := range c.Measures {
 		for _, t := range []string{SourceTable, SinkTable} {
+			// A measure already of its storage type is not rewritten (the
+			// cast would change nothing and copy the whole table).
+			if strings.EqualFold(tc.types[map[string]string{SourceTable: "source", SinkTable: "sink"}[t]][m], storage[m]) {
+				continue
+			}
 			convert[t] = append(convert[t], conversion{Name: m, Decimal: storage[m]})
 		}
 		notes = append(notes, fmt.Sprintf("measure %s compared as %s, summed as %s (scale from the data; no value rounded)", m, storage[m], p.MeasureTypes[m]))
