@@ -72,6 +72,19 @@ var duckCompression = map[sources.Compression]string{
 // provenance columns of package sources. location names the input in
 // errors.
 func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *sources.Scan) error {
+	if scan.Format == sources.FormatParquet && onePass(scan) {
+		done, err := loadParquet(ctx, db, table, scan)
+		if err != nil {
+			var re *runError
+			if errors.As(err, &re) {
+				return fmt.Errorf("read %s: %s: %w", location, re.files, shortReaderError(re.err))
+			}
+			return fmt.Errorf("read %s: %w", location, shortReaderError(err))
+		}
+		if done {
+			return nil
+		}
+	}
 	raw := table + "__raw"
 	defer drop(ctx, db, raw)
 	if err := readRaw(ctx, db, raw, scan); err != nil {
@@ -171,6 +184,117 @@ func readParquetRuns(ctx context.Context, db *duck.DB, raw string, scan *sources
 		start = end
 	}
 	return nil
+}
+
+// onePass reports whether a Parquet scan can be read in one pass
+// (loadParquet): no file has a column named file_row_number, the name of
+// read_parquet's row-position column.
+func onePass(scan *sources.Scan) bool {
+	for _, f := range scan.Files {
+		for _, c := range f.Columns {
+			if strings.EqualFold(c.Name, "file_row_number") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// loadParquet reads the Parquet files of scan into table in one pass
+// (queries/load/read_parquet_table.sql): the runs of files of one schema
+// as readParquetRuns reads them, with the provenance columns computed as
+// the rows are read instead of in a second copy of the table (the
+// file_provenance statement) — the same values: __line the row's position
+// in its file from scan.FirstLine, __row its position in read order, from
+// the row counts of the files' footers. It returns false, with no table
+// left, when a file's rows could not be matched to its listed path (the
+// caller then reads the scan the two-pass way).
+func loadParquet(ctx context.Context, db *duck.DB, table string, scan *sources.Scan) (bool, error) {
+	type column struct {
+		Name, Type string
+		Cast       bool
+	}
+	paths := make([]string, len(scan.Files))
+	for i, f := range scan.Files {
+		paths[i] = f.Path
+	}
+	q, err := statements().SQL("parquet_rows", struct{ Files []string }{paths})
+	if err != nil {
+		return false, err
+	}
+	_, rows, err := db.Strings(ctx, q)
+	if err != nil {
+		return false, err
+	}
+	counts := map[string]int64{}
+	for _, r := range rows {
+		if r[0] == nil || r[1] == nil {
+			return false, nil
+		}
+		n, err := strconv.ParseInt(*r[1], 10, 64)
+		if err != nil {
+			return false, fmt.Errorf("parquet footer row count %q: %w", *r[1], err)
+		}
+		counts[*r[0]] = n
+	}
+	offsets := make([]string, len(scan.Files))
+	var total int64
+	for i, f := range scan.Files {
+		n, ok := counts[f.Path]
+		if !ok {
+			return false, nil
+		}
+		offsets[i] = strconv.FormatInt(total, 10)
+		total += n
+	}
+	for start := 0; start < len(scan.Files); {
+		key := columnsKey(scan.Files[start].Columns)
+		end := start
+		var files, names []string
+		for end < len(scan.Files) && columnsKey(scan.Files[end].Columns) == key {
+			files = append(files, scan.Files[end].Path)
+			names = append(names, scan.Files[end].Name)
+			end++
+		}
+		own := map[string]string{}
+		for _, c := range scan.Files[start].Columns {
+			own[c.Name] = c.Type
+		}
+		cols := make([]column, len(scan.Types))
+		for i, t := range scan.Types {
+			cols[i] = column{Name: t.Name, Type: t.Type, Cast: t.Type != "" && own[t.Name] != t.Type}
+		}
+		err := exec(ctx, db, "read_parquet_table", struct {
+			Table               string
+			Append              bool
+			Columns             []column
+			Files, Paths, Names []string
+			Offsets             string
+			FirstLine           int64
+			Partitions          []partitionList
+		}{table, start > 0, cols, files, paths, namesOf(scan), "[" + strings.Join(offsets, ", ") + "]", scan.FirstLine, partitionLists(scan)})
+		if err != nil {
+			return false, &runError{files: strings.Join(names, ", "), err: err}
+		}
+		start = end
+	}
+	missing, err := count(ctx, db, "missing_row", tableData{table})
+	if err != nil {
+		return false, err
+	}
+	if missing > 0 {
+		drop(ctx, db, table)
+		return false, nil
+	}
+	return true, nil
+}
+
+func namesOf(scan *sources.Scan) []string {
+	out := make([]string, len(scan.Files))
+	for i, f := range scan.Files {
+		out[i] = f.Name
+	}
+	return out
 }
 
 // runError is a DuckDB reader's error for a run of files, named by them.
