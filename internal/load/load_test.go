@@ -361,5 +361,10 @@ func TestParquetProvenance(t *testing.T) {
 		if cols[0].Type != "BIGINT" {
 			t.Errorf("extra %q: id is %s, want BIGINT", extra, cols[0].Type)
 		}
+		// __file is an ENUM of the file names (one or two bytes a row), read
+		// as its text wherever text is wanted.
+		if got := rowsOf(t, tdb, "SELECT DISTINCT typeof(__file), typeof(__file || ':' || __line) FROM t"); !strings.HasPrefix(got, "[ENUM(") || !strings.HasSuffix(got, " VARCHAR]") {
+			t.Errorf("extra %q: __file and a location are %s, want an ENUM and VARCHAR", extra, got)
+		}
 	}
 }

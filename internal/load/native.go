@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -99,14 +100,31 @@ func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *so
 	for i, f := range scan.Files {
 		paths[i], names[i] = f.Path, f.Name
 	}
-	err := exec(ctx, db, "file_provenance", struct {
-		Table, Raw   string
-		Paths, Names []string
-		FirstLine    int64
-		Partitions   []partitionList
-	}{table, raw, paths, names, scan.FirstLine, partitionLists(scan)})
+	enum, err := fileEnum(ctx, db, table, scan)
 	if err != nil {
 		return err
+	}
+	for {
+		err := exec(ctx, db, "file_provenance", struct {
+			Table, Raw, Enum string
+			Paths, Names     []string
+			FirstLine        int64
+			Partitions       []partitionList
+		}{table, raw, enum, paths, names, scan.FirstLine, partitionLists(scan)})
+		if err != nil {
+			return err
+		}
+		if enum == "" {
+			break
+		}
+		ok, err := complete(ctx, db, table, enum)
+		if err != nil {
+			return err
+		}
+		if ok {
+			break
+		}
+		enum = "" // a file DuckDB named otherwise: __file as text
 	}
 	if scan.Format == sources.FormatCSV {
 		return physicalLines(ctx, db, table, scan)
@@ -247,6 +265,10 @@ func loadParquet(ctx context.Context, db *duck.DB, table string, scan *sources.S
 		offsets[i] = strconv.FormatInt(total, 10)
 		total += n
 	}
+	enum, err := fileEnum(ctx, db, table, scan)
+	if err != nil {
+		return false, err
+	}
 	for start := 0; start < len(scan.Files); {
 		key := columnsKey(scan.Files[start].Columns)
 		end := start
@@ -265,28 +287,64 @@ func loadParquet(ctx context.Context, db *duck.DB, table string, scan *sources.S
 			cols[i] = column{Name: t.Name, Type: t.Type, Cast: t.Type != "" && own[t.Name] != t.Type}
 		}
 		err := exec(ctx, db, "read_parquet_table", struct {
-			Table               string
+			Table, Enum         string
 			Append              bool
 			Columns             []column
 			Files, Paths, Names []string
 			Offsets             string
 			FirstLine           int64
 			Partitions          []partitionList
-		}{table, start > 0, cols, files, paths, namesOf(scan), "[" + strings.Join(offsets, ", ") + "]", scan.FirstLine, partitionLists(scan)})
+		}{table, enum, start > 0, cols, files, paths, namesOf(scan), "[" + strings.Join(offsets, ", ") + "]", scan.FirstLine, partitionLists(scan)})
 		if err != nil {
 			return false, &runError{files: strings.Join(names, ", "), err: err}
 		}
 		start = end
 	}
+	return complete(ctx, db, table, enum)
+}
+
+// complete reports whether every row of a table made in one pass, or with
+// its __file as the ENUM type enum, has its provenance (missing_row.sql);
+// when not, the table and the type are dropped, for the caller to make the
+// table again the plain way.
+func complete(ctx context.Context, db *duck.DB, table, enum string) (bool, error) {
 	missing, err := count(ctx, db, "missing_row", tableData{table})
 	if err != nil {
 		return false, err
 	}
-	if missing > 0 {
-		drop(ctx, db, table)
-		return false, nil
+	if missing == 0 {
+		return true, nil
 	}
-	return true, nil
+	drop(ctx, db, table)
+	if enum != "" {
+		if err := exec(ctx, db, "drop_file_enum", struct{ Name string }{enum}); err != nil {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+// fileEnum creates the ENUM type of table's __file column from the scan's
+// file names (file_enum.sql) and returns its name; "" when the scan has no
+// files.
+func fileEnum(ctx context.Context, db *duck.DB, table string, scan *sources.Scan) (string, error) {
+	values := namesOf(scan)
+	if len(values) == 0 {
+		return "", nil
+	}
+	slices.Sort(values)
+	values = slices.Compact(values)
+	name := table + "__file_enum"
+	if err := exec(ctx, db, "drop_file_enum", struct{ Name string }{name}); err != nil {
+		return "", err
+	}
+	if err := exec(ctx, db, "file_enum", struct {
+		Name   string
+		Values []string
+	}{name, values}); err != nil {
+		return "", err
+	}
+	return name, nil
 }
 
 func namesOf(scan *sources.Scan) []string {

@@ -5,8 +5,8 @@
 -- description: names the file (Names, matched to the Paths read), __line the row's position in its file from
 -- description: FirstLine, and __row its 0-based position in read order: the rows of the files before it (Offsets,
 -- description: from the footers, parquet_rows.sql) plus its position in its file. The first run creates the table,
--- description: later runs append to it. A row whose file is not among Paths gets a NULL __row (the loader refuses
--- description: the table then).
+-- description: later runs append to it. With .Enum, __file is of that ENUM type (file_enum.sql). A row whose file
+-- description: is not among Paths gets a NULL __row or __file (the loader reads the input the two-pass way then).
 {{if .Append}}INSERT INTO {{q .Table}}{{else}}CREATE TABLE {{q .Table}} AS{{end}}
 WITH names AS (
   SELECT unnest({{litlist .Paths}}) AS path, unnest({{litlist .Names}}) AS name, unnest(CAST({{.Offsets}} AS BIGINT[])) AS first_row
@@ -17,7 +17,7 @@ SELECT
 {{- range $i, $p := .Partitions}}
   names.{{q (printf "__partition_%d" $i)}} AS {{q $p.Name}},
 {{- end}}
-  coalesce(names.name, raw.__file) AS __file,
+  {{if .Enum}}TRY_CAST(coalesce(names.name, raw.__file) AS {{q .Enum}}){{else}}coalesce(names.name, raw.__file){{end}} AS __file,
   CAST(raw.file_row_number + {{.FirstLine}} AS BIGINT) AS __line,
   CAST(names.first_row + raw.file_row_number AS BIGINT) AS __row
 FROM read_parquet({{litlist .Files}}, filename = '__file', file_row_number = true) AS raw

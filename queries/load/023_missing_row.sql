@@ -1,5 +1,6 @@
 -- statement: missing_row
--- description: Whether a table read by read_parquet_table.sql holds a row without its position (__row NULL): a file
--- description: named otherwise than the loader listed it. The loader then reads the input the two-pass way.
--- returns: one BIGINT: the rows without __row
-SELECT count(*) FROM {{q .Table}} WHERE __row IS NULL
+-- description: How many rows of a table made by read_parquet_table.sql or file_provenance.sql lack their provenance
+-- description: (__row or __file NULL): rows of a file named otherwise than the loader listed it. The loader then
+-- description: makes the table again the plain way (two passes, __file as text).
+-- returns: one BIGINT: the rows without __row or __file
+SELECT count(*) FROM {{q .Table}} WHERE __row IS NULL OR __file IS NULL
