@@ -258,16 +258,20 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 	if err != nil {
 		return 0, 0, err
 	}
-	msg, bad, err := load.BadValue(ctx, db, table, m, cond)
+	// One pass finds the digits and whether any value is bad; only a bad
+	// one costs a second pass, to name it.
+	_, digits, err := rows(ctx, db, prepareSQL, "measure_digits", struct{ Table, Col, Cond string }{table, m, cond})
 	if err != nil {
 		return 0, 0, err
 	}
-	if bad {
-		return 0, 0, fmt.Errorf("%w: %s in the %s is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)", ErrValue, msg, side)
-	}
-	_, digits, err := rows(ctx, db, prepareSQL, "measure_digits", data)
-	if err != nil {
-		return 0, 0, err
+	if *digits[0][2] == "true" {
+		msg, bad, err := load.BadValue(ctx, db, table, m, cond)
+		if err != nil {
+			return 0, 0, err
+		}
+		if bad {
+			return 0, 0, fmt.Errorf("%w: %s in the %s is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)", ErrValue, msg, side)
+		}
 	}
 	scale, _ = strconv.Atoi(*digits[0][0])
 	intDigits, _ = strconv.Atoi(*digits[0][1])
