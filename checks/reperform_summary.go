@@ -65,7 +65,12 @@ func SummarizeReplay(ctx context.Context, db *duck.DB, r *Replay, rs *restarts.R
 	if r.LastBy != "" {
 		sum.Emission = "last_by " + r.LastBy
 	}
-	_, pop, err := rows(ctx, db, replaySQL, "populations", struct{ Groups []string }{r.GroupBy})
+	// ceil(size/slide) = 1: each event lands in at most one window.
+	once := !r.Window.Sliding() || r.Window.Slide.Micros() >= r.Window.Size.Micros()
+	_, pop, err := rows(ctx, db, replaySQL, "populations", struct {
+		Groups []string
+		Once   bool
+	}{r.GroupBy, once})
 	if err != nil {
 		return nil, err
 	}
