@@ -175,16 +175,20 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err := hist.classify(ctx, db, Name(s), runID, started, outcomes); err != nil {
 		return nil, err
 	}
+	t0 = time.Now()
 	if err := writeExceptions(ctx, db, folder, outcomes); err != nil {
 		return nil, err
 	}
+	fmt.Fprintf(logw, "wrote the exceptions files in %s\n", time.Since(t0).Round(time.Millisecond))
 	if err := hist.writeResolved(ctx, db, folder); err != nil {
 		return nil, err
 	}
+	t0 = time.Now()
 	totals, err := checks.ComputeTotals(ctx, db, params)
 	if err != nil {
 		return nil, err
 	}
+	fmt.Fprintf(logw, "computed the totals in %s\n", time.Since(t0).Round(time.Millisecond))
 	replaySummary, err := replay.summarize(ctx, db, outcomes)
 	if err != nil {
 		return nil, err
@@ -228,9 +232,11 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		return nil, err
 	}
 	for _, w := range writers {
+		t0 = time.Now()
 		if err := writeReport(ctx, folder, w, view); err != nil {
 			return nil, err
 		}
+		fmt.Fprintf(logw, "wrote %s in %s\n", w.File(), time.Since(t0).Round(time.Millisecond))
 	}
 	// The manifest fingerprints every other file, so it comes last.
 	if _, err := evidence.WriteManifest(ctx, folder.Dir(), res, opt.SignKey); err != nil {
