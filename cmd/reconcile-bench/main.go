@@ -7,7 +7,7 @@
 //
 //	reconcile-bench gen   -dir D [-rows N] [-events E] [-seed S]
 //	reconcile-bench run   -dir D [-rows N] [-events E] [-suites parquet,csv,reperform,sliding] [-pg]
-//	                      [-memory-limit 512MB] [-reconcile bin/reconcile] [-repeat 1]
+//	                      [-memory-limit 4GB] [-baseline BIN] [-reconcile bin/reconcile] [-repeat 1]
 //	reconcile-bench anchor -suite records|reperform …   (a child of run: one hand-written contender)
 //
 // gen writes, deterministically from the seed (DuckDB's hash of the row
@@ -22,10 +22,13 @@
 //
 // run runs, for each suite, the hand-written anchor (queries/bench/records
 // or queries/bench/reperform, as a child process of this program through
-// duckdb-go, at the same memory_limit) and `reconcile run` (a child
-// process), and prints each one's wall time, peak RSS (the child's
-// wait4 rusage ru_maxrss: the whole process, Go heap and DuckDB alike) and
-// the ratios reconcile/anchor. With -pg the records are also loaded into
+// duckdb-go, its memory_limit the DuckDB share of reconcile's budget, so
+// both DuckDBs may hold as much before they spill) and `reconcile run` (a
+// child process, --memory-limit as given), and prints each one's wall
+// time, peak RSS (the child's wait4 rusage ru_maxrss: the whole process, Go
+// heap and DuckDB alike) and the ratios reconcile/anchor. -baseline BIN
+// runs a second reconcile binary (a build of main) in the same run, for
+// before/after ratios. With -pg the records are also loaded into
 // PostgreSQL (tables speed_bench_source, speed_bench_sink) and the same
 // checks run inside PostgreSQL (queries/bench/pg_records) and by reconcile
 // with both inputs in PostgreSQL. Each reconcile run's log (per-check
@@ -50,6 +53,7 @@ import (
 	"github.com/duckdb/duckdb-go/v2"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 	"github.com/reconcile-dev/reconcile/queries"
 )
@@ -303,20 +307,21 @@ func child(name string, logPath string, cmd *exec.Cmd) measurement {
 }
 
 type runOpts struct {
-	dir, reconcile, mem, self string
-	gen                       genParams
-	pg                        bool
-	pgURL                     string
-	repeat                    int
-	extra                     []string
+	dir, reconcile, baseline, mem, self string
+	gen                                 genParams
+	pg                                  bool
+	pgURL                               string
+	repeat                              int
+	extra                               []string
 }
 
 func cmdRun(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
 	dir, p := genFlags(fs)
 	suites := fs.String("suites", "parquet,csv,reperform,sliding", "comma-separated: parquet, csv, reperform, sliding")
-	mem := fs.String("memory-limit", "512MB", "memory limit of both contenders (reconcile --memory-limit, the anchor's memory_limit); \"default\": reconcile's own default, the anchor's DuckDB default")
+	mem := fs.String("memory-limit", "4GB", "reconcile's --memory-limit (the whole process's budget); the anchor's memory_limit is DuckDB's share of it; \"default\": reconcile's own default (half the memory available), the anchor at its DuckDB share")
 	rec := fs.String("reconcile", "bin/reconcile", "the reconcile binary")
+	baseline := fs.String("baseline", "", "a second reconcile binary (such as a build of main) run in the same run, for before/after ratios")
 	pg := fs.Bool("pg", false, "also the PostgreSQL contenders (loads the records into PostgreSQL first)")
 	pgURL := fs.String("pg-url", pgDefault(), "PostgreSQL for -pg")
 	repeat := fs.Int("repeat", 1, "runs of each contender (alternating)")
@@ -329,7 +334,7 @@ func cmdRun(args []string) error {
 	if err != nil {
 		return err
 	}
-	o := runOpts{dir: *dir, reconcile: *rec, mem: *mem, self: self, gen: *p, pg: *pg, pgURL: *pgURL, repeat: *repeat, extra: strings.Fields(*extra)}
+	o := runOpts{dir: *dir, reconcile: *rec, baseline: *baseline, mem: *mem, self: self, gen: *p, pg: *pg, pgURL: *pgURL, repeat: *repeat, extra: strings.Fields(*extra)}
 	if err := os.MkdirAll(filepath.Join(o.dir, "runs"), 0o755); err != nil {
 		return err
 	}
@@ -372,11 +377,19 @@ func (o runOpts) memArgs() []string {
 	return []string{"--memory-limit", o.mem}
 }
 
-func (o runOpts) anchorMem() string {
+// anchorMem is the anchor's memory_limit: the DuckDB share of the budget
+// reconcile runs with (memory.Budget.DuckDB), so that both DuckDBs may hold
+// as much before they spill; the peak RSS columns show what each process
+// held in all.
+func (o runOpts) anchorMem() (string, error) {
+	var b memory.Budget
+	var err error
 	if o.mem == "default" {
-		return "80%" // DuckDB's own default
+		b, err = memory.Machine("/")
+	} else {
+		b, err = memory.FromFlag(o.mem)
 	}
-	return o.mem
+	return memory.DuckDBSize(b.DuckDB), err
 }
 
 // suite runs one suite's anchor and reconcile, o.repeat times each,
@@ -408,14 +421,23 @@ func (o runOpts) suite(name string) error {
 	default:
 		return fmt.Errorf("unknown suite %q (want parquet, csv, reperform or sliding)", name)
 	}
-	anchor = append(anchor, "-out", o.path("runs/"+name+"-anchor"), "-memory-limit", o.anchorMem())
+	am, err := o.anchorMem()
+	if err != nil {
+		return err
+	}
+	anchor = append(anchor, "-out", o.path("runs/"+name+"-anchor"), "-memory-limit", am)
 	rec = append(rec, "--out", o.path("runs/"+name+"-evidence"), "--force", "--progress")
 	rec = append(append(rec, o.memArgs()...), o.extra...)
-	var best [2]measurement
+	bins := []string{o.reconcile}
+	if o.baseline != "" {
+		bins = append(bins, o.baseline)
+	}
+	best := make([]measurement, 1+len(bins))
 	for i := 0; i < o.repeat; i++ {
-		ms := []measurement{
-			child("anchor", o.path("runs/"+name+"-anchor.log"), exec.Command(o.self, anchor...)),
-			child("reconcile", o.path("runs/"+name+"-reconcile.log"), exec.Command(o.reconcile, rec...)),
+		ms := []measurement{child("anchor", o.path("runs/"+name+"-anchor.log"), exec.Command(o.self, anchor...))}
+		for j, bin := range bins {
+			label := []string{"reconcile", "baseline"}[j]
+			ms = append(ms, child(label, o.path("runs/"+name+"-"+label+".log"), exec.Command(bin, rec...)))
 		}
 		for j, m := range ms {
 			if m.err != nil {
@@ -429,24 +451,29 @@ func (o runOpts) suite(name string) error {
 	}
 	best[0].name = "hand-written DuckDB SQL"
 	best[1].name = "reconcile run"
+	if len(best) > 2 {
+		best[2].name = "reconcile run (baseline)"
+	}
 	if name == "csv" {
 		best[0].name = "hand-written read_csv, typed"
 	}
-	report(name, best[0], best[1])
+	report(name, best[0], best[1:]...)
 	return nil
 }
 
-func report(suite string, anchor, other measurement) {
+func report(suite string, anchor measurement, others ...measurement) {
 	fmt.Printf("%-10s %-28s %9.1fs %9.2fG %8s %8s\n", suite, anchor.name, anchor.wall.Seconds(), gb(anchor.maxRSS), "1.00", "1.00")
-	rss := "-"
-	if anchor.maxRSS > 0 && other.maxRSS > 0 {
-		rss = fmt.Sprintf("%.2f", float64(other.maxRSS)/float64(anchor.maxRSS))
+	for _, other := range others {
+		rss := "-"
+		if anchor.maxRSS > 0 && other.maxRSS > 0 {
+			rss = fmt.Sprintf("%.2f", float64(other.maxRSS)/float64(anchor.maxRSS))
+		}
+		rssCol := "-"
+		if other.maxRSS > 0 {
+			rssCol = fmt.Sprintf("%.2fG", gb(other.maxRSS))
+		}
+		fmt.Printf("%-10s %-28s %9.1fs %10s %8.2f %8s%s\n", suite, other.name, other.wall.Seconds(), rssCol, other.wall.Seconds()/anchor.wall.Seconds(), rss, other.note)
 	}
-	rssCol := "-"
-	if other.maxRSS > 0 {
-		rssCol = fmt.Sprintf("%.2fG", gb(other.maxRSS))
-	}
-	fmt.Printf("%-10s %-28s %9.1fs %10s %8.2f %8s%s\n", suite, other.name, other.wall.Seconds(), rssCol, other.wall.Seconds()/anchor.wall.Seconds(), rss, other.note)
 }
 
 func gb(b int64) float64 { return float64(b) / (1 << 30) }
