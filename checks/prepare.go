@@ -148,10 +148,7 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 		if len(convert[t]) == 0 {
 			continue
 		}
-		if err := exec(ctx, db, prepareSQL, "convert", struct {
-			Table   string
-			Columns []conversion
-		}{t, convert[t]}); err != nil {
+		if err := convertTable(ctx, db, t, convert[t], tc.types[map[string]string{SourceTable: "source", SinkTable: "sink"}[t]]); err != nil {
 			return nil, nil, fmt.Errorf("convert the %s's ids and measures to exact types: %w", t, err)
 		}
 	}
@@ -288,6 +285,35 @@ type conversion struct {
 	// Typed is a rendered expression of the column's new value (an instant,
 	// text read as a type), when it is not one of the above.
 	Typed string
+}
+
+// convertTable applies the conversions of one table: column by column in
+// place (prepare/alter_column.sql) when each is a measure's DECIMAL, text
+// or empty text as NULL of a text column; else in one rewrite of the table
+// (prepare/convert.sql), the same expressions. types are the table's column
+// types before.
+func convertTable(ctx context.Context, db *duck.DB, table string, cols []conversion, types map[string]string) error {
+	inPlace := true
+	for _, c := range cols {
+		if c.Typed != "" || (c.Decimal == "" && !c.AsText && types[c.Name] != "VARCHAR") {
+			inPlace = false
+		}
+	}
+	if !inPlace {
+		return exec(ctx, db, prepareSQL, "convert", struct {
+			Table   string
+			Columns []conversion
+		}{table, cols})
+	}
+	for _, c := range cols {
+		if err := exec(ctx, db, prepareSQL, "alter_column", struct {
+			Table string
+			Col   conversion
+		}{table, c}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func typeMap(cols []duck.Column) map[string]string {
