@@ -358,6 +358,9 @@ func cmdRun(args []string) error {
 	fmt.Printf("reconcile-bench: %d records × %d, %d events, memory limit %s, %s\n", p.Rows, p.Rows, p.Events, o.mem, machine())
 	fmt.Printf("%-10s %-28s %10s %10s %8s %8s\n", "suite", "contender", "wall", "peak RSS", "wall×", "RSS×")
 	for _, s := range strings.Split(*suites, ",") {
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
 		if err := o.suite(strings.TrimSpace(s)); err != nil {
 			return err
 		}
