@@ -122,8 +122,12 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	var notes []string
 	// The conversions of each table are one rewrite (prepare/convert.sql).
 	convert := map[string][]conversion{}
+	empty, err := emptyIDs(ctx, db, plan.Keys)
+	if err != nil {
+		return nil, nil, err
+	}
 	for _, k := range plan.Keys {
-		kn, conv, err := keyConversion(ctx, db, k, zones)
+		kn, conv, err := keyConversion(ctx, db, k, zones, empty[k.Name])
 		if err != nil {
 			return nil, nil, err
 		}
@@ -285,6 +289,34 @@ type conversion struct {
 	// Typed is a rendered expression of the column's new value (an instant,
 	// text read as a type), when it is not one of the above.
 	Typed string
+}
+
+// emptyIDs counts, for every key column compared as text (or as text
+// because its types differ), the source and sink rows holding empty text in
+// it: one pass over each table for all of them (prepare/empty_ids.sql).
+func emptyIDs(ctx context.Context, db *duck.DB, keys []KeyColumn) (map[string]int64, error) {
+	var cols []string
+	for _, k := range keys {
+		if k.Method == MethodText || k.AsText {
+			cols = append(cols, k.Name)
+		}
+	}
+	out := map[string]int64{}
+	if len(cols) == 0 {
+		return out, nil
+	}
+	_, r, err := rows(ctx, db, prepareSQL, "empty_ids", struct{ Cols []string }{cols})
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range cols {
+		n, err := strconv.ParseInt(*r[0][i], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("empty ids of %s: %w", c, err)
+		}
+		out[c] = n
+	}
+	return out, nil
 }
 
 // convertTable applies the conversions of one table: column by column in
