@@ -2,7 +2,7 @@
 TAGS   := -tags duckdb_arrow
 BIN    := bin/reconcile
 
-.PHONY: build test sample samples nightly bench vet
+.PHONY: build test sample samples nightly bench bench-scale vet
 
 # -buildvcs=auto (overriding a GOFLAGS=-buildvcs=false) stamps the VCS
 # revision that manifest.json and --version report.
@@ -43,3 +43,16 @@ nightly: build
 
 bench:
 	go test $(TAGS) -run '^$$' -bench . -benchtime 1x ./...
+
+# Issue 15's side-by-side benchmark (cmd/reconcile-bench): generates the
+# records (Parquet and CSV), the raw events and the windowed sinks at
+# BENCH_ROWS/BENCH_EVENTS into BENCH_DIR (kept for the next run), then runs
+# the hand-written SQL and reconcile as child processes and prints wall
+# time, peak RSS and the ratios. BENCH_ARGS adds flags: -pg (the PostgreSQL
+# contenders), -memory-limit 4GB or default, -suites parquet,csv, -repeat 3.
+BENCH_DIR    ?= /tmp/reconcile-bench
+BENCH_ROWS   ?= 10000000
+BENCH_EVENTS ?= 10000000
+bench-scale: build
+	go build $(TAGS) -o bin/reconcile-bench ./cmd/reconcile-bench
+	bin/reconcile-bench run -dir $(BENCH_DIR) -rows $(BENCH_ROWS) -events $(BENCH_EVENTS) $(BENCH_ARGS)

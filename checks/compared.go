@@ -167,7 +167,7 @@ func prepareCompared(ctx context.Context, db *duck.DB, cc ComparedColumn, zones 
 		}
 		notes = append(notes, fmt.Sprintf("column %s is %s in the source and %s in the sink: compared as binary floating point (%s: each value read as the nearest %s; values that differ below its precision are not told apart), without a difference", cc.Name, cc.SourceType, cc.SinkType, c.Float, c.Float))
 	case MethodText:
-		empty, err := count(ctx, db, prepareSQL, "empty_ids", struct{ Col string }{cc.Name})
+		empty, err := count(ctx, db, prepareSQL, "empty_ids", struct{ Cols []string }{[]string{cc.Name}})
 		if err != nil {
 			return c, nil, err
 		}
@@ -291,8 +291,10 @@ func timestampNote(what, srcType, sinkType string, zones map[string]string, wall
 }
 
 // keyConversion makes an id or group column comparable across the inputs:
-// the conversions of each table (by table name) and notes.
-func keyConversion(ctx context.Context, db *duck.DB, k KeyColumn, zones map[string]string) ([]string, map[string]conversion, error) {
+// the conversions of each table (by table name) and notes. empty is how
+// many source and sink rows hold empty text in it (emptyIDs), for a column
+// compared as text.
+func keyConversion(ctx context.Context, db *duck.DB, k KeyColumn, zones map[string]string, empty int64) ([]string, map[string]conversion, error) {
 	out := map[string]conversion{}
 	var notes []string
 	text := k.Method == MethodText
@@ -343,10 +345,6 @@ func keyConversion(ctx context.Context, db *duck.DB, k KeyColumn, zones map[stri
 		notes = append(notes, fmt.Sprintf("column %s (matched) is %s in the source and %s in the sink: matched by exact value", k.Name, k.SourceType, k.SinkType))
 	}
 	if text || k.AsText {
-		empty, err := count(ctx, db, prepareSQL, "empty_ids", struct{ Col string }{k.Name})
-		if err != nil {
-			return nil, nil, err
-		}
 		if empty > 0 {
 			for _, t := range []string{SourceTable, SinkTable} {
 				cv := out[t]

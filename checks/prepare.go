@@ -126,8 +126,12 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	var notes []string
 	// The conversions of each table are one rewrite (prepare/convert.sql).
 	convert := map[string][]conversion{}
+	empty, err := emptyIDs(ctx, db, plan.Keys)
+	if err != nil {
+		return nil, nil, err
+	}
 	for _, k := range plan.Keys {
-		kn, conv, err := keyConversion(ctx, db, k, zones)
+		kn, conv, err := keyConversion(ctx, db, k, zones, empty[k.Name])
 		if err != nil {
 			return nil, nil, err
 		}
@@ -139,6 +143,11 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 
 	for _, m := range c.Measures {
 		for _, t := range []string{SourceTable, SinkTable} {
+			// A measure already of its storage type is not rewritten (the
+			// cast would change nothing and copy the whole table).
+			if strings.EqualFold(tc.types[map[string]string{SourceTable: "source", SinkTable: "sink"}[t]][m], storage[m]) {
+				continue
+			}
 			convert[t] = append(convert[t], conversion{Name: m, Decimal: storage[m]})
 		}
 		notes = append(notes, fmt.Sprintf("measure %s compared as %s, summed as %s (scale from the data; no value rounded)", m, storage[m], p.MeasureTypes[m]))
@@ -147,10 +156,7 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 		if len(convert[t]) == 0 {
 			continue
 		}
-		if err := exec(ctx, db, prepareSQL, "convert", struct {
-			Table   string
-			Columns []conversion
-		}{t, convert[t]}); err != nil {
+		if err := convertTable(ctx, db, t, convert[t], tc.types[map[string]string{SourceTable: "source", SinkTable: "sink"}[t]]); err != nil {
 			return nil, nil, fmt.Errorf("convert the %s's ids and measures to exact types: %w", t, err)
 		}
 	}
@@ -232,16 +238,20 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 	if err != nil {
 		return 0, 0, err
 	}
-	msg, bad, err := load.BadValue(ctx, db, table, m, cond)
+	// One pass finds the digits and whether any value is bad; only a bad
+	// one costs a second pass, to name it.
+	_, digits, err := rows(ctx, db, prepareSQL, "measure_digits", struct{ Table, Col, Cond string }{table, m, cond})
 	if err != nil {
 		return 0, 0, err
 	}
-	if bad {
-		return 0, 0, &notDecimal{err: fmt.Errorf("%w: %s in the %s is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)", ErrValue, msg, side), comma: strings.Contains(msg, ","), col: m, side: side}
-	}
-	_, digits, err := rows(ctx, db, prepareSQL, "measure_digits", data)
-	if err != nil {
-		return 0, 0, err
+	if *digits[0][2] == "true" {
+		msg, bad, err := load.BadValue(ctx, db, table, m, cond)
+		if err != nil {
+			return 0, 0, err
+		}
+		if bad {
+			return 0, 0, &notDecimal{err: fmt.Errorf("%w: %s in the %s is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)", ErrValue, msg, side), comma: strings.Contains(msg, ","), col: m, side: side}
+		}
 	}
 	scale, _ = strconv.Atoi(*digits[0][0])
 	intDigits, _ = strconv.Atoi(*digits[0][1])
@@ -258,6 +268,63 @@ type conversion struct {
 	// Typed is a rendered expression of the column's new value (an instant,
 	// text read as a type), when it is not one of the above.
 	Typed string
+}
+
+// emptyIDs counts, for every key column compared as text (or as text
+// because its types differ), the source and sink rows holding empty text in
+// it: one pass over each table for all of them (prepare/empty_ids.sql).
+func emptyIDs(ctx context.Context, db *duck.DB, keys []KeyColumn) (map[string]int64, error) {
+	var cols []string
+	for _, k := range keys {
+		if k.Method == MethodText || k.AsText {
+			cols = append(cols, k.Name)
+		}
+	}
+	out := map[string]int64{}
+	if len(cols) == 0 {
+		return out, nil
+	}
+	_, r, err := rows(ctx, db, prepareSQL, "empty_ids", struct{ Cols []string }{cols})
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range cols {
+		n, err := strconv.ParseInt(*r[0][i], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("empty ids of %s: %w", c, err)
+		}
+		out[c] = n
+	}
+	return out, nil
+}
+
+// convertTable applies the conversions of one table: column by column in
+// place (prepare/alter_column.sql) when each is a measure's DECIMAL, text
+// or empty text as NULL of a text column; else in one rewrite of the table
+// (prepare/convert.sql), the same expressions. types are the table's column
+// types before.
+func convertTable(ctx context.Context, db *duck.DB, table string, cols []conversion, types map[string]string) error {
+	inPlace := true
+	for _, c := range cols {
+		if c.Typed != "" || (c.Decimal == "" && !c.AsText && types[c.Name] != "VARCHAR") {
+			inPlace = false
+		}
+	}
+	if !inPlace {
+		return exec(ctx, db, prepareSQL, "convert", struct {
+			Table   string
+			Columns []conversion
+		}{table, cols})
+	}
+	for _, c := range cols {
+		if err := exec(ctx, db, prepareSQL, "alter_column", struct {
+			Table string
+			Col   conversion
+		}{table, c}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func typeMap(cols []duck.Column) map[string]string {

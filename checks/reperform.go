@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
@@ -290,7 +291,10 @@ func createEvents(ctx context.Context, db *duck.DB, r *Replay, src map[string]st
 			}
 		}
 	}
-	type arg struct{ Name, Decimal string }
+	type arg struct {
+		Name, Decimal string
+		Exact         bool
+	}
 	var args []arg
 	var sorted []string
 	seen := map[string]bool{}
@@ -303,6 +307,10 @@ func createEvents(ctx context.Context, db *duck.DB, r *Replay, src map[string]st
 		x := arg{Name: name}
 		if sc, ok := scale[name]; ok {
 			x.Decimal = decimalType(maxPrecision, sc)
+			// A DECIMAL or integer column is cast to the exact type
+			// directly (no value changes: the scale only grows); text
+			// (or anything else) is read from its trimmed text.
+			x.Exact = exactNumber(src[name], sc)
 		}
 		args = append(args, x)
 		sorted = append(sorted, name)
@@ -336,4 +344,22 @@ func createReplaySink(ctx context.Context, db *duck.DB, r *Replay, sink map[stri
 		LastBy                                string
 	}{ReplaySinkTable, r.WindowColumn, sink[r.WindowColumn], r.WindowEdge, r.Zone, r.Window.Size.Micros(),
 		replayGroups(r, asText), r.Aggregates, r.Checkpoint, r.Watermark, sink[r.Watermark], r.LastBy})
+}
+
+// exactNumber reports whether a column of DuckDB type typ converts to
+// DECIMAL(38,scale) by a plain CAST without any value changing: an integer
+// type (at most 39 digits: HUGEINT is not) or a DECIMAL whose scale is at
+// most scale and whose integer digits fit.
+func exactNumber(typ string, scale int) bool {
+	switch strings.ToUpper(typ) {
+	case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT":
+		return maxPrecision-scale >= 20
+	}
+	m := decimalTypeName.FindStringSubmatch(strings.ToUpper(typ))
+	if m == nil {
+		return false
+	}
+	p, _ := strconv.Atoi(m[1])
+	s, _ := strconv.Atoi(m[2])
+	return s <= scale && p-s <= maxPrecision-scale
 }

@@ -642,7 +642,7 @@ func TestPrepareReplay(t *testing.T) {
 	if want := []string{"1 3 true", "2 4 true", "3 6 true", "4 6 true", "5 3 true", "6 3 false", "7 6 true", "8 6 true", "9 9 true"}; !slices.Equal(got, want) {
 		t.Errorf("replay_sink %v, want %v", got, want)
 	}
-	if len(r.SQL) != 3 || !strings.HasPrefix(r.SQL[0], `CREATE OR REPLACE TABLE "replay_events" AS`) {
+	if len(r.SQL) != 3 || !strings.HasPrefix(r.SQL[0], `CREATE OR REPLACE VIEW "replay_events" AS`) {
 		t.Errorf("replay SQL: %d statements:\n%s", len(r.SQL), strings.Join(r.SQL, "\n\n"))
 	}
 	// The statements as the evidence keeps them (queries/_replay_tables.sql).

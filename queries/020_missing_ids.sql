@@ -14,7 +14,6 @@ SELECT {{cols "s" .ID}},
        (SELECT nullif(array_to_string(list(DISTINCT {{loc "u"}} ORDER BY {{loc "u"}}), ';'), '')
         FROM sink_uncommitted AS u WHERE {{match "s" "u" .ID}}) AS uncommitted_file
 {{- end}}
-FROM source AS s
+FROM source AS s ANTI JOIN sink AS k ON {{match "s" "k" .ID}}
 WHERE NOT {{nullid "s" .ID}}
-  AND NOT EXISTS (SELECT 1 FROM sink AS k WHERE {{match "s" "k" .ID}})
 GROUP BY {{cols "s" .ID}}

@@ -13,7 +13,6 @@ SELECT {{cols "k" .ID}},
        {{sortedlist (cpid "k" .Checkpoint)}} AS checkpoint_ids,
 {{- end}}
        arg_min({{loc "k" $.SinkLocation}}, k.__row) AS sink_location
-FROM sink AS k
+FROM sink AS k ANTI JOIN source AS s ON {{match "s" "k" .ID}}
 WHERE NOT {{nullid "k" .ID}}
-  AND NOT EXISTS (SELECT 1 FROM source AS s WHERE {{match "s" "k" .ID}})
 GROUP BY {{cols "k" .ID}}

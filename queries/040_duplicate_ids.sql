@@ -6,16 +6,16 @@
 -- chart: replayed_keys
 -- notes: partial_null_ids
 -- columns: checkpoint_ids=checkpoints, locations=location
-WITH repeated AS (
+WITH repeated_source AS (
     -- Only ids seen more than once are looked at again: the value keys and
     -- locations below are built for those rows alone.
-    SELECT {{cols "" .ID}}, 'source' AS side
+    SELECT {{cols "" .ID}}
     FROM source AS s
     WHERE NOT {{nullid "s" .ID}}
     GROUP BY {{cols "" .ID}}
     HAVING count(*) > 1
-    UNION ALL
-    SELECT {{cols "" .ID}}, 'sink'
+), repeated_sink AS (
+    SELECT {{cols "" .ID}}
     FROM sink AS k
     WHERE NOT {{nullid "k" .ID}}
     GROUP BY {{cols "" .ID}}
@@ -23,13 +23,11 @@ WITH repeated AS (
 ), keyed AS (
     SELECT {{cols "s" .ID}}, 'source' AS side, {{valuekey "s" .SourceValueCols}} AS value_key,
            CAST(NULL AS VARCHAR) AS checkpoint_id, {{loc "s" $.SourceLocation}} AS location, s.__row AS input_row
-    FROM source AS s
-    WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE r.side = 'source' AND {{match "s" "r" .ID}})
+    FROM source AS s SEMI JOIN repeated_source AS r ON {{match "s" "r" .ID}}
     UNION ALL
     SELECT {{cols "k" .ID}}, 'sink', {{valuekey "k" .SinkValueCols}},
            {{if .Checkpoint}}{{cpid "k" .Checkpoint}}{{else}}CAST(NULL AS VARCHAR){{end}}, {{loc "k" $.SinkLocation}}, k.__row
-    FROM sink AS k
-    WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE r.side = 'sink' AND {{match "k" "r" .ID}})
+    FROM sink AS k SEMI JOIN repeated_sink AS r ON {{match "k" "r" .ID}}
 )
 SELECT {{cols "" .ID}},
        side,

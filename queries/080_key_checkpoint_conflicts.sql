@@ -20,9 +20,8 @@ SELECT {{replaykey "k" .Replay.GroupBy}},{{if .Replay.LastBy}} k.__emission AS e
        {{sortedlist "coalesce(k.__checkpoint, 'NULL')"}} AS checkpoint_ids,
        count(*) AS row_count,
        string_agg({{loc "k" $.SinkLocation}}, ';' ORDER BY k.__row) AS locations
-FROM replay_sink AS k
-WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE {{replaymatch "k" "r" .Replay.GroupBy}}
-              {{- if .Replay.LastBy}} AND k.__emission IS NOT DISTINCT FROM r.__emission{{end}})
+FROM replay_sink AS k SEMI JOIN repeated AS r ON {{replaymatch "k" "r" .Replay.GroupBy}}
+              {{- if .Replay.LastBy}} AND k.__emission IS NOT DISTINCT FROM r.__emission{{end}}
 GROUP BY {{replaygroup "k" .Replay.GroupBy}}{{if .Replay.LastBy}}, k.__emission{{end}}
 HAVING count(DISTINCT coalesce(k.__checkpoint, 'NULL')) > 1
 {{- else}}
@@ -34,8 +33,7 @@ SELECT {{cols "k" .LogicalKey}},
        {{sortedlist (cpid "k" .Checkpoint)}} AS checkpoint_ids,
        count(*) AS row_count,
        string_agg({{loc "k" $.SinkLocation}}, ';' ORDER BY k.__row) AS locations
-FROM sink AS k
-WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE {{match "k" "r" .LogicalKey}})
+FROM sink AS k SEMI JOIN repeated AS r ON {{match "k" "r" .LogicalKey}}
 GROUP BY {{cols "k" .LogicalKey}}
 HAVING count(DISTINCT {{cpid "k" .Checkpoint}}) > 1
 {{- end}}

@@ -29,6 +29,11 @@
 //	             view, row counts, the column list (internal/duck)
 //	mysql/       what the mysql input kind sends to a MySQL or MariaDB server
 //	             (identifiers quoted with backticks)
+//	bench/       cmd/reconcile-bench only: the generator of the benchmark data
+//	             (generate/) and the hand-written contenders reconcile is
+//	             measured against, each folder run in file order: records/
+//	             (DuckDB), reperform/ (DuckDB), pg_load/ and pg_records/
+//	             (PostgreSQL)
 //
 // A file in a sub-folder is a Go text/template of one DuckDB statement or
 // one fragment of SQL (an expression or a condition that a template helper
@@ -56,7 +61,7 @@ import (
 // FS holds the check files at its root and the statements in the
 // sub-folders listed above.
 //
-//go:embed *.sql rules/*.sql prepare/*.sql replay/*.sql run/*.sql totals/*.sql explain/*.sql evidence/*.sql load/*.sql postgres/*.sql engine/*.sql history/*.sql mysql/*.sql
+//go:embed *.sql rules/*.sql prepare/*.sql replay/*.sql run/*.sql totals/*.sql explain/*.sql evidence/*.sql load/*.sql postgres/*.sql engine/*.sql history/*.sql mysql/*.sql bench/*/*.sql
 var FS embed.FS
 
 // Keys are the header keys a file in a sub-folder may carry.

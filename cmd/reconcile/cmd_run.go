@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reconcile-dev/reconcile/internal/control"
-	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/spec"
@@ -101,7 +100,7 @@ operation, for --param, history:, --metrics and --quiet.
 	fl.StringVar(&o.name, "name", "", "control name for the evidence (default: the evidence folder's name)")
 	fl.StringVar(&o.queries, "queries", "", "folder of check .sql files to use instead of the built-in ones")
 	fl.StringSliceVar(&o.formats, "format", nil, "report formats besides summary.json: "+strings.Join(report.Formats(), ", ")+" or all (default all)")
-	fl.StringVar(&o.memory, "memory-limit", "", "DuckDB memory cap before it spills to disk, e.g. 4GB (default "+duck.MemoryLimit+")")
+	fl.StringVar(&o.memory, "memory-limit", "", "memory budget of the whole run, e.g. 4GB; DuckDB spills to disk beyond its share of it (default: half the memory available, cgroup-aware)")
 	fl.BoolVar(&o.force, "force", false, "replace an existing evidence folder (only once the new one is complete)")
 	fl.StringVar(&o.signKey, "sign-key", "", "Ed25519 private key (PEM, PKCS #8) to sign manifest.json with; check with verify --public-key")
 	o.nightly.flags(fl)

@@ -146,7 +146,7 @@ func runCase(t *testing.T, dir, repo string) map[string]string {
 
 // runFields are the parts of summary.json's run object that differ from
 // run to run or machine to machine.
-var runFields = []string{"id", "started_at", "finished_at", "user", "host", "tool_version", "duckdb_version"}
+var runFields = []string{"id", "started_at", "finished_at", "user", "host", "tool_version", "duckdb_version", "memory"}
 
 // normalSummary drops the run's varying fields and re-indents summary.json
 // with sorted keys; numbers keep their literal text.

@@ -11,6 +11,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/control"
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/internal/memory"
 )
 
 // exitCode is the process exit status; the values are documented in
@@ -128,7 +129,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	default:
 		fmt.Fprintf(stderr, "reconcile: %v\n", err)
 		if errors.Is(err, duck.ErrOutOfMemory) {
-			fmt.Fprintf(stderr, "reconcile: DuckDB reached its memory cap (%s unless --memory-limit says otherwise); run again with a larger --memory-limit, such as 4GB\n", duck.MemoryLimit)
+			fmt.Fprintf(stderr, "reconcile: DuckDB reached its memory cap (%.0f%% of the run's memory budget: --memory-limit, else half the memory available); run again with a larger --memory-limit, such as 4GB\n", memory.DuckDBShare*100)
 		}
 	}
 	return code

@@ -17,7 +17,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
-	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -25,6 +25,7 @@ import (
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/load"
+	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/report"
@@ -46,14 +47,15 @@ type Options struct {
 	Now func() time.Time
 	// SignKey, if set, signs manifest.json (written as manifest.sig).
 	SignKey ed25519.PrivateKey
-	// MemoryLimit overrides DuckDB's memory cap (duck.MemoryLimit), in
-	// DuckDB's notation such as "4GB"; beyond it DuckDB spills to a
-	// temporary folder. "" keeps the default.
+	// MemoryLimit is the run's memory budget, the whole process's, in
+	// DuckDB's notation such as "4GB" (--memory-limit); "" takes
+	// memory.MachineShare of the memory available to the process (its
+	// memory cgroup, else /proc/meminfo). DuckDB gets memory.DuckDBShare of
+	// it before it spills to a temporary folder, the Go heap
+	// memory.GoShare as its soft limit (see package memory). The budget
+	// and where it came from are recorded in summary.json (run.memory).
 	MemoryLimit string
 }
-
-// memoryLimit is DuckDB's size notation: a number and a unit.
-var memoryLimit = regexp.MustCompile(`^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$`)
 
 // Run performs the control described by s and returns its result. The
 // evidence folder s.Out is published when the checks ran, whatever their
@@ -85,9 +87,11 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if opt.MemoryLimit != "" && !memoryLimit.MatchString(opt.MemoryLimit) {
-		return nil, fmt.Errorf("%w: memory limit %q: want a size such as 512MB or 4GB", spec.ErrInvalid, opt.MemoryLimit)
+	budget, err := budgetOf(opt.MemoryLimit)
+	if err != nil {
+		return nil, err
 	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(budget.Go))
 	fsys := opt.Queries
 	if fsys == nil {
 		fsys = queries.FS
@@ -136,7 +140,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		return nil, err
 	}
 
-	ss, err := ins.load(ctx, opt.MemoryLimit, logw)
+	ss, err := ins.load(ctx, budget, logw)
 	if err != nil {
 		return nil, err
 	}
@@ -190,16 +194,20 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err := hist.classify(ctx, db, Name(s), runID, started, outcomes); err != nil {
 		return nil, err
 	}
+	t0 = time.Now()
 	if err := writeExceptions(ctx, db, folder, outcomes); err != nil {
 		return nil, err
 	}
+	fmt.Fprintf(logw, "wrote the exceptions files in %s\n", time.Since(t0).Round(time.Millisecond))
 	if err := hist.writeResolved(ctx, db, folder); err != nil {
 		return nil, err
 	}
+	t0 = time.Now()
 	totals, err := checks.ComputeTotals(ctx, db, params)
 	if err != nil {
 		return nil, err
 	}
+	fmt.Fprintf(logw, "computed the totals in %s\n", time.Since(t0).Round(time.Millisecond))
 	replaySummary, err := replay.summarize(ctx, db, outcomes)
 	if err != nil {
 		return nil, err
@@ -236,15 +244,18 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	}
 	res.Control.Name = Name(s)
 	res.Run = runInfo(runID, started, now().UTC(), dv, s)
+	res.Run.Memory = memoryOf(budget)
 	hist.summarize(res)
 	view, err := report.NewView(ctx, res, os.DirFS(folder.Dir()))
 	if err != nil {
 		return nil, err
 	}
 	for _, w := range writers {
+		t0 = time.Now()
 		if err := writeReport(ctx, folder, w, view); err != nil {
 			return nil, err
 		}
+		fmt.Fprintf(logw, "wrote %s in %s\n", w.File(), time.Since(t0).Round(time.Millisecond))
 	}
 	// The manifest fingerprints every other file, so it comes last.
 	if _, err := evidence.WriteManifest(ctx, folder.Dir(), res, opt.SignKey); err != nil {
@@ -456,4 +467,24 @@ func runInfo(id string, started, finished time.Time, duckdbVersion string, s *sp
 func shortHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:4])
+}
+
+// budgetOf is the run's memory budget: --memory-limit's (limit, a size in
+// DuckDB's notation; a malformed one is a spec.ErrInvalid), else the
+// machine's share (memory.Machine).
+func budgetOf(limit string) (memory.Budget, error) {
+	if limit != "" {
+		b, err := memory.FromFlag(limit)
+		if err != nil {
+			return b, fmt.Errorf("%w: %w", spec.ErrInvalid, err)
+		}
+		return b, nil
+	}
+	return memory.Machine("/")
+}
+
+// memoryOf is the budget as summary.json records it.
+func memoryOf(b memory.Budget) *evidence.Memory {
+	return &evidence.Memory{LimitBytes: b.Bytes, Source: b.Source, AvailableBytes: b.Available,
+		CgroupLimitBytes: b.CgroupLimit, DuckDBBytes: b.DuckDB, GoBytes: b.Go}
 }

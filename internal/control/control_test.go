@@ -15,6 +15,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/control"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 )
 
@@ -318,4 +319,46 @@ func TestRunForce(t *testing.T) {
 			})
 		}
 	})
+}
+
+// TestRunRecordsMemoryBudget: summary.json says what memory the run had
+// and where the figure came from — --memory-limit, or the machine's share —
+// and a malformed limit is refused before anything is read.
+func TestRunRecordsMemoryBudget(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		limit, source string
+		bytes         int64
+	}{{"1GB", memory.SourceFlag, 1e9}, {"", "", 0}} {
+		out := filepath.Join(dir, "ev"+tc.limit)
+		res, err := control.Run(context.Background(), newSpec(t, "sink.csv", out), control.Options{MemoryLimit: tc.limit, Formats: []string{"json"}})
+		if err != nil && !errors.Is(err, checks.ErrFailed) {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(out, "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s evidence.Summary
+		if err := json.Unmarshal(data, &s); err != nil {
+			t.Fatal(err)
+		}
+		m := s.Run.Memory
+		if m == nil || res.Run.Memory == nil {
+			t.Fatalf("limit %q: no run.memory in summary.json", tc.limit)
+		}
+		if tc.limit != "" && (m.Source != tc.source || m.LimitBytes != tc.bytes) {
+			t.Errorf("limit %q: recorded %d from %q", tc.limit, m.LimitBytes, m.Source)
+		}
+		if tc.limit == "" && (m.Source == memory.SourceFlag || m.AvailableBytes <= 0 || m.LimitBytes != int64(float64(m.AvailableBytes)*memory.MachineShare)) {
+			t.Errorf("default: recorded %+v, want MachineShare of the machine's available memory", *m)
+		}
+		if m.DuckDBBytes <= 0 || m.DuckDBBytes+m.GoBytes >= m.LimitBytes {
+			t.Errorf("limit %q: shares %+v", tc.limit, *m)
+		}
+	}
+	_, err := control.Run(context.Background(), newSpec(t, "sink.csv", filepath.Join(dir, "bad")), control.Options{MemoryLimit: "4G"})
+	if !errors.Is(err, spec.ErrInvalid) {
+		t.Fatalf("--memory-limit 4G: %v, want spec.ErrInvalid", err)
+	}
 }

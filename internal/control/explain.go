@@ -11,6 +11,7 @@ import (
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources/restarts"
@@ -127,7 +128,11 @@ func Explain(ctx context.Context, s *spec.Spec, values []string) (*Explanation, 
 	if err := checkColumns(ctx, s, ins); err != nil {
 		return nil, err
 	}
-	ss, err := ins.load(ctx, "", io.Discard)
+	budget, err := memory.Machine("/")
+	if err != nil {
+		return nil, err
+	}
+	ss, err := ins.load(ctx, budget, io.Discard)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/leftover"
 	"github.com/reconcile-dev/reconcile/internal/load"
+	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
 )
@@ -80,10 +81,10 @@ type session struct {
 	readAt []time.Time      // when each input's read began, by this host's clock
 }
 
-// load starts a session and loads both inputs into it. memoryLimit ("" for
-// duck.MemoryLimit) caps DuckDB before it spills. logw receives one line per
-// input loaded.
-func (p *pair) load(ctx context.Context, memoryLimit string, logw io.Writer) (*session, error) {
+// load starts a session and loads both inputs into it. DuckDB is capped at
+// the budget's share (memory.Budget.DuckDB) before it spills. logw receives
+// one line per input loaded.
+func (p *pair) load(ctx context.Context, budget memory.Budget, logw io.Writer) (*session, error) {
 	tmp, err := leftover.MkdirTemp()
 	if err != nil {
 		return nil, err
@@ -94,11 +95,9 @@ func (p *pair) load(ctx context.Context, memoryLimit string, logw io.Writer) (*s
 		return nil, err
 	}
 	ss := &session{db: db, tmp: tmp}
-	if memoryLimit != "" {
-		if err := db.SetMemoryLimit(ctx, memoryLimit); err != nil {
-			ss.Close()
-			return nil, err
-		}
+	if err := db.SetMemoryLimit(ctx, memory.DuckDBSize(budget.DuckDB)); err != nil {
+		ss.Close()
+		return nil, err
 	}
 	for _, in := range []struct {
 		table, role string

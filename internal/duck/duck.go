@@ -37,11 +37,12 @@ type DB struct {
 	arrow *duckdb.Arrow
 }
 
-// MemoryLimit caps the memory DuckDB holds when Open is given a tempDir;
-// beyond it, tables and query state spill to tempDir. DuckDB's in-memory
-// tables are uncompressed (10 million ledger rows take about 800 MB), and
-// its default limit is 80% of the host's RAM, so without a cap a large
-// input grows the process without bound.
+// MemoryLimit caps the memory DuckDB holds when Open is given a tempDir,
+// until SetMemoryLimit says otherwise (a run sets its budget's DuckDB share,
+// package memory); beyond it, tables and query state spill to tempDir.
+// DuckDB's in-memory tables are uncompressed (10 million ledger rows take
+// about 800 MB), and its default limit is 80% of the host's RAM, so without
+// a cap a large input grows the process without bound.
 const MemoryLimit = "512MB"
 
 // ErrOutOfMemory is in the chain of every error of a statement DuckDB

@@ -134,6 +134,28 @@ type Run struct {
 	// of its bytes, lower-case hex ("" when the spec came from flags).
 	Spec       string `json:"spec_file,omitempty"`
 	SpecSHA256 string `json:"spec_sha256,omitempty"`
+	// Memory is the memory budget the run had and where it came from
+	// (nil in evidence written before it was recorded).
+	Memory *Memory `json:"memory,omitempty"`
+}
+
+// Memory is a run's memory budget (package memory): the whole process's,
+// and the shares of it given to DuckDB (its memory_limit, beyond which it
+// spills to disk) and to the Go heap (its soft limit). Sizes in bytes.
+type Memory struct {
+	LimitBytes int64 `json:"limit_bytes"`
+	// Source is where LimitBytes came from: "--memory-limit", or the
+	// machine's figure it is a share of: "cgroup v2 memory.max", "cgroup
+	// v1 memory.limit_in_bytes" (the cgroup's limit less its usage) or
+	// "/proc/meminfo MemAvailable".
+	Source string `json:"source"`
+	// AvailableBytes is the available memory the source read (0 for
+	// --memory-limit); CgroupLimitBytes the memory cgroup's limit (0: none
+	// found).
+	AvailableBytes   int64 `json:"available_bytes,omitempty"`
+	CgroupLimitBytes int64 `json:"cgroup_limit_bytes,omitempty"`
+	DuckDBBytes      int64 `json:"duckdb_memory_limit_bytes"`
+	GoBytes          int64 `json:"go_memory_limit_bytes"`
 }
 
 // Parameters is the effective spec, key for key as a spec file writes it

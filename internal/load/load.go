@@ -8,10 +8,12 @@
 //
 //   - natively, when it implements sources.Scanner and DuckDB reads its
 //     Scan (CSV with read_csv, nothing sniffed; Parquet with read_parquet;
-//     plain, gzip or zstd files): the table gets its provenance columns
-//     afterwards, and a CSV's __line is moved to the physical line a
-//     record starts on where blank lines or multi-line fields make the two
-//     differ;
+//     plain, gzip or zstd files): Parquet in one pass with its provenance
+//     columns, CSV into a raw table that gets them in a second, with a
+//     CSV's __line moved to the physical line a record starts on where
+//     blank lines or multi-line fields make the two differ; __file is an
+//     ENUM of the input's file names (sorted, so it sorts as its text),
+//     one byte a row instead of the path's text;
 //   - otherwise from the source's Arrow records (Source.Read), through
 //     DuckDB's Arrow scan (duck.DB.LoadArrow).
 //

@@ -450,3 +450,50 @@ func TestTimestampFormatInZone(t *testing.T) {
 		db.Close()
 	}
 }
+
+// A Parquet input is read in one pass with its provenance: __line the row's
+// position in its file, __row its position in read order across files of
+// two schemas (an INTEGER id and a BIGINT one, unified to BIGINT) and
+// partition folders. A file with a column named file_row_number (the name
+// of read_parquet's position column) is read the two-pass way, with the
+// same provenance.
+func TestParquetProvenance(t *testing.T) {
+	for _, extra := range []string{"", ", i AS file_row_number"} {
+		dir := t.TempDir()
+		db, err := duck.Open(context.Background(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []struct{ path, sel string }{
+			{"day=1/a.parquet", "SELECT CAST(i AS INTEGER) AS id, i * 10 AS v" + extra + " FROM range(3) t(i)"},
+			{"day=2/b.parquet", "SELECT CAST(i + 100 AS BIGINT) AS id, i * 10 AS v" + extra + " FROM range(2) t(i)"},
+			{"day=2/c.parquet", "SELECT CAST(i + 200 AS BIGINT) AS id, i * 10 AS v" + extra + " FROM range(2) t(i)"},
+		} {
+			p := filepath.Join(dir, f.path)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := db.Exec(context.Background(), fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet)", f.sel, duck.Literal(p))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		db.Close()
+		tdb, _, err := loadInto(t, sources.Location{Role: "source", URI: "parquet:" + dir + "/**/*.parquet", BaseDir: dir, Options: map[string]any{"partitions": []any{"day"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := rowsOf(t, tdb, "SELECT id, day, __file, __line, __row FROM t ORDER BY __row")
+		want := "[0 1 day=1/a.parquet 1 0] [1 1 day=1/a.parquet 2 1] [2 1 day=1/a.parquet 3 2] " +
+			"[100 2 day=2/b.parquet 1 3] [101 2 day=2/b.parquet 2 4] [200 2 day=2/c.parquet 1 5] [201 2 day=2/c.parquet 2 6]"
+		if got != want {
+			t.Errorf("extra %q:\n got %s\nwant %s", extra, got, want)
+		}
+		cols, _ := tdb.Columns(context.Background(), "t")
+		if cols[0].Type != "BIGINT" {
+			t.Errorf("extra %q: id is %s, want BIGINT", extra, cols[0].Type)
+		}
+		// __file is an ENUM of the file names (one or two bytes a row), read
+		// as its text wherever text is wanted.
+		if got := rowsOf(t, tdb, "SELECT DISTINCT typeof(__file), typeof(__file || ':' || __line) FROM t"); !strings.HasPrefix(got, "[ENUM(") || !strings.HasSuffix(got, " VARCHAR]") {
+			t.Errorf("extra %q: __file and a location are %s, want an ENUM and VARCHAR", extra, got)
+		}
+	}
+}

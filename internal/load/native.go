@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -78,6 +79,19 @@ var duckCompression = map[sources.Compression]string{
 // provenance columns of package sources. location names the input in
 // errors.
 func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *sources.Scan) error {
+	if scan.Format == sources.FormatParquet && onePass(scan) {
+		done, err := loadParquet(ctx, db, table, scan)
+		if err != nil {
+			var re *runError
+			if errors.As(err, &re) {
+				return fmt.Errorf("read %s: %s: %w", location, re.files, shortReaderError(re.err))
+			}
+			return fmt.Errorf("read %s: %w", location, shortReaderError(err))
+		}
+		if done {
+			return nil
+		}
+	}
 	raw := table + "__raw"
 	defer drop(ctx, db, raw)
 	if err := readRaw(ctx, db, raw, scan); err != nil {
@@ -92,14 +106,31 @@ func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *so
 	for i, f := range scan.Files {
 		paths[i], names[i] = f.Path, f.Name
 	}
-	err := exec(ctx, db, "file_provenance", struct {
-		Table, Raw   string
-		Paths, Names []string
-		FirstLine    int64
-		Partitions   []partitionList
-	}{table, raw, paths, names, scan.FirstLine, partitionLists(scan)})
+	enum, err := fileEnum(ctx, db, table, scan)
 	if err != nil {
 		return err
+	}
+	for {
+		err := exec(ctx, db, "file_provenance", struct {
+			Table, Raw, Enum string
+			Paths, Names     []string
+			FirstLine        int64
+			Partitions       []partitionList
+		}{table, raw, enum, paths, names, scan.FirstLine, partitionLists(scan)})
+		if err != nil {
+			return err
+		}
+		if enum == "" {
+			break
+		}
+		ok, err := complete(ctx, db, table, enum)
+		if err != nil {
+			return err
+		}
+		if ok {
+			break
+		}
+		enum = "" // a file DuckDB named otherwise: __file as text
 	}
 	if scan.Format == sources.FormatCSV {
 		return physicalLines(ctx, db, table, scan)
@@ -177,6 +208,157 @@ func readParquetRuns(ctx context.Context, db *duck.DB, raw string, scan *sources
 		start = end
 	}
 	return nil
+}
+
+// onePass reports whether a Parquet scan can be read in one pass
+// (loadParquet): no file has a column named file_row_number, the name of
+// read_parquet's row-position column.
+func onePass(scan *sources.Scan) bool {
+	for _, f := range scan.Files {
+		for _, c := range f.Columns {
+			if strings.EqualFold(c.Name, "file_row_number") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// loadParquet reads the Parquet files of scan into table in one pass
+// (queries/load/read_parquet_table.sql): the runs of files of one schema
+// as readParquetRuns reads them, with the provenance columns computed as
+// the rows are read instead of in a second copy of the table (the
+// file_provenance statement) — the same values: __line the row's position
+// in its file from scan.FirstLine, __row its position in read order, from
+// the row counts of the files' footers. It returns false, with no table
+// left, when a file's rows could not be matched to its listed path (the
+// caller then reads the scan the two-pass way).
+func loadParquet(ctx context.Context, db *duck.DB, table string, scan *sources.Scan) (bool, error) {
+	type column struct {
+		Name, Type string
+		Cast       bool
+	}
+	paths := make([]string, len(scan.Files))
+	for i, f := range scan.Files {
+		paths[i] = f.Path
+	}
+	q, err := statements().SQL("parquet_rows", struct{ Files []string }{paths})
+	if err != nil {
+		return false, err
+	}
+	_, rows, err := db.Strings(ctx, q)
+	if err != nil {
+		return false, err
+	}
+	counts := map[string]int64{}
+	for _, r := range rows {
+		if r[0] == nil || r[1] == nil {
+			return false, nil
+		}
+		n, err := strconv.ParseInt(*r[1], 10, 64)
+		if err != nil {
+			return false, fmt.Errorf("parquet footer row count %q: %w", *r[1], err)
+		}
+		counts[*r[0]] = n
+	}
+	offsets := make([]string, len(scan.Files))
+	var total int64
+	for i, f := range scan.Files {
+		n, ok := counts[f.Path]
+		if !ok {
+			return false, nil
+		}
+		offsets[i] = strconv.FormatInt(total, 10)
+		total += n
+	}
+	enum, err := fileEnum(ctx, db, table, scan)
+	if err != nil {
+		return false, err
+	}
+	for start := 0; start < len(scan.Files); {
+		key := columnsKey(scan.Files[start].Columns)
+		end := start
+		var files, names []string
+		for end < len(scan.Files) && columnsKey(scan.Files[end].Columns) == key {
+			files = append(files, scan.Files[end].Path)
+			names = append(names, scan.Files[end].Name)
+			end++
+		}
+		own := map[string]string{}
+		for _, c := range scan.Files[start].Columns {
+			own[c.Name] = c.Type
+		}
+		cols := make([]column, len(scan.Types))
+		for i, t := range scan.Types {
+			cols[i] = column{Name: t.Name, Type: t.Type, Cast: t.Type != "" && own[t.Name] != t.Type}
+		}
+		err := exec(ctx, db, "read_parquet_table", struct {
+			Table, Enum         string
+			Append              bool
+			Columns             []column
+			Files, Paths, Names []string
+			Offsets             string
+			FirstLine           int64
+			Partitions          []partitionList
+		}{table, enum, start > 0, cols, files, paths, namesOf(scan), "[" + strings.Join(offsets, ", ") + "]", scan.FirstLine, partitionLists(scan)})
+		if err != nil {
+			return false, &runError{files: strings.Join(names, ", "), err: err}
+		}
+		start = end
+	}
+	return complete(ctx, db, table, enum)
+}
+
+// complete reports whether every row of a table made in one pass, or with
+// its __file as the ENUM type enum, has its provenance (missing_row.sql);
+// when not, the table and the type are dropped, for the caller to make the
+// table again the plain way.
+func complete(ctx context.Context, db *duck.DB, table, enum string) (bool, error) {
+	missing, err := count(ctx, db, "missing_row", tableData{table})
+	if err != nil {
+		return false, err
+	}
+	if missing == 0 {
+		return true, nil
+	}
+	drop(ctx, db, table)
+	if enum != "" {
+		if err := exec(ctx, db, "drop_file_enum", struct{ Name string }{enum}); err != nil {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+// fileEnum creates the ENUM type of table's __file column from the scan's
+// file names (file_enum.sql) and returns its name; "" when the scan has no
+// files.
+func fileEnum(ctx context.Context, db *duck.DB, table string, scan *sources.Scan) (string, error) {
+	values := namesOf(scan)
+	if len(values) == 0 {
+		return "", nil
+	}
+	slices.Sort(values)
+	values = slices.Compact(values)
+	name := table + "__file_enum"
+	if err := exec(ctx, db, "drop_file_enum", struct{ Name string }{name}); err != nil {
+		return "", err
+	}
+	if err := exec(ctx, db, "file_enum", struct {
+		Name   string
+		Values []string
+	}{name, values}); err != nil {
+		return "", err
+	}
+	return name, nil
+}
+
+func namesOf(scan *sources.Scan) []string {
+	out := make([]string, len(scan.Files))
+	for i, f := range scan.Files {
+		out[i] = f.Name
+	}
+	return out
 }
 
 // runError is a DuckDB reader's error for a run of files, named by them.

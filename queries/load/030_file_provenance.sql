@@ -8,7 +8,9 @@
 -- description: a name and the list of every file's value, in the order of
 -- description: Paths) follows the files' own columns, as text. Files are
 -- description: matched through two small joins, so the cost does not grow with
--- description: the number of files.
+-- description: the number of files. With .Enum, __file is of that ENUM type
+-- description: (file_enum.sql); a file name not among Names is NULL then, and
+-- description: the loader makes the table again without it.
 CREATE TABLE {{q .Table}} AS
 WITH firsts AS (
   SELECT __file, min(rowid) AS first_row FROM {{q .Raw}} GROUP BY __file
@@ -20,7 +22,7 @@ SELECT raw.* EXCLUDE (__file),
 {{- range $i, $p := .Partitions}}
   names.{{q (printf "__partition_%d" $i)}} AS {{q $p.Name}},
 {{- end}}
-  coalesce(names.name, raw.__file) AS __file,
+  {{if .Enum}}TRY_CAST(coalesce(names.name, raw.__file) AS {{q .Enum}}){{else}}coalesce(names.name, raw.__file){{end}} AS __file,
   raw.rowid - firsts.first_row + {{.FirstLine}} AS __line,
   raw.rowid AS __row
 FROM {{q .Raw}} AS raw

@@ -1,17 +1,19 @@
 -- statement: replay_events
--- description: Table replay_events: every source event with an event time, once per window it belongs to, as
+-- description: View replay_events (a view, not a table: its 10 M rows would be a second copy of the source, read
+-- description: once to aggregate the windows and once to count the events): every source event with an event time, once per window it belongs to, as
 -- description: Apache Flink's event-time window assigners assign it (TimeWindow.getWindowStartWithOffset: start =
 -- description: ts - (ts - offset) mod slide, with a non-negative remainder; SlidingEventTimeWindows: every start
 -- description: lastStart - k·slide with start > ts - size), in integer microseconds on UTC instants. .Windows is
 -- description: ceil(size / slide). Group columns of different types in the two inputs are compared as text
--- description: (.Groups[].AsText); aggregated columns are exact decimals wide enough for every aggregate over them.
--- returns: table replay_events (__row, __file, __line, __event_time TIMESTAMPTZ, __window_start TIMESTAMPTZ,
+-- description: (.Groups[].AsText); aggregated columns are exact decimals wide enough for every aggregate over them
+-- description: (a DECIMAL or integer column cast directly, .Args[].Exact; text read from its trimmed text).
+-- returns: view replay_events (__row, __file, __line, __event_time TIMESTAMPTZ, __window_start TIMESTAMPTZ,
 -- returns: __window_end TIMESTAMPTZ, <group columns>, <aggregated source columns, sorted>)
-CREATE OR REPLACE TABLE {{q .Table}} AS
+CREATE OR REPLACE VIEW {{q .Table}} AS
 WITH ev AS (
     SELECT __row, __file, __line, {{instant (q .EventTime) .EventType .Zone false}} AS __event_time
 {{- range .Groups}}, {{if .AsText}}CAST({{q .Name}} AS VARCHAR){{else}}{{q .Name}}{{end}} AS {{q .Name}}{{end}}
-{{- range .Args}}, {{if .Decimal}}CAST(trim(CAST({{q .Name}} AS VARCHAR)) AS {{.Decimal}}) AS {{q .Name}}{{else}}{{q .Name}}{{end}}{{end}} FROM source
+{{- range .Args}}, {{if and .Decimal .Exact}}CAST({{q .Name}} AS {{.Decimal}}) AS {{q .Name}}{{else if .Decimal}}CAST(trim(CAST({{q .Name}} AS VARCHAR)) AS {{.Decimal}}) AS {{q .Name}}{{else}}{{q .Name}}{{end}}{{end}} FROM source
 ), us AS (
     SELECT *, epoch_us(__event_time) AS __ts,
            epoch_us(__event_time) - (((epoch_us(__event_time) - {{.Offset}}) % {{.Slide}} + {{.Slide}}) % {{.Slide}}) AS __last_start

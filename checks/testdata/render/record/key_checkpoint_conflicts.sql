@@ -16,7 +16,6 @@ SELECT k."entry_id", k."leg",
        array_to_string(list(DISTINCT CAST(coalesce(CAST(k."checkpoint_id" AS VARCHAR), 'NULL') AS VARCHAR) ORDER BY TRY_CAST(CAST(coalesce(CAST(k."checkpoint_id" AS VARCHAR), 'NULL') AS VARCHAR) AS HUGEINT) NULLS LAST, CAST(coalesce(CAST(k."checkpoint_id" AS VARCHAR), 'NULL') AS VARCHAR)), ';') AS checkpoint_ids,
        count(*) AS row_count,
        string_agg((k."__file" || ':' || k."__line"), ';' ORDER BY k.__row) AS locations
-FROM sink AS k
-WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE (k."entry_id" IS NOT DISTINCT FROM r."entry_id" AND k."leg" IS NOT DISTINCT FROM r."leg"))
+FROM sink AS k SEMI JOIN repeated AS r ON (k."entry_id" IS NOT DISTINCT FROM r."entry_id" AND k."leg" IS NOT DISTINCT FROM r."leg")
 GROUP BY k."entry_id", k."leg"
 HAVING count(DISTINCT coalesce(CAST(k."checkpoint_id" AS VARCHAR), 'NULL')) > 1

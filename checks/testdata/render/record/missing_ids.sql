@@ -9,7 +9,6 @@ SELECT s."entry_id", s."leg",
        CAST(sum(s."amount") AS DECIMAL(38,2)) AS "source_amount",
        CAST(sum(s."fee") AS DECIMAL(38,4)) AS "source_fee",
        arg_min((s."__file" || ':' || s."__line"), s.__row) AS source_location
-FROM source AS s
+FROM source AS s ANTI JOIN sink AS k ON (s."entry_id" IS NOT DISTINCT FROM k."entry_id" AND s."leg" IS NOT DISTINCT FROM k."leg")
 WHERE NOT ((s."entry_id" IS NULL OR length(CAST(s."entry_id" AS VARCHAR)) = 0) AND (s."leg" IS NULL OR length(CAST(s."leg" AS VARCHAR)) = 0))
-  AND NOT EXISTS (SELECT 1 FROM sink AS k WHERE (s."entry_id" IS NOT DISTINCT FROM k."entry_id" AND s."leg" IS NOT DISTINCT FROM k."leg"))
 GROUP BY s."entry_id", s."leg"

@@ -10,7 +10,6 @@ SELECT k."entry_id", k."leg",
        CAST(sum(k."fee") AS DECIMAL(38,4)) AS "sink_fee",
        array_to_string(list(DISTINCT CAST(coalesce(CAST(k."checkpoint_id" AS VARCHAR), 'NULL') AS VARCHAR) ORDER BY TRY_CAST(CAST(coalesce(CAST(k."checkpoint_id" AS VARCHAR), 'NULL') AS VARCHAR) AS HUGEINT) NULLS LAST, CAST(coalesce(CAST(k."checkpoint_id" AS VARCHAR), 'NULL') AS VARCHAR)), ';') AS checkpoint_ids,
        arg_min((k."__file" || ':' || k."__line"), k.__row) AS sink_location
-FROM sink AS k
+FROM sink AS k ANTI JOIN source AS s ON (s."entry_id" IS NOT DISTINCT FROM k."entry_id" AND s."leg" IS NOT DISTINCT FROM k."leg")
 WHERE NOT ((k."entry_id" IS NULL OR length(CAST(k."entry_id" AS VARCHAR)) = 0) AND (k."leg" IS NULL OR length(CAST(k."leg" AS VARCHAR)) = 0))
-  AND NOT EXISTS (SELECT 1 FROM source AS s WHERE (s."entry_id" IS NOT DISTINCT FROM k."entry_id" AND s."leg" IS NOT DISTINCT FROM k."leg"))
 GROUP BY k."entry_id", k."leg"

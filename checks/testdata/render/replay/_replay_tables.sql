@@ -1,4 +1,4 @@
-CREATE OR REPLACE TABLE "replay_events" AS
+CREATE OR REPLACE VIEW "replay_events" AS
 WITH ev AS (
     SELECT __row, __file, __line, CASE WHEN regexp_full_match(trim(CAST("event_time" AS VARCHAR)), '\d{10,}') THEN make_timestamptz(CAST(trim(CAST("event_time" AS VARCHAR)) AS BIGINT) * 1000)
 	  WHEN regexp_matches(trim(CAST("event_time" AS VARCHAR)), '\d:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|z|UTC|[+-]\d{2}(:?\d{2})?)$') THEN CAST(trim(CAST("event_time" AS VARCHAR)) AS TIMESTAMPTZ)

@@ -19,7 +19,6 @@ SELECT k.__window_start AS window_start, k.__window_end AS window_end, k."region
        array_to_string(list(DISTINCT CAST(coalesce(k.__checkpoint, 'NULL') AS VARCHAR) ORDER BY TRY_CAST(CAST(coalesce(k.__checkpoint, 'NULL') AS VARCHAR) AS HUGEINT) NULLS LAST, CAST(coalesce(k.__checkpoint, 'NULL') AS VARCHAR)), ';') AS checkpoint_ids,
        count(*) AS row_count,
        string_agg((k."__file" || ':' || k."__line"), ';' ORDER BY k.__row) AS locations
-FROM replay_sink AS k
-WHERE EXISTS (SELECT 1 FROM repeated AS r WHERE (k.__window_end = r.__window_end AND k."region" IS NOT DISTINCT FROM r."region") AND k.__emission IS NOT DISTINCT FROM r.__emission)
+FROM replay_sink AS k SEMI JOIN repeated AS r ON (k.__window_end = r.__window_end AND k."region" IS NOT DISTINCT FROM r."region") AND k.__emission IS NOT DISTINCT FROM r.__emission
 GROUP BY k.__window_start, k.__window_end, k."region", k.__emission
 HAVING count(DISTINCT coalesce(k.__checkpoint, 'NULL')) > 1

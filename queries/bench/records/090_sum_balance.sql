@@ -1,0 +1,11 @@
+-- statement: sum_balance
+-- description: Exact sums of amount per account of source and sink where they differ.
+COPY (
+    WITH s AS (SELECT account, CAST(sum(amount) AS DECIMAL(38,2)) AS a FROM source GROUP BY account),
+         k AS (SELECT account, CAST(sum(amount) AS DECIMAL(38,2)) AS a FROM sink GROUP BY account)
+    SELECT coalesce(s.account, k.account) AS account, coalesce(s.a, 0) AS source_amount, coalesce(k.a, 0) AS sink_amount,
+           coalesce(k.a, 0) - coalesce(s.a, 0) AS difference_amount
+    FROM s FULL JOIN k ON s.account IS NOT DISTINCT FROM k.account
+    WHERE coalesce(s.a, 0) <> coalesce(k.a, 0)
+    ORDER BY 1
+) TO {{lit (printf "%s/sum_balance.csv" .Out)}} (FORMAT csv, HEADER true)
