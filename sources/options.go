@@ -3,7 +3,9 @@ package sources
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -225,13 +227,8 @@ func (o *options) Types() []Column {
 		o.errs = append(o.errs, fmt.Errorf("option types: want a mapping of column: TYPE, got %v", v))
 		return nil
 	}
-	cols := make([]string, 0, len(m))
-	for col := range m {
-		cols = append(cols, col)
-	}
-	sort.Strings(cols)
 	var out []Column
-	for _, col := range cols {
+	for _, col := range slices.Sorted(maps.Keys(m)) {
 		s, isStr := m[col].(string)
 		if !isStr || !typeName.MatchString(s) {
 			o.errs = append(o.errs, fmt.Errorf("option types: column %s: %v is not a type name such as VARCHAR, BIGINT or DECIMAL(18,2)", col, m[col]))

@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -92,13 +93,8 @@ func CheckRename(role string, cols []string, rename map[string]string) error {
 	for _, c := range cols {
 		have[strings.ToLower(c)] = c
 	}
-	froms := make([]string, 0, len(rename))
-	for f := range rename {
-		froms = append(froms, f)
-	}
-	slices.Sort(froms)
 	var errs []string
-	for _, f := range froms {
+	for _, f := range slices.Sorted(maps.Keys(rename)) {
 		to := rename[f]
 		if _, ok := have[strings.ToLower(f)]; !ok || !slices.Contains(cols, f) {
 			hint := ""
