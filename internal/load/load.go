@@ -11,7 +11,9 @@
 //     plain, gzip or zstd files): the table gets its provenance columns
 //     afterwards, and a CSV's __line is moved to the physical line a
 //     record starts on where blank lines or multi-line fields make the two
-//     differ;
+//     differ; a CSV file read_csv refuses is read the second way, so the
+//     Go reader's answer (its rows, or an error naming file and line)
+//     stands for both;
 //   - otherwise from the source's Arrow records (Source.Read), through
 //     DuckDB's Arrow scan (duck.DB.LoadArrow).
 //
