@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -37,6 +39,12 @@ func init() {
 // (ValueFormats, applied by the loader). Under UTF-8 a value that is not
 // UTF-8 is an error naming file, line and column and the option that would
 // read it.
+//
+// Before any record, the start of each file (its first 64 KiB, decoded)
+// is refused if it holds CR line breaks without LF, or — under UTF-8 — a
+// UTF-16 byte-order mark or NUL bytes (hint: encoding: utf-16), or — under
+// a single-byte encoding — starts with a UTF-8 byte-order mark; a header
+// name holding a byte-order mark or a control character is refused.
 //
 // It implements Scanner: an engine may read the files itself (DuckDB's
 // read_csv with nothing sniffed). Read parses them with encoding/csv, which
@@ -535,7 +543,11 @@ func csvHeader(f ScanFile, delim, quote rune, header bool, enc *textEncoding) ([
 	}
 	defer rc.Close()
 	s := &csvSource{delim: delim, quote: quote}
-	cr := s.reader(enc.decode(rc, f.Name))
+	br := bufio.NewReaderSize(enc.decode(rc, f.Name), headerPeek)
+	if err := checkText(path, br, enc); err != nil {
+		return nil, err
+	}
+	cr := s.reader(br)
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
 	rec, err := cr.Read()
@@ -567,6 +579,8 @@ func csvHeader(f ScanFile, delim, quote rune, header bool, enc *textEncoding) ([
 			return nil, fmt.Errorf("%s:1: header names column %q twice", path, c)
 		case seen[strings.ToLower(c)] != "":
 			return nil, fmt.Errorf("%w: %s:1: header columns %q and %q differ only in case; DuckDB, which runs the checks, does not tell them apart", ErrInvalidLocation, path, seen[strings.ToLower(c)], c)
+		case strings.ContainsFunc(c, badNameRune):
+			return nil, fmt.Errorf("%s:1: header column %d %q holds a byte-order mark or a control character; write the header as plain text", path, i+1, c)
 		case c == FileColumn || c == LineColumn || c == RowColumn:
 			return nil, fmt.Errorf("%s:1: column name %q is reserved for provenance", path, c)
 		}
@@ -577,6 +591,40 @@ func csvHeader(f ScanFile, delim, quote rune, header bool, enc *textEncoding) ([
 	}
 	return rec, nil
 }
+
+// headerPeek is how much of a file's start (decoded) checkText looks at.
+const headerPeek = 64 << 10
+
+// checkText refuses, from the first headerPeek bytes of a file's decoded
+// text (br, not consumed), what no CSV reader would read as meant: under
+// UTF-8 (enc nil) a UTF-16 byte-order mark (FF FE, FE FF) or a NUL byte,
+// which is UTF-16 text (the hint names encoding: utf-16); and line breaks
+// that are a CR alone, with no LF (old Mac OS), which neither encoding/csv
+// nor DuckDB's read_csv (given the header) takes as line ends: the header
+// would swallow the records into column names holding CRs. Under a
+// single-byte encoding a UTF-8 byte-order mark (decoded "ï»¿") says the
+// declared encoding is wrong.
+func checkText(path string, br *bufio.Reader, enc *textEncoding) error {
+	b, err := br.Peek(headerPeek)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return err
+	}
+	if enc == nil && (bytes.HasPrefix(b, []byte{0xFF, 0xFE}) || bytes.HasPrefix(b, []byte{0xFE, 0xFF}) || bytes.IndexByte(b, 0) >= 0) {
+		return fmt.Errorf("%s: the file starts with a UTF-16 byte-order mark or holds NUL bytes: it looks like UTF-16 text, not UTF-8; declare encoding: utf-16 (or utf-16le, utf-16be without a byte-order mark)", path)
+	}
+	if enc != nil && enc.singleByte && bytes.HasPrefix(b, []byte("\u00EF\u00BB\u00BF")) {
+		return fmt.Errorf("%s: the file starts with a UTF-8 byte-order mark (EF BB BF), so it is UTF-8 text, not %s; drop encoding: %s", path, enc.name, enc.name)
+	}
+	if bytes.IndexByte(b, '\r') >= 0 && bytes.IndexByte(b, '\n') < 0 {
+		return fmt.Errorf("%s: the line endings are CR only (old Mac OS): a CR alone is not a line break here; convert the file to LF or CRLF line endings", path)
+	}
+	return nil
+}
+
+// badNameRune is a rune a header name may not hold: a byte-order mark
+// (U+FEFF, a second one after the mark dropped) or a control character
+// (a stray CR, a NUL): the name would print as another.
+func badNameRune(r rune) bool { return r == '\uFEFF' || unicode.IsControl(r) }
 
 // RecordLines calls fn, in order, with the physical line each record of f —
 // a file of this CSV scan — starts on, the header excluded: the numbering

@@ -533,7 +533,7 @@ INSERT INTO %[1]s.pgschema_ledger SELECT 'E' || lpad(g::text, 6, '0'), 1.00 FROM
 		want             exitCode
 		msg              []string
 	}{
-		{"right", "{txn_id: entry_id, amt: amount}", "entry_id", exitRuntime, []string{"Line: 20002"}},
+		{"right", "{txn_id: entry_id, amt: amount}", "entry_id", exitRuntime, []string{"source.csv:20002: 3 fields, the header has 2"}},
 		{"misspelled rename", "{txn_idd: entry_id, amt: amount}", "entry_id", exitUsage,
 			[]string{`sink.rename: column "txn_idd" is not in the sink, whose columns are: txn_id, amt`, "found before any row was read"}},
 		{"onto an existing column", "{amt: txn_id}", "entry_id", exitUsage,

@@ -13,7 +13,9 @@
 //     CSV's __line moved to the physical line a record starts on where
 //     blank lines or multi-line fields make the two differ; __file is an
 //     ENUM of the input's file names (sorted, so it sorts as its text),
-//     one byte a row instead of the path's text;
+//     one byte a row instead of the path's text; a CSV file read_csv
+//     refuses is read the second way, so the Go reader's answer (its rows,
+//     or an error naming file and line) stands for both;
 //   - otherwise from the source's Arrow records (Source.Read), through
 //     DuckDB's Arrow scan (duck.DB.LoadArrow).
 //
@@ -171,13 +173,23 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		// A scan of no file (an input whose every file is uncommitted:
 		// no record, its columns known) is read as empty records.
 		if native(scan) && len(scan.Files) > 0 {
-			if err := loadScan(ctx, db, table, sin.Location, scan); err != nil {
+			err := loadScan(ctx, db, table, sin.Location, scan)
+			var re *readerError
+			switch {
+			case err != nil && scan.Format == sources.FormatCSV && errors.As(err, &re) && ctx.Err() == nil:
+				// read_csv refused the text (too many fields, mixed line
+				// endings, …) with its own message and numbering: the
+				// source's Read, the reference reading, reads it instead,
+				// and reads it or refuses it naming file and physical line.
+				drop(ctx, db, table)
+			case err != nil:
 				return nil, err
+			default:
+				if err := sameNames(ctx, db, table, sin.Location, scanNames(scan)); err != nil {
+					return nil, err
+				}
+				in = sin
 			}
-			if err := sameNames(ctx, db, table, sin.Location, scanNames(scan)); err != nil {
-				return nil, err
-			}
-			in = sin
 		}
 	}
 	if in == nil {
