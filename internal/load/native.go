@@ -175,39 +175,61 @@ func readRaw(ctx context.Context, db *duck.DB, raw string, scan *sources.Scan) e
 // first file's types (rounding a DECIMAL(20,4) into a DECIMAL(18,2), turning
 // a text "007" into 7), so it is never given two schemas at once.
 func readParquetRuns(ctx context.Context, db *duck.DB, raw string, scan *sources.Scan) error {
-	type column struct {
-		Name, Type string
-		Cast       bool
+	for i, r := range schemaRuns(scan) {
+		err := exec(ctx, db, "read_parquet", struct {
+			Table   string
+			Append  bool
+			Columns []parquetColumn
+			Files   []string
+		}{raw, i > 0, r.columns, r.paths})
+		if err != nil {
+			return &runError{files: strings.Join(r.names, ", "), err: err}
+		}
 	}
+	return nil
+}
+
+// parquetColumn is one column of a run of Parquet files as read_parquet
+// reads it: its unified type, and whether the run's own type must be cast
+// to it.
+type parquetColumn struct {
+	Name, Type string
+	Cast       bool
+}
+
+// schemaRun is a run of consecutive files of a scan with one schema: their
+// paths, their names for messages, and each column of the scan's unified
+// types with whether this run's own type differs from it.
+type schemaRun struct {
+	paths, names []string
+	columns      []parquetColumn
+}
+
+// schemaRuns splits scan.Files, in order, into runs of one schema
+// (columnsKey), so that read_parquet is never given two schemas at once.
+func schemaRuns(scan *sources.Scan) []schemaRun {
+	var runs []schemaRun
 	for start := 0; start < len(scan.Files); {
 		key := columnsKey(scan.Files[start].Columns)
+		var r schemaRun
 		end := start
-		var paths, names []string
 		for end < len(scan.Files) && columnsKey(scan.Files[end].Columns) == key {
-			paths = append(paths, scan.Files[end].Path)
-			names = append(names, scan.Files[end].Name)
+			r.paths = append(r.paths, scan.Files[end].Path)
+			r.names = append(r.names, scan.Files[end].Name)
 			end++
 		}
 		own := map[string]string{}
 		for _, c := range scan.Files[start].Columns {
 			own[c.Name] = c.Type
 		}
-		cols := make([]column, len(scan.Types))
+		r.columns = make([]parquetColumn, len(scan.Types))
 		for i, t := range scan.Types {
-			cols[i] = column{Name: t.Name, Type: t.Type, Cast: t.Type != "" && own[t.Name] != t.Type}
+			r.columns[i] = parquetColumn{Name: t.Name, Type: t.Type, Cast: t.Type != "" && own[t.Name] != t.Type}
 		}
-		err := exec(ctx, db, "read_parquet", struct {
-			Table   string
-			Append  bool
-			Columns []column
-			Files   []string
-		}{raw, start > 0, cols, paths})
-		if err != nil {
-			return &runError{files: strings.Join(names, ", "), err: err}
-		}
+		runs = append(runs, r)
 		start = end
 	}
-	return nil
+	return runs
 }
 
 // onePass reports whether a Parquet scan can be read in one pass
@@ -234,10 +256,6 @@ func onePass(scan *sources.Scan) bool {
 // left, when a file's rows could not be matched to its listed path (the
 // caller then reads the scan the two-pass way).
 func loadParquet(ctx context.Context, db *duck.DB, table string, scan *sources.Scan) (bool, error) {
-	type column struct {
-		Name, Type string
-		Cast       bool
-	}
 	paths := make([]string, len(scan.Files))
 	for i, f := range scan.Files {
 		paths[i] = f.Path
@@ -275,36 +293,19 @@ func loadParquet(ctx context.Context, db *duck.DB, table string, scan *sources.S
 	if err != nil {
 		return false, err
 	}
-	for start := 0; start < len(scan.Files); {
-		key := columnsKey(scan.Files[start].Columns)
-		end := start
-		var files, names []string
-		for end < len(scan.Files) && columnsKey(scan.Files[end].Columns) == key {
-			files = append(files, scan.Files[end].Path)
-			names = append(names, scan.Files[end].Name)
-			end++
-		}
-		own := map[string]string{}
-		for _, c := range scan.Files[start].Columns {
-			own[c.Name] = c.Type
-		}
-		cols := make([]column, len(scan.Types))
-		for i, t := range scan.Types {
-			cols[i] = column{Name: t.Name, Type: t.Type, Cast: t.Type != "" && own[t.Name] != t.Type}
-		}
+	for i, r := range schemaRuns(scan) {
 		err := exec(ctx, db, "read_parquet_table", struct {
 			Table, Enum         string
 			Append              bool
-			Columns             []column
+			Columns             []parquetColumn
 			Files, Paths, Names []string
 			Offsets             string
 			FirstLine           int64
 			Partitions          []partitionList
-		}{table, enum, start > 0, cols, files, paths, namesOf(scan), "[" + strings.Join(offsets, ", ") + "]", scan.FirstLine, partitionLists(scan)})
+		}{table, enum, i > 0, r.columns, r.paths, paths, namesOf(scan), "[" + strings.Join(offsets, ", ") + "]", scan.FirstLine, partitionLists(scan)})
 		if err != nil {
-			return false, &runError{files: strings.Join(names, ", "), err: err}
+			return false, &runError{files: strings.Join(r.names, ", "), err: err}
 		}
-		start = end
 	}
 	return complete(ctx, db, table, enum)
 }
