@@ -204,51 +204,13 @@ func openMySQL(loc Location) (Source, error) {
 // unquoted parts; errors wrap ErrInvalidLocation. The parts only ever reach
 // SQL quoted by MySQLIdent, so no name injects SQL.
 func ParseMySQLTableName(s string) ([]string, error) {
-	var parts []string
-	rest := strings.TrimSpace(s)
-	for {
-		var part string
-		if strings.HasPrefix(rest, "`") {
-			var b strings.Builder
-			i := 1
-			for ; i < len(rest); i++ {
-				if rest[i] == '`' {
-					if i+1 < len(rest) && rest[i+1] == '`' {
-						b.WriteByte('`')
-						i++
-						continue
-					}
-					break
-				}
-				b.WriteByte(rest[i])
-			}
-			if i >= len(rest) {
-				return nil, fmt.Errorf("%w: table %q: unterminated quoted name", ErrInvalidLocation, s)
-			}
-			part, rest = b.String(), rest[i+1:]
-		} else {
-			end := strings.IndexAny(rest, ".`")
-			if end < 0 {
-				end = len(rest)
-			}
-			part, rest = strings.TrimSpace(rest[:end]), rest[end:]
-		}
-		if part == "" {
-			return nil, fmt.Errorf("%w: table %q: empty name part (want database.name or name)", ErrInvalidLocation, s)
-		}
-		parts = append(parts, part)
-		if rest == "" {
-			break
-		}
-		if rest[0] != '.' {
-			return nil, fmt.Errorf("%w: table %q: unexpected %q after %q (want database.name; quote names with dots as `name`)", ErrInvalidLocation, s, rest, part)
-		}
-		rest = rest[1:]
-	}
-	if len(parts) > 2 {
-		return nil, fmt.Errorf("%w: table %q: want database.name or name", ErrInvalidLocation, s)
-	}
-	return parts, nil
+	return splitTableName(s, tableNameRules{
+		quote:     '`',
+		fold:      func(p string) string { return p },
+		qualified: "database.name",
+		quoteHint: "quote names with dots as `name`",
+		tooMany:   "want database.name or name",
+	})
 }
 
 func (s *mysqlSource) Close() error { return nil }

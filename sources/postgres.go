@@ -140,51 +140,13 @@ func isPGURI(uri string) bool {
 // unquoted parts; errors wrap ErrInvalidLocation. The result is only ever
 // put into SQL through pgx.Identifier.Sanitize, so no name injects SQL.
 func ParseTableName(s string) ([]string, error) {
-	var parts []string
-	rest := strings.TrimSpace(s)
-	for {
-		var part string
-		if strings.HasPrefix(rest, `"`) {
-			var b strings.Builder
-			i := 1
-			for ; i < len(rest); i++ {
-				if rest[i] == '"' {
-					if i+1 < len(rest) && rest[i+1] == '"' {
-						b.WriteByte('"')
-						i++
-						continue
-					}
-					break
-				}
-				b.WriteByte(rest[i])
-			}
-			if i >= len(rest) {
-				return nil, fmt.Errorf("%w: table %q: unterminated quoted name", ErrInvalidLocation, s)
-			}
-			part, rest = b.String(), rest[i+1:]
-		} else {
-			end := strings.IndexAny(rest, `."`)
-			if end < 0 {
-				end = len(rest)
-			}
-			part, rest = strings.ToLower(strings.TrimSpace(rest[:end])), rest[end:]
-		}
-		if part == "" {
-			return nil, fmt.Errorf("%w: table %q: empty name part (want schema.name or name)", ErrInvalidLocation, s)
-		}
-		parts = append(parts, part)
-		if rest == "" {
-			break
-		}
-		if rest[0] != '.' {
-			return nil, fmt.Errorf("%w: table %q: unexpected %q after %q (want schema.name; quote names with dots or capitals as \"Name\")", ErrInvalidLocation, s, rest, part)
-		}
-		rest = rest[1:]
-	}
-	if len(parts) > 2 {
-		return nil, fmt.Errorf("%w: table %q: want schema.name or name (the database belongs in the URI)", ErrInvalidLocation, s)
-	}
-	return parts, nil
+	return splitTableName(s, tableNameRules{
+		quote:     '"',
+		fold:      strings.ToLower,
+		qualified: "schema.name",
+		quoteHint: `quote names with dots or capitals as "Name"`,
+		tooMany:   "want schema.name or name (the database belongs in the URI)",
+	})
 }
 
 func (s *pgSource) Close() error { return nil }
