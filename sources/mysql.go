@@ -167,19 +167,10 @@ func openMySQL(loc Location) (Source, error) {
 	s.cfg = cfg
 	s.zeroNull = zero == "null"
 
-	if uTable != "" {
-		if table != "" {
-			return nil, fmt.Errorf("%w: the table is given twice (URI parameter and table: option)", ErrInvalidLocation)
-		}
-		table = uTable
+	table, query, err = tableOrQuery(table, query, uTable, uQuery)
+	if err != nil {
+		return nil, err
 	}
-	if uQuery != "" {
-		if query != "" {
-			return nil, fmt.Errorf("%w: the query is given twice (URI parameter and query: option)", ErrInvalidLocation)
-		}
-		query = uQuery
-	}
-	table, query = strings.TrimSpace(table), strings.TrimSpace(query)
 	switch {
 	case table == "" && query == "":
 		return nil, fmt.Errorf("%w: %s names no table: add ?table=name (or ?query=SELECT …) to the URI, or table:/query: to the spec", ErrInvalidLocation, Redact(loc.URI))

@@ -51,19 +51,10 @@ func openPostgres(loc Location) (Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	if uTable != "" {
-		if table != "" {
-			return nil, fmt.Errorf("%w: the table is given twice (URI parameter and table: option)", ErrInvalidLocation)
-		}
-		table = uTable
+	table, query, err = tableOrQuery(table, query, uTable, uQuery)
+	if err != nil {
+		return nil, err
 	}
-	if uQuery != "" {
-		if query != "" {
-			return nil, fmt.Errorf("%w: the query is given twice (URI parameter and query: option)", ErrInvalidLocation)
-		}
-		query = uQuery
-	}
-	table, query = strings.TrimSpace(table), strings.TrimSpace(query)
 	switch {
 	case table == "" && query == "" && !isPGURI(loc.URI):
 		return nil, fmt.Errorf("%w: %s names no table: add table=schema.name (or query='SELECT …', quoted as libpq quotes a value with spaces) to the connection string, or table:/query: to the spec", ErrInvalidLocation, Redact(loc.URI))

@@ -67,3 +67,22 @@ func splitTableName(s string, r tableNameRules) ([]string, error) {
 	}
 	return parts, nil
 }
+
+// tableOrQuery merges the table and query a database location gives in its
+// URI (uTable, uQuery) with those of its options, each trimmed. A table or
+// a query given in both places is an error wrapping ErrInvalidLocation.
+func tableOrQuery(table, query, uTable, uQuery string) (string, string, error) {
+	if uTable != "" {
+		if table != "" {
+			return "", "", fmt.Errorf("%w: the table is given twice (URI parameter and table: option)", ErrInvalidLocation)
+		}
+		table = uTable
+	}
+	if uQuery != "" {
+		if query != "" {
+			return "", "", fmt.Errorf("%w: the query is given twice (URI parameter and query: option)", ErrInvalidLocation)
+		}
+		query = uQuery
+	}
+	return strings.TrimSpace(table), strings.TrimSpace(query), nil
+}
