@@ -2,9 +2,9 @@ package checks
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -452,17 +452,17 @@ func PlanComparison(c Columns, source, sink []sources.Column) (*Plan, error) {
 		}
 		p.Compared = append(p.Compared, cc)
 	}
-	for _, col := range sortedKeys(c.Normalize) {
+	for _, col := range slices.Sorted(maps.Keys(c.Normalize)) {
 		if !slices.Contains(names, col) {
 			errs = append(errs, fmt.Sprintf("normalize.%s: the column is not compared%s", col, notComparedWhy(col, p.Uncompared)))
 		}
 	}
-	for _, col := range sortedKeys(c.Tolerance) {
+	for _, col := range slices.Sorted(maps.Keys(c.Tolerance)) {
 		if !slices.Contains(names, col) {
 			errs = append(errs, fmt.Sprintf("tolerance.%s: the column is not compared%s", col, notComparedWhy(col, p.Uncompared)))
 		}
 	}
-	for _, m := range sortedKeys(c.BalanceTolerance) {
+	for _, m := range slices.Sorted(maps.Keys(c.BalanceTolerance)) {
 		if !slices.Contains(c.Measures, m) {
 			errs = append(errs, fmt.Sprintf("balance_tolerance.%s: not a measure", m))
 		} else if t := c.BalanceTolerance[m]; t.Kind == ToleranceDuration {
@@ -535,13 +535,4 @@ func decimalDigits(typ string) (scale, intDigits int, ok bool) {
 	p, _ := strconv.Atoi(mm[1])
 	s, _ := strconv.Atoi(mm[2])
 	return s, p - s, true
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

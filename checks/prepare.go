@@ -3,7 +3,9 @@ package checks
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -160,7 +162,7 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 			return nil, nil, fmt.Errorf("convert the %s's ids and measures to exact types: %w", t, err)
 		}
 	}
-	for _, m := range sortedKeys(c.BalanceTolerance) {
+	for _, m := range slices.Sorted(maps.Keys(c.BalanceTolerance)) {
 		tol, err := toleranceSQL(c.BalanceTolerance[m], MethodNumber, p.MeasureTypes[m])
 		if err != nil {
 			return nil, nil, fmt.Errorf("balance_tolerance.%s: %w", m, err)

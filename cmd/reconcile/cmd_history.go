@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"sort"
@@ -176,7 +177,7 @@ func paramText(p map[string]string) string {
 		return "-"
 	}
 	var parts []string
-	for _, k := range sortedKeys(p) {
+	for _, k := range slices.Sorted(maps.Keys(p)) {
 		parts = append(parts, k+"="+p[k])
 	}
 	return strings.Join(parts, " ")

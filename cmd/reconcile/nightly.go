@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -267,7 +269,7 @@ func printSummary(f *factory, res *evidence.Summary, out string, quiet bool) {
 func verdictLine(res *evidence.Summary) string {
 	parts := []string{strings.ToUpper(string(res.Status)), res.Control.Name, res.Run.StartedAt, "run " + res.Run.ID}
 	if res.Parameters != nil {
-		for _, name := range sortedKeys(res.Parameters.Params) {
+		for _, name := range slices.Sorted(maps.Keys(res.Parameters.Params)) {
 			if v := res.Parameters.Params[name]; v != spec.EnvValue {
 				parts = append(parts, name+"="+v)
 			}
@@ -293,15 +295,6 @@ func signed(d string) string {
 		return d
 	}
 	return "+" + d
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // rollUp prints one line per control of a suite and returns the error of

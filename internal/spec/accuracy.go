@@ -2,9 +2,9 @@ package spec
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -174,7 +174,7 @@ func (s *Spec) validateAccuracy() []string {
 			seen[c] = true
 		}
 	}
-	for _, col := range sortedKeys(s.Normalize) {
+	for _, col := range slices.Sorted(maps.Keys(s.Normalize)) {
 		ns := s.Normalize[col]
 		if len(ns) == 0 {
 			errs = append(errs, fmt.Sprintf("normalize.%s: list at least one of trim, casefold", col))
@@ -192,12 +192,12 @@ func (s *Spec) validateAccuracy() []string {
 			errs = append(errs, fmt.Sprintf("normalize.%s: the column is in ignore, so it is not compared", col))
 		}
 	}
-	for _, col := range sortedKeys(s.Tolerance) {
+	for _, col := range slices.Sorted(maps.Keys(s.Tolerance)) {
 		if slices.Contains(s.Ignore, col) {
 			errs = append(errs, fmt.Sprintf("tolerance.%s: the column is in ignore, so it is not compared", col))
 		}
 	}
-	for _, m := range sortedKeys(s.BalanceTolerance) {
+	for _, m := range slices.Sorted(maps.Keys(s.BalanceTolerance)) {
 		t := s.BalanceTolerance[m]
 		if !slices.Contains(s.Measures, m) {
 			errs = append(errs, fmt.Sprintf("balance_tolerance.%s: not a measure (measures: %s); sum_balance balances measures only", m, strings.Join(s.Measures, ", ")))
@@ -216,13 +216,4 @@ func (s *Spec) validateAccuracy() []string {
 		seen[side] = true
 	}
 	return errs
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

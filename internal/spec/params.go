@@ -2,9 +2,11 @@ package spec
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -56,7 +58,7 @@ type Params struct {
 func NewParams(given map[string]string, now time.Time) (*Params, error) {
 	p := &Params{given: map[string]string{}, runDate: now.UTC().Format(time.DateOnly), getenv: os.LookupEnv, used: map[string]bool{}}
 	var errs []string
-	for _, name := range sortedKeys(given) {
+	for _, name := range slices.Sorted(maps.Keys(given)) {
 		switch {
 		case !paramName.MatchString(name):
 			errs = append(errs, fmt.Sprintf("parameter name %q: want letters, digits and _ (such as day)", name))
@@ -87,7 +89,7 @@ func ParseParam(kv string) (name, value string, err error) {
 // silently (a typo, or a spec that reads the same files every night).
 func (p *Params) Unused() []string {
 	var out []string
-	for _, name := range sortedKeys(p.given) {
+	for _, name := range slices.Sorted(maps.Keys(p.given)) {
 		if !p.used[name] {
 			out = append(out, name)
 		}
@@ -153,7 +155,7 @@ func (p *Params) lookup(ref string, rec map[string]string) (string, error) {
 	}
 	val, ok := p.given[ref]
 	if !ok {
-		known := append(sortedKeys(p.given), RunDate)
+		known := append(slices.Sorted(maps.Keys(p.given)), RunDate)
 		sort.Strings(known)
 		return "", fmt.Errorf("${%s}: unknown parameter %s: give --param %s=VALUE (known: %s)", ref, ref, ref, strings.Join(known, ", "))
 	}
