@@ -243,9 +243,15 @@ func checkLocations(s *spec.Spec) error {
 			}
 			p = filepath.Join(dir, p)
 		}
-		if rel, err := filepath.Rel(out, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if inside(out, p) {
 			return fmt.Errorf("%w: the %s file %s lies inside the evidence folder %s, which this run would replace", spec.ErrInvalid, in.role, in.in.URI, s.Out)
 		}
 	}
 	return nil
+}
+
+// inside reports whether path p (absolute) is dir or lies below it.
+func inside(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

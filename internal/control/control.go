@@ -308,7 +308,7 @@ func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(base, p)
 			}
-			if rel, err := filepath.Rel(out, p); err == nil && !strings.HasPrefix(rel, "..") {
+			if inside(out, p) {
 				return nil, fmt.Errorf("%w: the %s file %s lies inside the evidence folder %s, which this run would replace", spec.ErrInvalid, in.Role, f.Path, s.Out)
 			}
 			fi, err := os.Stat(p)
