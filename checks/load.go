@@ -34,6 +34,11 @@
 //	-- tolerance: compare              the declared tolerances the check applies, printed
 //	                                    next to its verdict: compare (tolerance: of the
 //	                                    compared columns) or balance (balance_tolerance:)
+//	-- totals: repeated_ids            its rows are every id on more than one row of an
+//	                                    input, one row per id and input with columns side
+//	                                    (source or sink) and row_count: the population
+//	                                    totals count each input's distinct ids from them
+//	                                    (ComputeTotals) instead of grouping its ids again
 //	-- columns: written_under=checkpoints, src_*=source
 //	                                    roles of output columns (Role* constants): a name,
 //	                                    or a pattern whose one * stands for a measure or an
@@ -42,7 +47,7 @@
 //
 // Id, group, logical-key and checkpoint columns get their roles from the
 // spec. These
-// five keys are left out of the SQL kept for re-performance (Outcome.SQL).
+// six keys are left out of the SQL kept for re-performance (Outcome.SQL).
 //
 // A row whose column of role within_tolerance is true is listed with the
 // exceptions but is not one: Run counts such rows apart
@@ -125,6 +130,8 @@ type Check struct {
 	// Tolerance is the "-- tolerance:" key: which declared tolerances the
 	// check applies (ToleranceCompare, ToleranceBalance; "" for none).
 	Tolerance string
+	// Totals is the "-- totals:" key: TotalsRepeatedIDs, or "".
+	Totals string
 	// Roles are the "-- columns:" entries, in header order.
 	Roles []ColumnRole
 	File  string
@@ -178,9 +185,13 @@ func Load(fsys fs.FS) ([]*Check, error) {
 // checkKeys are the header keys a check file may carry; reportKeys those of
 // them that only tell reconcile's reports how to read the exceptions.
 var (
-	checkKeys  = []string{"check", "assertion", "description", "requires", "severity", "chart", "finding", "notes", "columns", "tolerance"}
-	reportKeys = []string{"chart", "finding", "notes", "columns", "tolerance"}
+	checkKeys  = []string{"check", "assertion", "description", "requires", "severity", "chart", "finding", "notes", "columns", "tolerance", "totals"}
+	reportKeys = []string{"chart", "finding", "notes", "columns", "tolerance", "totals"}
 )
+
+// TotalsRepeatedIDs is the value of a check file's "-- totals:" key for a
+// check whose exception rows list every repeated id (see Load).
+const TotalsRepeatedIDs = "repeated_ids"
 
 // The values of a check file's "-- tolerance:" key.
 const (
@@ -231,6 +242,9 @@ func parse(name, text string) (*Check, error) {
 	}
 	if c.Tolerance = f.Value("tolerance"); c.Tolerance != "" && !slices.Contains(tolKinds, c.Tolerance) {
 		return nil, fmt.Errorf("%s:%d: tolerance %q: want %s", name, f.Line("tolerance"), c.Tolerance, strings.Join(tolKinds, ", "))
+	}
+	if c.Totals = f.Value("totals"); c.Totals != "" && c.Totals != TotalsRepeatedIDs {
+		return nil, fmt.Errorf("%s:%d: totals %q: want %s", name, f.Line("totals"), c.Totals, TotalsRepeatedIDs)
 	}
 	for _, n := range f.List("notes") {
 		if !slices.Contains(notes, n) {

@@ -278,9 +278,9 @@ func createEvents(ctx context.Context, db *duck.DB, r *Replay, src map[string]st
 	if r.Window.Sliding() {
 		slide = r.Window.Slide.Micros()
 	}
-	// Each aggregated column once: as an exact decimal wide enough for
+	// Each aggregated column once: with the exact decimal wide enough for
 	// every sum/min/max over it (each aggregate's type has at least the
-	// source column's scale, so the cast back is exact), else as loaded.
+	// source column's scale, so the cast of a result is exact).
 	scale := map[string]int{}
 	for _, a := range r.Aggregates {
 		if a.Agg.Func != "count" {
@@ -307,9 +307,11 @@ func createEvents(ctx context.Context, db *duck.DB, r *Replay, src map[string]st
 		x := arg{Name: name}
 		if sc, ok := scale[name]; ok {
 			x.Decimal = decimalType(maxPrecision, sc)
-			// A DECIMAL or integer column is cast to the exact type
-			// directly (no value changes: the scale only grows); text
-			// (or anything else) is read from its trimmed text.
+			// A DECIMAL or integer column that converts to the exact
+			// type without a value changing is aggregated as stored
+			// (DuckDB's sum, min and max of it are exact; expected.sql
+			// casts each result); text (or anything else) is read as
+			// the exact type from its trimmed text.
 			x.Exact = exactNumber(src[name], sc)
 		}
 		args = append(args, x)

@@ -164,3 +164,24 @@ func TestReplaySeveralAggregatesOneColumn(t *testing.T) {
 		t.Log(exceptions(t, out, "reperformance_mismatches"))
 	}
 }
+
+// Aggregates over typed columns are exact beyond their stored width: two
+// DECIMAL(18,1) amounts of 99999999999999999.9 sum to
+// 199999999999999999.8 (19 digits, past DECIMAL(18) and past float64's
+// 15–17), two BIGINT maxima to 18446744073709551614 (past BIGINT), each
+// compared with a sink at another scale; 0.1 + 0.2 is 0.3, so the second
+// window's 0.31 is the one mismatch. Parquet keeps the source's types, so
+// the columns are aggregated as stored (replay_events.sql), not read as
+// text.
+func TestReplayTypedAggregatesExact(t *testing.T) {
+	dir := "testdata/replay/typed/"
+	res, out := reconcile(t, dir+"source.parquet", dir+"sink.csv", spec.Spec{Reperform: &spec.Reperform{
+		EventTime: "event_time", Window: window("1h", "", ""), WindowEnd: "window_end", GroupBy: []string{"shop"},
+		Aggregates: aggs(t, "total", "sum(amount)", "top", "max(amount)", "units", "sum(qty)"),
+	}})
+	wantStatuses(t, res, map[string]string{"reperformance_mismatches": "fail 1", "missing_keys": "pass 0", "unexpected_keys": "pass 0"})
+	got := exceptions(t, out, "reperformance_mismatches")
+	if lines := strings.Count(got, "\n"); lines != 2 || !strings.Contains(got, "2026-11-26 02:00:00+00,S1,total,sum(amount),0.30,") {
+		t.Errorf("reperformance_mismatches: want the one row of window 02:00 (0.30 against 0.31):\n%s", got)
+	}
+}

@@ -78,6 +78,8 @@ type Outcome struct {
 	// attributes to restarts (and the report draws on the window
 	// timeline); "" otherwise.
 	Finding string `json:"-"`
+	// Totals is the check's "-- totals:" key (TotalsRepeatedIDs or "").
+	Totals string `json:"-"`
 	// SQL is the exact query run, for re-performance: the rendered check
 	// file, without the header keys that only tell reconcile's reports how
 	// to read the exceptions (chart, finding, notes, columns).
@@ -195,7 +197,7 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 		if !c.Applies(p) {
 			continue
 		}
-		o := &Outcome{ID: c.ID, Assertion: strings.Join(c.Assertion, ", "), Description: c.Description, Chart: c.Chart, Finding: c.Finding}
+		o := &Outcome{ID: c.ID, Assertion: strings.Join(c.Assertion, ", "), Description: c.Description, Chart: c.Chart, Finding: c.Finding, Totals: c.Totals}
 		outs = append(outs, o)
 		ran = append(ran, c)
 		if miss := c.Missing(p); len(miss) > 0 {
@@ -311,18 +313,44 @@ type MeasureTotal struct {
 	Difference string `json:"difference"`
 }
 
-// ComputeTotals returns the population totals. Distinct ids exclude null ids
-// and count composite ids NULL-safely.
-func ComputeTotals(ctx context.Context, db *duck.DB, p *Params) (*Totals, error) {
+// ComputeTotals returns the population totals: each input's rows, its
+// distinct record ids (null ids left out, a composite id counted
+// NULL-safely) and the exact sum of each measure.
+//
+// The distinct ids are counted from the outcome of a check with "-- totals:
+// repeated_ids" when one ran (duplicate_ids): an input's distinct ids are
+// its rows with an id less the extra copies of every repeated id, rows −
+// Σ(row_count − 1), which is the count of distinct ids without grouping 10
+// M ids a second time (totals/id_rows.sql, totals/repeated_copies.sql);
+// otherwise they are counted directly (totals/distinct_ids.sql). The two
+// agree by construction (both leave out the same null ids, both group NULL
+// parts together), which TestTotalsFromRepeatedIDs checks on inputs with
+// empty, NULL and partly NULL ids. A check that says totals: repeated_ids
+// but lacks the columns side or row_count is an error.
+func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome) (*Totals, error) {
 	t := &Totals{}
+	var repeated *Outcome
+	for _, o := range outs {
+		if o.Totals == TotalsRepeatedIDs && o.Status != Skipped && o.Table != "" {
+			repeated = o
+			break
+		}
+	}
+	if repeated != nil {
+		for _, col := range []string{"side", "row_count"} {
+			if !slices.Contains(repeated.ColumnNames(), col) {
+				return nil, fmt.Errorf("check %s says totals: %s but its rows have no column %s", repeated.ID, TotalsRepeatedIDs, col)
+			}
+		}
+	}
 	for _, side := range []struct {
 		table          string
 		rows, distinct *int64
 	}{{SourceTable, &t.SourceRows, &t.SourceDistinctIDs}, {SinkTable, &t.SinkRows, &t.SinkDistinctIDs}} {
 		data := struct {
-			Table string
-			ID    []string
-		}{side.table, p.ID}
+			Table, Side, Exceptions string
+			ID                      []string
+		}{Table: side.table, Side: side.table, ID: p.ID}
 		var err error
 		if *side.rows, err = count(ctx, db, totalsSQL, "rows", data); err != nil {
 			return nil, err
@@ -330,9 +358,22 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params) (*Totals, error)
 		if len(p.ID) == 0 {
 			continue // a windowed sink (reperform): no record id
 		}
-		if *side.distinct, err = count(ctx, db, totalsSQL, "distinct_ids", data); err != nil {
+		if repeated == nil {
+			if *side.distinct, err = count(ctx, db, totalsSQL, "distinct_ids", data); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		data.Exceptions = repeated.Table
+		withID, err := count(ctx, db, totalsSQL, "id_rows", data)
+		if err != nil {
 			return nil, err
 		}
+		copies, err := count(ctx, db, totalsSQL, "repeated_copies", data)
+		if err != nil {
+			return nil, err
+		}
+		*side.distinct = withID - copies
 	}
 	for _, m := range p.Measures {
 		typ := p.MeasureTypes[m]

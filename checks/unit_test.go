@@ -384,7 +384,7 @@ func TestComputeTotals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tot, err := checks.ComputeTotals(ctx, db, p)
+	tot, err := checks.ComputeTotals(ctx, db, p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,6 +392,55 @@ func TestComputeTotals(t *testing.T) {
 		Measures: []checks.MeasureTotal{{Name: "amount", Type: "DECIMAL(38,2)", SourceSum: "5.60", SinkSum: "0.30", Difference: "-5.30"}}}
 	if fmt.Sprint(*tot) != fmt.Sprint(want) {
 		t.Errorf("totals %+v, want %+v", *tot, want)
+	}
+}
+
+// The distinct ids counted from duplicate_ids' rows (totals: repeated_ids)
+// are the distinct ids counted directly, on inputs where a naive count
+// differs: an id on three rows, an empty id (NULL after preparation) and a
+// NULL id on several rows (left out, not one id), a composite id whose NULL
+// part repeats ((C, NULL) twice is one id), ids repeated on both sides.
+func TestTotalsFromRepeatedIDs(t *testing.T) {
+	ctx := context.Background()
+	db := newDB(t)
+	cols := "id VARCHAR, leg VARCHAR, amount VARCHAR"
+	load(t, db, "source", cols,
+		[]any{"A", "1", "1"}, []any{"A", "1", "1"}, []any{"A", "1", "2"}, []any{"B", "1", "1"},
+		[]any{"C", nil, "1"}, []any{"C", nil, "1"}, []any{"", "", "1"}, []any{"", "", "1"}, []any{nil, nil, "1"}, []any{nil, nil, "1"})
+	load(t, db, "sink", cols,
+		[]any{"A", "1", "1"}, []any{"B", "1", "1"}, []any{"B", "1", "1"}, []any{"B", "2", "1"}, []any{"C", nil, "1"},
+		[]any{"D", "1", "1"}, []any{"D", "1", "1"}, []any{"D", "1", "1"}, []any{nil, nil, "1"})
+	p, _, err := checks.Prepare(ctx, db, checks.Columns{ID: []string{"id", "leg"}, Measures: []string{"amount"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, err := checks.ComputeTotals(ctx, db, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dup := find(t, builtin(t), "duplicate_ids")
+	if dup.Totals != checks.TotalsRepeatedIDs {
+		t.Fatalf("duplicate_ids says totals %q, want %q", dup.Totals, checks.TotalsRepeatedIDs)
+	}
+	outs, err := checks.Run(ctx, db, []*checks.Check{dup}, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	derived, err := checks.ComputeTotals(ctx, db, p, outs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// source: (A,1) (B,1) (C,NULL); sink: (A,1) (B,1) (B,2) (C,NULL) (D,1).
+	if direct.SourceDistinctIDs != 3 || direct.SinkDistinctIDs != 5 {
+		t.Errorf("distinct ids counted directly: source %d, sink %d; want 3 and 5", direct.SourceDistinctIDs, direct.SinkDistinctIDs)
+	}
+	if fmt.Sprint(*derived) != fmt.Sprint(*direct) {
+		t.Errorf("totals from duplicate_ids %+v, counted directly %+v", *derived, *direct)
+	}
+	// A check that says totals: repeated_ids without the columns is refused.
+	outs[0].Columns = outs[0].Columns[:1]
+	if _, err := checks.ComputeTotals(ctx, db, p, outs); err == nil || !strings.Contains(err.Error(), "totals: repeated_ids but its rows have no column") {
+		t.Errorf("err = %v, want the missing column named", err)
 	}
 }
 

@@ -5,6 +5,7 @@
 -- requires: id
 -- chart: replayed_keys
 -- notes: partial_null_ids
+-- totals: repeated_ids
 -- columns: checkpoint_ids=checkpoints, locations=location
 WITH repeated_source AS (
     -- Only ids seen more than once are looked at again: the value keys and

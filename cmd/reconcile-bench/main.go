@@ -37,15 +37,18 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -446,18 +449,20 @@ func (o runOpts) suite(name string) error {
 		return err
 	}
 	anchor = append(anchor, "-out", o.path("runs/"+name+"-anchor"), "-memory-limit", am)
-	rec = append(rec, "--out", o.path("runs/"+name+"-evidence"), "--force", "--progress")
-	rec = append(append(rec, o.memArgs()...), o.extra...)
 	bins := []string{o.reconcile}
+	outs := []string{o.path("runs/" + name + "-evidence")}
 	if o.baseline != "" {
 		bins = append(bins, o.baseline)
+		outs = append(outs, o.path("runs/"+name+"-baseline-evidence"))
 	}
 	best := make([]measurement, 1+len(bins))
 	for i := 0; i < o.repeat; i++ {
 		ms := []measurement{child("anchor", o.path("runs/"+name+"-anchor.log"), exec.Command(o.self, anchor...))}
 		for j, bin := range bins {
 			label := []string{"reconcile", "baseline"}[j]
-			ms = append(ms, child(label, o.path("runs/"+name+"-"+label+".log"), exec.Command(bin, rec...)))
+			args := append(slices.Clip(rec), "--out", outs[j], "--force", "--progress")
+			args = append(append(args, o.memArgs()...), o.extra...)
+			ms = append(ms, child(label, o.path("runs/"+name+"-"+label+".log"), exec.Command(bin, args...)))
 		}
 		for j, m := range ms {
 			if m.err != nil {
@@ -478,7 +483,42 @@ func (o runOpts) suite(name string) error {
 		best[0].name = "hand-written read_csv, typed"
 	}
 	report(name, best[0], best[1:]...)
+	if len(outs) > 1 {
+		same, err := sameExceptions(outs[0], outs[1])
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%-10s exception files of reconcile and the baseline: %s\n", name, same)
+	}
 	return nil
+}
+
+// sameExceptions compares the exception files of two evidence folders byte
+// for byte and says so: "identical (N files)", or which files differ or are
+// in one folder only (sorted).
+func sameExceptions(a, b string) (string, error) {
+	names := map[string]bool{}
+	for _, dir := range []string{a, b} {
+		ents, err := os.ReadDir(filepath.Join(dir, "exceptions"))
+		if err != nil {
+			return "", err
+		}
+		for _, e := range ents {
+			names[e.Name()] = true
+		}
+	}
+	var differ []string
+	for _, n := range slices.Sorted(maps.Keys(names)) {
+		x, errx := os.ReadFile(filepath.Join(a, "exceptions", n))
+		y, erry := os.ReadFile(filepath.Join(b, "exceptions", n))
+		if errx != nil || erry != nil || !bytes.Equal(x, y) {
+			differ = append(differ, n)
+		}
+	}
+	if len(differ) > 0 {
+		return "DIFFERENT: " + strings.Join(differ, ", "), nil
+	}
+	return fmt.Sprintf("identical (%d files)", len(names)), nil
 }
 
 func report(suite string, anchor measurement, others ...measurement) {

@@ -203,7 +203,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		return nil, err
 	}
 	t0 = time.Now()
-	totals, err := checks.ComputeTotals(ctx, db, params)
+	totals, err := checks.ComputeTotals(ctx, db, params, outcomes)
 	if err != nil {
 		return nil, err
 	}

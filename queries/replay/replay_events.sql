@@ -5,15 +5,18 @@
 -- description: ts - (ts - offset) mod slide, with a non-negative remainder; SlidingEventTimeWindows: every start
 -- description: lastStart - k·slide with start > ts - size), in integer microseconds on UTC instants. .Windows is
 -- description: ceil(size / slide). Group columns of different types in the two inputs are compared as text
--- description: (.Groups[].AsText); aggregated columns are exact decimals wide enough for every aggregate over them
--- description: (a DECIMAL or integer column cast directly, .Args[].Exact; text read from its trimmed text).
+-- description: (.Groups[].AsText); an aggregated DECIMAL or integer column whose every value fits the aggregate's
+-- description: exact type (.Args[].Exact) is left as stored — DuckDB's sum of it is exact (DECIMAL(38,s) or HUGEINT,
+-- description: an error on overflow) and expected.sql casts each aggregate to its type — instead of widening 10 M
+-- description: values to DECIMAL(38,s) one by one; other columns (text) are read as that exact decimal from their
+-- description: trimmed text.
 -- returns: view replay_events (__row, __file, __line, __event_time TIMESTAMPTZ, __window_start TIMESTAMPTZ,
 -- returns: __window_end TIMESTAMPTZ, <group columns>, <aggregated source columns, sorted>)
 CREATE OR REPLACE VIEW {{q .Table}} AS
 WITH ev AS (
     SELECT __row, __file, __line, {{instant (q .EventTime) .EventType .Zone false}} AS __event_time
 {{- range .Groups}}, {{if .AsText}}CAST({{q .Name}} AS VARCHAR){{else}}{{q .Name}}{{end}} AS {{q .Name}}{{end}}
-{{- range .Args}}, {{if and .Decimal .Exact}}CAST({{q .Name}} AS {{.Decimal}}) AS {{q .Name}}{{else if .Decimal}}CAST(trim(CAST({{q .Name}} AS VARCHAR)) AS {{.Decimal}}) AS {{q .Name}}{{else}}{{q .Name}}{{end}}{{end}} FROM source
+{{- range .Args}}, {{if and .Decimal .Exact}}{{q .Name}}{{else if .Decimal}}CAST(trim(CAST({{q .Name}} AS VARCHAR)) AS {{.Decimal}}) AS {{q .Name}}{{else}}{{q .Name}}{{end}}{{end}} FROM source
 ), us AS (
     SELECT *, epoch_us(__event_time) AS __ts,
            epoch_us(__event_time) - (((epoch_us(__event_time) - {{.Offset}}) % {{.Slide}} + {{.Slide}}) % {{.Slide}}) AS __last_start

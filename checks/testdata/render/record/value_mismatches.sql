@@ -17,11 +17,11 @@ WITH pairs AS (
              'source_value': CAST(s."account" AS VARCHAR), 'sink_value': CAST(k."account" AS VARCHAR),
              'difference': CAST(NULL AS VARCHAR),
              'tolerance': CAST(NULL AS VARCHAR), 'within_tolerance': CAST(NULL AS BOOLEAN)},
-            {'column': 'amount', 'differs': (CAST(s."amount" AS DECIMAL(38,2)) IS DISTINCT FROM CAST(k."amount" AS DECIMAL(38,2))),
+            {'column': 'amount', 'differs': (s."amount" IS DISTINCT FROM k."amount"),
              'source_value': CAST(s."amount" AS VARCHAR), 'sink_value': CAST(k."amount" AS VARCHAR),
              'difference': CAST(CAST(CAST(k."amount" AS DECIMAL(38,2)) - CAST(s."amount" AS DECIMAL(38,2)) AS DECIMAL(38,2)) AS VARCHAR),
              'tolerance': '0.001', 'within_tolerance': abs(CAST(CAST(k."amount" AS DECIMAL(38,2)) - CAST(s."amount" AS DECIMAL(38,2)) AS DECIMAL(38,3))) <= CAST('0.001' AS DECIMAL(38,3))},
-            {'column': 'fee', 'differs': (CAST(s."fee" AS DECIMAL(38,4)) IS DISTINCT FROM CAST(k."fee" AS DECIMAL(38,4))),
+            {'column': 'fee', 'differs': (s."fee" IS DISTINCT FROM k."fee"),
              'source_value': CAST(s."fee" AS VARCHAR), 'sink_value': CAST(k."fee" AS VARCHAR),
              'difference': CAST(CAST(CAST(k."fee" AS DECIMAL(38,4)) - CAST(s."fee" AS DECIMAL(38,4)) AS DECIMAL(38,4)) AS VARCHAR),
              'tolerance': '0.1%', 'within_tolerance': CAST(abs(CAST(k."fee" AS DECIMAL(38,4)) - CAST(s."fee" AS DECIMAL(38,4))) AS DECIMAL(38,7)) <= CAST(abs(CAST(s."fee" AS DECIMAL(38,4))) * CAST('0.001' AS DECIMAL(3,3)) AS DECIMAL(38,7))},
@@ -39,8 +39,8 @@ WITH pairs AS (
     JOIN sink AS k ON (s."entry_id" IS NOT DISTINCT FROM k."entry_id" AND s."leg" IS NOT DISTINCT FROM k."leg")
     WHERE NOT ((s."entry_id" IS NULL OR length(CAST(s."entry_id" AS VARCHAR)) = 0) AND (s."leg" IS NULL OR length(CAST(s."leg" AS VARCHAR)) = 0))
       AND ((NULLIF(CAST(s."account" AS VARCHAR), '') IS DISTINCT FROM NULLIF(CAST(k."account" AS VARCHAR), ''))
-           OR (CAST(s."amount" AS DECIMAL(38,2)) IS DISTINCT FROM CAST(k."amount" AS DECIMAL(38,2)))
-           OR (CAST(s."fee" AS DECIMAL(38,4)) IS DISTINCT FROM CAST(k."fee" AS DECIMAL(38,4)))
+           OR (s."amount" IS DISTINCT FROM k."amount")
+           OR (s."fee" IS DISTINCT FROM k."fee")
            OR (lower(NULLIF(regexp_replace(NULLIF(CAST(s."memo" AS VARCHAR), ''), '^\s+|\s+$', '', 'g'), '')) IS DISTINCT FROM lower(NULLIF(regexp_replace(NULLIF(CAST(k."memo" AS VARCHAR), ''), '^\s+|\s+$', '', 'g'), '')))
            OR (s."posted_at" IS DISTINCT FROM timezone('Asia/Shanghai', CAST(k."posted_at" AS TIMESTAMP))))
 )
