@@ -497,3 +497,25 @@ func TestParquetProvenance(t *testing.T) {
 		}
 	}
 }
+
+// A table a Go reader loads (Arrow batches: NDJSON here, as for a database
+// or a topic) gets its text __file as an ENUM of its values, as the native
+// file readers' tables have it, and reads as the same text; the order of
+// the ENUM is the text's (two files of a folder, b before a in no way).
+func TestArrowFileEnum(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "b.ndjson", "", "{\"id\": \"2\"}\n{\"id\": \"3\"}\n")
+	write(t, dir, "a.ndjson", "", "{\"id\": \"1\"}\n")
+	db, _, err := loadInto(t, sources.Location{Role: "source", URI: "ndjson:" + dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rowsOf(t, db, "SELECT DISTINCT CAST(typeof(__file) LIKE 'ENUM(%' AS VARCHAR) FROM t"); got != "[true]" {
+		t.Errorf("__file is ENUM: %s, want [true]", got)
+	}
+	a, b := filepath.Join(dir, "a.ndjson"), filepath.Join(dir, "b.ndjson")
+	want := "[1 " + a + ":1] [2 " + b + ":1] [3 " + b + ":2]"
+	if got := rowsOf(t, db, "SELECT id, __file || ':' || __line FROM t ORDER BY __file, __line"); got != want {
+		t.Errorf("rows by __file:\n%s\nwant\n%s", got, want)
+	}
+}
