@@ -28,7 +28,9 @@
 // time, peak RSS (the child's wait4 rusage ru_maxrss: the whole process, Go
 // heap and DuckDB alike) and the ratios reconcile/anchor. -baseline BIN
 // runs a second reconcile binary (a build of main) in the same run, for
-// before/after ratios. With -pg the records are also loaded into
+// before/after ratios, into D/runs/<suite>-baseline-evidence, and says
+// whether the two runs' exception files are identical byte for byte (the
+// answers must not change with the speed). With -pg the records are also loaded into
 // PostgreSQL (tables speed_bench_source, speed_bench_sink) and the same
 // checks run inside PostgreSQL (queries/bench/pg_records) and by reconcile
 // with both inputs in PostgreSQL. Each reconcile run's log (per-check

@@ -84,3 +84,31 @@ func TestAnchorAgreesWithReconcile(t *testing.T) {
 		}
 	}
 }
+
+// The before/after comparison of -baseline tells identical exception files
+// from changed ones and from a file only one run wrote.
+func TestSameExceptions(t *testing.T) {
+	dir := t.TempDir()
+	put := func(run, name, body string) {
+		p := filepath.Join(dir, run, "exceptions")
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("a", "missing_ids.csv", "id\nE1\n")
+	put("b", "missing_ids.csv", "id\nE1\n")
+	put("a", "value_mismatches.csv", "id\n")
+	put("b", "value_mismatches.csv", "id\n")
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	if got, err := sameExceptions(a, b); err != nil || got != "identical (2 files)" {
+		t.Errorf("same files: %q, %v", got, err)
+	}
+	put("b", "value_mismatches.csv", "id\nE2\n")
+	put("a", "unexpected_ids.csv", "id\n")
+	if got, err := sameExceptions(a, b); err != nil || got != "DIFFERENT: unexpected_ids.csv, value_mismatches.csv" {
+		t.Errorf("changed files: %q, %v", got, err)
+	}
+}
