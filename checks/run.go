@@ -331,7 +331,10 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome)
 	t := &Totals{}
 	var repeated *Outcome
 	for _, o := range outs {
-		if o.Totals == TotalsRepeatedIDs && o.Status != Skipped && o.Table != "" {
+		// Only a check that ran to its end has every repeated id in its
+		// table (a failed query leaves its status empty).
+		ran := o.Status == Pass || o.Status == Fail || o.Status == Info
+		if o.Totals == TotalsRepeatedIDs && ran && o.Table != "" {
 			repeated = o
 			break
 		}

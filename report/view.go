@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -128,6 +129,11 @@ type Profile struct {
 	// TimeOfDay and Fraction are true when some time value has a time of
 	// day, or a fraction of a second.
 	TimeOfDay, Fraction bool
+	// Decimals are the numbers of decimal places the column's number
+	// values are written with, sorted, each once (the workbook makes the
+	// number style of each before it writes a row, so that its styles are
+	// numbered the same in every run).
+	Decimals []int
 }
 
 // ReplayView is the re-performance of a windowed sink, as the reports
@@ -262,6 +268,15 @@ func (v *View) check(c *evidence.Check) (*CheckView, error) {
 			if cell.Kind == KindTime {
 				p.TimeOfDay = p.TimeOfDay || len(cell.Text) > 10
 				p.Fraction = p.Fraction || cell.Time.Nanosecond() != 0
+			}
+			if cell.Kind == KindNumber {
+				d := 0
+				if dot := strings.IndexByte(cell.Text, '.'); dot >= 0 {
+					d = len(cell.Text) - dot - 1
+				}
+				if i, found := slices.BinarySearch(p.Decimals, d); !found {
+					p.Decimals = slices.Insert(p.Decimals, i, d)
+				}
 			}
 		}
 		if len(cv.First) < FirstRows {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -725,6 +726,21 @@ func detailLines(d map[string]any) string {
 // see the README's performance section. The error of the first plan that
 // failed, in plan order, is returned.
 func (b *workbook) exceptionSheets(ctx context.Context, plans []*excPlan) error {
+	// The number styles first, in the order of their decimal places: made
+	// while the rows are written, they would be numbered in whatever order
+	// the goroutines reach them.
+	var decimals []int
+	for _, p := range plans {
+		for _, prof := range p.c.Profile {
+			decimals = append(decimals, prof.Decimals...)
+		}
+	}
+	slices.Sort(decimals)
+	for _, d := range slices.Compact(decimals) {
+		if _, err := b.decimalStyle(d); err != nil {
+			return err
+		}
+	}
 	sheets := make([][]*sheet, len(plans))
 	for i, p := range plans {
 		var err error

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -447,6 +448,57 @@ func TestXLSXColsAscending(t *testing.T) {
 		}
 		if len(mins) == 0 || !slices.IsSorted(mins) {
 			t.Errorf("%s: <col> min values %v, want ascending", zf.Name, mins)
+		}
+	}
+}
+
+// The sheets of the failed checks are written side by side, yet two
+// workbooks of one run are the same, part for part: the number styles of
+// every scale are made before any row (checks with amounts of 1, 3 and 4
+// decimals, which the goroutines would otherwise reach in any order).
+func TestXLSXDeterministic(t *testing.T) {
+	r := fixture(t)
+	extra := map[string]string{}
+	for i, vals := range []string{"1.5\n2.25\n", "0.125\n", "7.0001\n3\n"} {
+		id := fmt.Sprintf("scaled_%d", i)
+		extra["exceptions/"+id+".csv"] = "entry_id,amount\n" + strings.ReplaceAll(strings.TrimSuffix("E"+strings.ReplaceAll(vals, "\n", "\nE"), "E"), "E", "E1,")
+		extra["queries/"+id+".sql"] = "SELECT 1\n"
+	}
+	ev := evidenceFS(t, fixtureDir, extra)
+	for i := range 3 {
+		r.Checks = append(r.Checks, checkFrom(t, ev, fmt.Sprintf("scaled_%d", i), "accuracy", "Amounts of another scale.", []evidence.Column{{Type: "VARCHAR", Role: evidence.RoleID}, {Type: "DECIMAL(38,4)"}}))
+	}
+	parts := func() map[string]string {
+		var buf bytes.Buffer
+		if err := (xlsxWriter{}).Write(context.Background(), &buf, newTestView(t, r, ev)); err != nil {
+			t.Fatal(err)
+		}
+		zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, f := range zr.File {
+			rc, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			out[f.Name] = string(b)
+		}
+		return out
+	}
+	first := parts()
+	if !strings.Contains(first["xl/styles.xml"], `formatCode="#,##0.0000"`) {
+		t.Fatalf("no style of 4 decimals in styles.xml")
+	}
+	for range 20 {
+		next := parts()
+		for _, name := range slices.Sorted(maps.Keys(first)) {
+			if next[name] != first[name] {
+				t.Fatalf("%s differs between two workbooks of the same run", name)
+			}
 		}
 	}
 }

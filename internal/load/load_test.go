@@ -519,3 +519,40 @@ func TestArrowFileEnum(t *testing.T) {
 		t.Errorf("rows by __file:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A file whose own name holds a glob character is read as that one file:
+// DuckDB's readers would expand src*.parquet (and a[1].csv) to the other
+// files it matches, src_old.parquet (a1.csv), adding their rows under the
+// named file's name and its line numbers.
+func TestGlobCharacterInFileName(t *testing.T) {
+	dir := t.TempDir()
+	db, err := duck.Open(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct{ name, sel string }{
+		{"src*.parquet", "SELECT * FROM (VALUES ('A'), ('B')) AS t(id)"},
+		{"src_old.parquet", "SELECT 'Z' AS id"},
+	} {
+		if err := db.Exec(context.Background(), fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet)", f.sel, duck.Literal(filepath.Join(dir, f.name)))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	write(t, dir, "a[1].csv", "", "id\nA\nB\n")
+	write(t, dir, "a1.csv", "", "id\nZ\n")
+	for _, uri := range []string{"parquet:" + filepath.Join(dir, "src*.parquet"), filepath.Join(dir, "a[1].csv")} {
+		tdb, in, err := loadInto(t, sources.Location{Role: "source", URI: uri, BaseDir: dir})
+		if err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		name := filepath.Base(strings.TrimPrefix(uri, "parquet:"))
+		want := "[A " + name + ":1] [B " + name + ":2]"
+		if strings.HasSuffix(name, ".csv") {
+			want = "[A " + name + ":2] [B " + name + ":3]"
+		}
+		if got := rowsOf(t, tdb, "SELECT id, __file || ':' || __line FROM t ORDER BY __row"); got != want || in.Rows != 2 {
+			t.Errorf("%s: %d rows %s, want 2 rows %s", uri, in.Rows, got, want)
+		}
+	}
+}

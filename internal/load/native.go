@@ -27,7 +27,8 @@ import (
 // loader names each file's compression itself), and none cut by a
 // valid-length side file (DuckDB's readers read whole files: such a scan is
 // read through the source's Read, which reads only the committed bytes), and
-// the text UTF-8 (a declared encoding: is decoded by Read).
+// the text UTF-8 (a declared encoding: is decoded by Read), and no path
+// holding a glob character (globChars).
 func native(scan *sources.Scan) bool {
 	if scan.Encoding != "" {
 		return false
@@ -38,12 +39,19 @@ func native(scan *sources.Scan) bool {
 		return false
 	}
 	for _, f := range scan.Files {
-		if _, ok := duckCompression[f.Compression]; !ok || f.Cut() {
+		if _, ok := duckCompression[f.Compression]; !ok || f.Cut() || strings.ContainsAny(f.Path, globChars) {
 			return false
 		}
 	}
 	return true
 }
+
+// globChars are the characters DuckDB's file readers take as a glob in a
+// path they are given (*, **, ?, [abc]; { for safety): a file whose own
+// name holds one (src*.parquet, a[1].csv) would be read together with every
+// file the pattern also matches (src_old.parquet, a1.csv), so such a scan
+// is read through the source's Read, which opens the file by its name.
+const globChars = "*?[{"
 
 // partitionList is one partition column for the file_provenance statement:
 // its name and a list literal of every file's value (NULL for the default
