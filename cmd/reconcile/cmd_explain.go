@@ -54,8 +54,8 @@ Exit 0 when the key was found, 2 when no row has it or the spec is wrong,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.config, "config", "", "YAML spec file of the control (required)")
-	fl.StringVar(&o.key, "key", "", `the key: comma-separated values, CSV-quoted when a value holds a comma ('A,"1,x"') (required)`)
+	onceVar(fl, &o.config, "config", "YAML spec file of the control (required)")
+	onceVar(fl, &o.key, "key", `the key: comma-separated values, CSV-quoted when a value holds a comma ('A,"1,x"') (required)`)
 	fl.BoolVar(&o.json, "json", false, "print JSON instead of text, for scripts")
 	fl.StringArrayVar(&o.params, "param", nil, "NAME=VALUE for ${NAME} in the spec's strings (repeatable), as for run")
 	return cmd

@@ -51,8 +51,8 @@ Exit codes: 0 listed; 2 FILE does not exist or is not a run history, or
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.file, "history", "", "the run history database file (required)")
-	fl.StringVar(&o.control, "control", "", "only this control's runs")
+	onceVar(fl, &o.file, "history", "the run history database file (required)")
+	onceVar(fl, &o.control, "control", "only this control's runs")
 	fl.BoolVar(&o.json, "json", false, "print JSON instead of a table, for scripts")
 	return cmd
 }

@@ -53,7 +53,7 @@ the key cannot be read; 3 a file could not be read.`,
 			return runVerify(cmd, o)
 		},
 	}
-	cmd.Flags().StringVar(&o.publicKey, "public-key", "", "Ed25519 public key (PEM) the manifest must be signed with")
+	onceVar(cmd.Flags(), &o.publicKey, "public-key", "Ed25519 public key (PEM) the manifest must be signed with")
 	return cmd
 }
 

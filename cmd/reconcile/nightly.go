@@ -37,8 +37,8 @@ type nightly struct {
 
 func (n *nightly) flags(fl *pflag.FlagSet) {
 	fl.StringArrayVar(&n.params, "param", nil, "NAME=VALUE for ${NAME} in the spec's strings (repeatable); ${run_date} and ${env:NAME} are built in")
-	fl.StringVar(&n.history, "history", "", "run history database file to classify exceptions against and append the run to (the spec's history:)")
-	fl.StringVar(&n.metrics, "metrics", "", "write Prometheus metrics (text format, atomically) to this file, for node_exporter's textfile collector")
+	onceVar(fl, &n.history, "history", "run history database file to classify exceptions against and append the run to (the spec's history:)")
+	onceVar(fl, &n.metrics, "metrics", "write Prometheus metrics (text format, atomically) to this file, for node_exporter's textfile collector")
 	fl.BoolVar(&n.quiet, "quiet", false, "print only the verdict line, failed checks, warnings and the evidence path")
 	fl.BoolVar(&n.progress, "progress", false, "print progress lines on stderr even when it is not a terminal")
 }
