@@ -427,20 +427,18 @@ func (c *Compared) storedExact() bool {
 // both are of one exact numeric type (storedExact).
 func comparedPair(id, a, b string, c *Compared) (string, error) {
 	var v [4]string
-	var err error
 	if id == "compared_differs" && c.storedExact() {
 		sa, sb := sqlfile.Qual(a, c.Name), sqlfile.Qual(b, c.Name)
-		return rulesSQL.SQL(id, struct {
-			C                                        *Compared
-			Source, Sink, SourceInstant, SinkInstant string
-		}{c, sa, sb, sa, sb})
-	}
-	for i, x := range []struct {
-		alias, role string
-		instant     bool
-	}{{a, "source", false}, {b, "sink", false}, {a, "source", true}, {b, "sink", true}} {
-		if v[i], err = comparedValue(x.alias, c, x.role, true, x.instant, false); err != nil {
-			return "", err
+		v = [4]string{sa, sb, sa, sb}
+	} else {
+		for i, x := range []struct {
+			alias, role string
+			instant     bool
+		}{{a, "source", false}, {b, "sink", false}, {a, "source", true}, {b, "sink", true}} {
+			var err error
+			if v[i], err = comparedValue(x.alias, c, x.role, true, x.instant, false); err != nil {
+				return "", err
+			}
 		}
 	}
 	return rulesSQL.SQL(id, struct {

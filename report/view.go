@@ -270,10 +270,7 @@ func (v *View) check(c *evidence.Check) (*CheckView, error) {
 				p.Fraction = p.Fraction || cell.Time.Nanosecond() != 0
 			}
 			if cell.Kind == KindNumber {
-				d := 0
-				if dot := strings.IndexByte(cell.Text, '.'); dot >= 0 {
-					d = len(cell.Text) - dot - 1
-				}
+				d := decimalsOf(cell.Text)
 				if i, found := slices.BinarySearch(p.Decimals, d); !found {
 					p.Decimals = slices.Insert(p.Decimals, i, d)
 				}
@@ -294,6 +291,15 @@ func (v *View) check(c *evidence.Check) (*CheckView, error) {
 		return nil, fmt.Errorf("report: %s holds %d rows, but the check counted %d exceptions and %d rows within tolerance", c.File, n, c.Exceptions, c.Rows()-c.Exceptions)
 	}
 	return cv, nil
+}
+
+// decimalsOf is the number of decimal places number text v is written
+// with (digits after its point; 0 without one).
+func decimalsOf(v string) int {
+	if dot := strings.IndexByte(v, '.'); dot >= 0 {
+		return len(v) - dot - 1
+	}
+	return 0
 }
 
 // typeRow types one record of the check's exceptions CSV.

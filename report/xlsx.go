@@ -299,11 +299,7 @@ func (b *workbook) cell(p Profile, c Cell, file string) (any, error) {
 		// column keeps its scale, and a mixed column (a re-performed figure
 		// that is a count on one row and a sum on the next) shows each
 		// value as written.
-		scale := 0
-		if dot := strings.IndexByte(v, '.'); dot >= 0 {
-			scale = len(v) - dot - 1
-		}
-		st, err := b.decimalStyle(scale)
+		st, err := b.decimalStyle(decimalsOf(v))
 		if err != nil {
 			return nil, err
 		}

@@ -7,7 +7,6 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"testing"
@@ -172,17 +171,7 @@ func mySQLRowsRead(tb testing.TB, db *sql.DB, query string) float64 {
 
 // myBenchRounds is the number of interleaved rounds BenchmarkMySQLLoad
 // measures: 3, or RECONCILE_BENCH_ROUNDS.
-func myBenchRounds(tb testing.TB) int {
-	n := 3
-	if s := os.Getenv("RECONCILE_BENCH_ROUNDS"); s != "" {
-		v, err := strconv.Atoi(s)
-		if err != nil || v <= 0 {
-			tb.Fatalf("RECONCILE_BENCH_ROUNDS=%q: want a positive count", s)
-		}
-		n = v
-	}
-	return n
-}
+func myBenchRounds(tb testing.TB) int { return int(benchEnv(tb, "RECONCILE_BENCH_ROUNDS", 3)) }
 
 // BenchmarkMySQLLoad loads the generated ledger table into DuckDB through
 // the mysql kind and compares its rows/s with the strongest raw read of the

@@ -20,16 +20,20 @@ import (
 
 // benchRows is the size of the benchmark table: 10 million rows, or
 // RECONCILE_BENCH_ROWS for a quicker look.
-func benchRows(tb testing.TB) int64 {
-	n := int64(10_000_000)
-	if s := os.Getenv("RECONCILE_BENCH_ROWS"); s != "" {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || v <= 0 {
-			tb.Fatalf("RECONCILE_BENCH_ROWS=%q: want a positive row count", s)
-		}
-		n = v
+func benchRows(tb testing.TB) int64 { return benchEnv(tb, "RECONCILE_BENCH_ROWS", 10_000_000) }
+
+// benchEnv is the positive count in environment variable name, or def
+// when it is not set; any other value fails the benchmark.
+func benchEnv(tb testing.TB, name string, def int64) int64 {
+	s := os.Getenv(name)
+	if s == "" {
+		return def
 	}
-	return n
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v <= 0 {
+		tb.Fatalf("%s=%q: want a positive count", name, s)
+	}
+	return v
 }
 
 // benchTable returns the schema-qualified name of a table of n generated

@@ -134,7 +134,7 @@ func generate(dir string, p genParams) error {
 		}
 	}
 	set := queries.MustSet("bench/generate", sqlfile.Funcs())
-	db, err := sql.Open("duckdb", "")
+	db, err := memDuck()
 	if err != nil {
 		return err
 	}
@@ -202,12 +202,10 @@ func cmdAnchor(args []string) error {
 	data["Source"], data["Sink"], data["Events"], data["CSV"], data["Out"] = *src, *sink, *events, *csv, *out
 	data["MemoryLimit"], data["Temp"], data["Size"], data["Slide"] = *mem, tmp, *size, *slide
 	data["Windows"] = (*size + *slide - 1) / *slide
-	connector, err := duckdb.NewConnector("", nil)
+	db, err := memDuck()
 	if err != nil {
 		return err
 	}
-	db := sql.OpenDB(connector)
-	db.SetMaxOpenConns(1)
 	defer db.Close()
 	set := queries.MustSet("bench/"+*suite, sqlfile.Funcs())
 	for _, id := range set.IDs() {
@@ -226,6 +224,18 @@ func cmdAnchor(args []string) error {
 	return nil
 }
 
+// memDuck opens an in-memory DuckDB on one connection (its settings, such
+// as memory_limit, hold for every statement run on it).
+func memDuck() (*sql.DB, error) {
+	connector, err := duckdb.NewConnector("", nil)
+	if err != nil {
+		return nil, err
+	}
+	db := sql.OpenDB(connector)
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
 // cmdExec runs the statements of SQL files (split at a ";" that ends a
 // line) in one in-memory DuckDB and prints each one's time: a tool for
 // trying out a query's variants (reconcile-bench exec -memory-limit 1GB
@@ -234,12 +244,10 @@ func cmdExec(args []string) error {
 	fs := flag.NewFlagSet("exec", flag.ExitOnError)
 	mem := fs.String("memory-limit", "512MB", "DuckDB memory_limit")
 	fs.Parse(args)
-	connector, err := duckdb.NewConnector("", nil)
+	db, err := memDuck()
 	if err != nil {
 		return err
 	}
-	db := sql.OpenDB(connector)
-	db.SetMaxOpenConns(1)
 	defer db.Close()
 	tmp, err := os.MkdirTemp("", "reconcile-bench-exec-")
 	if err != nil {

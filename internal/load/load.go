@@ -38,7 +38,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -478,15 +477,8 @@ func arrowFileEnum(ctx context.Context, db *duck.DB, table string) error {
 		}
 		values[i] = *r[0]
 	}
-	slices.Sort(values)
-	name := table + "__file_enum"
-	if err := exec(ctx, db, "drop_file_enum", struct{ Name string }{name}); err != nil {
-		return err
-	}
-	if err := exec(ctx, db, "file_enum", struct {
-		Name   string
-		Values []string
-	}{name, values}); err != nil {
+	name, err := createFileEnum(ctx, db, table, values)
+	if err != nil {
 		return err
 	}
 	return exec(ctx, db, "file_enum_column", struct{ Table, Enum string }{table, name})

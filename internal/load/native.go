@@ -343,12 +343,18 @@ func complete(ctx context.Context, db *duck.DB, table, enum string) (bool, error
 // file names (file_enum.sql) and returns its name; "" when the scan has no
 // files.
 func fileEnum(ctx context.Context, db *duck.DB, table string, scan *sources.Scan) (string, error) {
-	values := namesOf(scan)
+	return createFileEnum(ctx, db, table, namesOf(scan))
+}
+
+// createFileEnum creates the ENUM type of table's __file column from the
+// file names values (file_enum.sql: sorted byte for byte, each once; one of
+// an earlier attempt is dropped first) and returns its name; "" when values
+// is empty.
+func createFileEnum(ctx context.Context, db *duck.DB, table string, values []string) (string, error) {
 	if len(values) == 0 {
 		return "", nil
 	}
-	slices.Sort(values)
-	values = slices.Compact(values)
+	values = slices.Compact(slices.Sorted(slices.Values(values)))
 	name := table + "__file_enum"
 	if err := exec(ctx, db, "drop_file_enum", struct{ Name string }{name}); err != nil {
 		return "", err
