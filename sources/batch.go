@@ -172,6 +172,22 @@ func (w *RowWriter) EndRow(file string, line int64, size int) error {
 // the caller may release rec once AppendBatch returns. The producer of rec
 // bounds its size in bytes.
 func (w *RowWriter) AppendBatch(rec arrow.RecordBatch, file string, firstLine int64) error {
+	return w.appendBatch(rec, file, firstLine, nil)
+}
+
+// AppendBatchAt is AppendBatch with __line taken from lines, one per row
+// of rec (a Kafka record's offset: offsets have gaps). lines must not hold
+// nulls.
+func (w *RowWriter) AppendBatchAt(rec arrow.RecordBatch, file string, lines *array.Int64) error {
+	if int64(lines.Len()) != rec.NumRows() || lines.NullN() != 0 {
+		return fmt.Errorf("sources: %s: %d lines (%d null) for a batch of %d rows", file, lines.Len(), lines.NullN(), rec.NumRows())
+	}
+	return w.appendBatch(rec, file, 0, lines.Int64Values())
+}
+
+// appendBatch appends rec's rows; __line is lines[i] for row i, or
+// firstLine+i when lines is nil.
+func (w *RowWriter) appendBatch(rec arrow.RecordBatch, file string, firstLine int64, lines []int64) error {
 	if err := w.flush(); err != nil {
 		return err
 	}
@@ -194,7 +210,11 @@ func (w *RowWriter) AppendBatch(rec arrow.RecordBatch, file string, firstLine in
 		w.row.Reserve(int(n))
 		for i := range n {
 			w.file.BinaryBuilder.AppendString(file)
-			w.line.UnsafeAppend(firstLine + start + i)
+			if lines != nil {
+				w.line.UnsafeAppend(lines[start+i])
+			} else {
+				w.line.UnsafeAppend(firstLine + start + i)
+			}
 			w.row.UnsafeAppend(w.next)
 			w.next++
 		}

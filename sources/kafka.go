@@ -410,11 +410,13 @@ func (s *kafkaSource) Read(ctx context.Context) (*Input, array.RecordReader, err
 		go func() {
 			defer wg.Done()
 			dc := kgo.DefaultDecompressor()
+			var buf []kafkaRecord
 			for f := range chans[i] {
 				if errs[i] != nil {
 					continue
 				}
-				recs, err := s.records(f, dc)
+				recs, err := s.records(f, dc, buf)
+				buf = recs
 				if err == nil {
 					var n int
 					n, err = decs[i].decodeChunk(s.spools[i], f.part.ref, recs)
@@ -903,10 +905,11 @@ func batchesEnd(raw []byte, from int64) (next int64, ok bool) {
 	return next, true
 }
 
-// records decodes f's records below the partition's end: with
-// kgo.ProcessFetchPartition from the raw batches (whose next offset must
-// be the one the fetch went on from), or as processed already.
-func (s *kafkaSource) records(f fetched, dec kgo.Decompressor) ([]kafkaRecord, error) {
+// records decodes f's records below the partition's end into buf (reused:
+// the records of the last call are gone): with kgo.ProcessFetchPartition
+// from the raw batches (whose next offset must be the one the fetch went
+// on from), or as processed already.
+func (s *kafkaSource) records(f fetched, dec kgo.Decompressor, buf []kafkaRecord) ([]kafkaRecord, error) {
 	recs := f.recs
 	if f.raw != nil {
 		fp, next := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
@@ -920,7 +923,7 @@ func (s *kafkaSource) records(f fetched, dec kgo.Decompressor) ([]kafkaRecord, e
 		}
 		recs = fp.Records
 	}
-	out := make([]kafkaRecord, 0, len(recs))
+	out := slices.Grow(buf[:0], len(recs))
 	for _, r := range recs {
 		if r.Offset >= f.part.end {
 			break

@@ -17,6 +17,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/valyala/fastjson"
 
 	"github.com/reconcile-dev/reconcile/internal/fault"
@@ -219,12 +221,11 @@ type recordDecoder struct {
 	cols   *kafkaColumns
 	local  map[string]localCol // names this decoder has resolved
 	shape  []shapeCol          // the columns of the last record, by position
-	parser fastjson.Parser
-	cells  []cell
-	stamp  []uint32 // per column: the record that last set it
+	parser fastjson.Parser     // values are copied to the chunk before the next parse
+	chunk  chunkRows           // the rows of the chunk being decoded
+	stamp  []uint32            // per column: the record that last set it
 	gen    uint32
 	name   []byte // scratch for a flattened name
-	text   []byte // scratch for JSON text
 	bad    []badAt
 	first  map[partitionRef]*partFirst
 	cur    *partFirst
@@ -240,12 +241,6 @@ type localCol struct{ col, owner int }
 type shapeCol struct {
 	name []byte
 	localCol
-}
-
-type cell struct {
-	col  int
-	null bool
-	val  []byte // valid until the next record
 }
 
 type badAt struct {
@@ -265,14 +260,13 @@ func (e *errBad) Error() string { return e.reason }
 
 func bad(format string, args ...any) error { return &errBad{fmt.Sprintf(format, args...)} }
 
-// decode decodes r into d.cells. It returns an *errBad for a record that
+// decode appends r's values to the chunk's columns (the row is ended by
+// the caller, or rolled back when decode fails). It returns an *errBad for a record that
 // does not decode, or an ErrKafkaRecord error for fields that cannot be
 // columns at all.
 func (d *recordDecoder) decode(r *kafkaRecord) error {
-	d.cells = d.cells[:0]
 	d.gen++
 	d.offset, d.pos = r.Offset, 0
-	d.text = d.text[:0]
 	switch d.opt.key {
 	case payloadJSON:
 		if r.Key != nil {
@@ -331,14 +325,21 @@ func (d *recordDecoder) decode(r *kafkaRecord) error {
 // plainASCII reports whether b holds only printable ASCII: no escape, no
 // control character, nothing that needs UTF-8 validation.
 func plainASCII(b []byte) bool {
-	// eight bytes at a time: a byte ≥ 0x80, < 0x20 or equal to '\\' sets
+	// sixteen bytes at a time: a byte ≥ 0x80, < 0x20 or equal to '\\' sets
 	// its high bit in bad (the classic "has less" and "has zero" word tricks)
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for len(b) >= 8 {
-		x := binary.LittleEndian.Uint64(b)
+	bad := func(x uint64) uint64 {
 		esc := x ^ (0x5c * ones)
-		bad := x | ((x - 0x20*ones) &^ x) | ((esc - ones) &^ esc)
-		if bad&highs != 0 {
+		return x | ((x - 0x20*ones) &^ x) | ((esc - ones) &^ esc)
+	}
+	for len(b) >= 16 {
+		if (bad(binary.LittleEndian.Uint64(b))|bad(binary.LittleEndian.Uint64(b[8:])))&highs != 0 {
+			return false
+		}
+		b = b[16:]
+	}
+	if len(b) >= 8 {
+		if bad(binary.LittleEndian.Uint64(b))&highs != 0 {
 			return false
 		}
 		b = b[8:]
@@ -392,36 +393,39 @@ func (d *recordDecoder) object(o *fastjson.Object, owner int) {
 		if d.err != nil {
 			return
 		}
-		d.name = append(d.name[:base], k...)
-		start := len(d.text)
-		null := false
-		t := v.Type()
-		switch t {
-		case fastjson.TypeString:
-			s, _ := v.StringBytes()
-			d.text = append(d.text, s...)
-		case fastjson.TypeNull:
-			null = true
-		case fastjson.TypeNumber:
-			d.text = v.MarshalTo(d.text)
-			if !jsonNumber(d.text[start:]) {
-				d.err = bad("%s is not JSON (%s: json): field %q: %q is not a JSON number", d.what, d.what, d.name, d.text[start:])
-				return
-			}
-		default: // true/false as written, nested JSON as compact text
-			d.text = v.MarshalTo(d.text)
+		// a top-level field's name is its key, as the parser holds it
+		name := k
+		if base > 0 {
+			d.name = append(d.name[:base], k...)
+			name = d.name
 		}
-		// d.text may move as it grows: a cell keeps its slice of the old
-		// array, whose bytes append never changes.
-		col, err := d.column(d.name, false, owner)
+		cc, err := d.column(name, false, owner)
 		if err != nil {
 			d.err = err
 			return
 		}
-		d.cells = append(d.cells, cell{col: col, null: null, val: d.text[start:len(d.text):len(d.text)]})
+		t := v.Type()
+		switch t {
+		case fastjson.TypeString:
+			s, _ := v.StringBytes()
+			cc.value(s)
+		case fastjson.TypeNull:
+			cc.null()
+		case fastjson.TypeNumber:
+			start := len(cc.data)
+			cc.data = v.MarshalTo(cc.data)
+			if !jsonNumber(cc.data[start:]) {
+				d.err = bad("%s is not JSON (%s: json): field %q: %q is not a JSON number", d.what, d.what, name, cc.data[start:])
+				return
+			}
+			cc.end(true)
+		default: // true/false as written, nested JSON as compact text
+			cc.data = v.MarshalTo(cc.data)
+			cc.end(true)
+		}
 		if t == fastjson.TypeObject {
 			obj, _ := v.Object()
-			d.name = append(d.name, '.')
+			d.name = append(append(d.name[:base], k...), '.')
 			d.object(obj, owner)
 		}
 	})
@@ -465,22 +469,27 @@ func jsonNumber(b []byte) bool {
 	return i == n
 }
 
-// add adds a cell whose value is v (not copied: valid while the record is).
+// add appends v (null when null) to column name.
 func (d *recordDecoder) add(name string, isBinary bool, owner int, v []byte, null bool) error {
 	d.name = append(d.name[:0], name...)
-	col, err := d.column(d.name, isBinary, owner)
+	cc, err := d.column(d.name, isBinary, owner)
 	if err != nil {
 		return err
 	}
-	d.cells = append(d.cells, cell{col: col, null: null, val: v})
+	if null {
+		cc.null()
+	} else {
+		cc.value(v)
+	}
 	return nil
 }
 
-// column returns the index of column name (the record's d.pos-th cell):
-// from the last record's shape when it had the same name there, else from
-// the decoder's names, else from the shared columns. It refuses a name
-// used twice in one record or by both the key and the value.
-func (d *recordDecoder) column(name []byte, isBinary bool, owner int) (int, error) {
+// column returns the chunk's column for name (the record's d.pos-th
+// value), found from the last record's shape when it had the same name
+// there, else from the decoder's names, else from the shared columns. It
+// refuses a name used twice in one record or by both the key and the
+// value.
+func (d *recordDecoder) column(name []byte, isBinary bool, owner int) (*chunkColumn, error) {
 	var lc localCol
 	if d.pos < len(d.shape) && string(d.shape[d.pos].name) == string(name) {
 		lc = d.shape[d.pos].localCol
@@ -489,7 +498,7 @@ func (d *recordDecoder) column(name []byte, isBinary bool, owner int) (int, erro
 		if lc, ok = d.local[string(name)]; !ok {
 			col, own, err := d.cols.add(string(name), isBinary, owner, d.where)
 			if err != nil {
-				return 0, err
+				return nil, err
 			}
 			lc = localCol{col, own}
 			d.local[string(name)] = lc
@@ -501,14 +510,14 @@ func (d *recordDecoder) column(name []byte, isBinary bool, owner int) (int, erro
 		}
 	}
 	if lc.owner != owner {
-		return 0, fmt.Errorf("%w: %s: column %q comes from both the %s and the %s; load the key with key: json or key: none", ErrKafkaRecord, d.where(), name, ownerName(lc.owner), ownerName(owner))
+		return nil, fmt.Errorf("%w: %s: column %q comes from both the %s and the %s; load the key with key: json or key: none", ErrKafkaRecord, d.where(), name, ownerName(lc.owner), ownerName(owner))
 	}
 	col := lc.col
 	for col >= len(d.stamp) {
 		d.stamp = append(d.stamp, 0)
 	}
 	if d.stamp[col] == d.gen {
-		return 0, bad("%s %q appears twice in one record; which value holds is not defined", ownerName(owner), name)
+		return nil, bad("%s %q appears twice in one record; which value holds is not defined", ownerName(owner), name)
 	}
 	d.stamp[col] = d.gen
 	pf := d.cur
@@ -520,7 +529,7 @@ func (d *recordDecoder) column(name []byte, isBinary bool, owner int) (int, erro
 		pf.order = append(pf.order, colAt{col, d.offset, d.pos})
 	}
 	d.pos++
-	return col, nil
+	return d.chunk.column(col, isBinary), nil
 }
 
 func ownerName(o int) string {
@@ -554,16 +563,202 @@ func quotePrefix(b []byte) string {
 	return strconv.Quote(string(b))
 }
 
+// chunkRows holds the rows of the chunk being decoded column by column, in
+// Arrow's layout: each column seen in the chunk, the offsets and the
+// timestamps. A column a row does not have is null in it. The rows become
+// one Arrow record batch (finish) over these buffers, which the spool
+// writes out; the buffers are then used again for the next chunk.
+type chunkRows struct {
+	cols  []*chunkColumn // by column index; kept across chunks (their buffers)
+	used  []int          // the columns in this chunk, in order of first sight
+	off   []int64
+	ts    []int64
+	tsBit []byte // validity of ts
+	tsN   int    // null timestamps
+	rows  int
+}
+
+// chunkColumn is one text or binary column of a chunk in the layout of an
+// Arrow variable-length binary array (validity bitmap, int32 offsets,
+// data): what array.BinaryBuilder builds, appended without its per-value
+// checks because the chunk counts its rows.
+type chunkColumn struct {
+	in    bool // in the chunk being decoded
+	bin   bool
+	valid []byte
+	offs  []int32 // rows+1 entries
+	data  []byte
+	nulls int
+}
+
+// appendBit appends validity bit set for row i of bitmap bm.
+func appendBit(bm []byte, i int, set bool) []byte {
+	if i&7 == 0 {
+		bm = append(bm, 0)
+	}
+	if set {
+		bm[i>>3] |= 1 << (i & 7)
+	}
+	return bm
+}
+
+// value appends a value, null appends a null to the row being decoded.
+func (c *chunkColumn) value(v []byte) {
+	c.data = append(c.data, v...)
+	c.end(true)
+}
+
+func (c *chunkColumn) null() { c.end(false) }
+
+// end ends the row's value: the bytes appended to data since the last
+// value (none for a null).
+func (c *chunkColumn) end(valid bool) {
+	c.valid = appendBit(c.valid, len(c.offs)-1, valid)
+	if !valid {
+		c.nulls++
+	}
+	c.offs = append(c.offs, int32(len(c.data)))
+}
+
+// spoolTimestamp is the type of a record's timestamp (TimestampColumn).
+var spoolTimestamp = &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}
+
+// Names of the offset and timestamp columns of a spooled chunk; the value
+// columns are named by their column index (kafkaColumns).
+const (
+	chunkOffset    = "offset"
+	chunkTimestamp = "timestamp"
+)
+
+// maxChunkData bounds the bytes of one column of a chunk (int32 offsets).
+const maxChunkData = 1<<31 - 1
+
+// endRow ends r's row, to n of whose columns decode appended a value (at
+// most one each): a column the record does not have is null in it.
+func (c *chunkRows) endRow(r *kafkaRecord, n int) {
+	c.rows++
+	if n < len(c.used) {
+		for _, col := range c.used {
+			if cc := c.cols[col]; len(cc.offs) <= c.rows {
+				cc.end(false)
+			}
+		}
+	}
+	c.off = append(c.off, r.Offset)
+	c.tsBit = appendBit(c.tsBit, c.rows-1, r.HasTime)
+	if r.HasTime {
+		c.ts = append(c.ts, r.Timestamp)
+	} else {
+		c.ts = append(c.ts, 0)
+		c.tsN++
+	}
+}
+
+// rollback takes back what decode appended of a record that did not
+// decode. A column first seen in it stays in the chunk, null in every row.
+func (c *chunkRows) rollback() {
+	i := c.rows
+	for _, col := range c.used {
+		cc := c.cols[col]
+		if len(cc.offs) > i+1 {
+			if cc.valid[i>>3]&(1<<(i&7)) == 0 {
+				cc.nulls--
+			}
+			cc.valid[i>>3] &^= 1 << (i & 7)
+			cc.valid = cc.valid[:(i+7)/8]
+			cc.offs = cc.offs[:i+1]
+		}
+		cc.data = cc.data[:cc.offs[i]]
+	}
+}
+
+// column returns column col of the chunk, adding it on first sight (null
+// in the rows before).
+func (c *chunkRows) column(col int, isBinary bool) *chunkColumn {
+	for col >= len(c.cols) {
+		c.cols = append(c.cols, nil)
+	}
+	cc := c.cols[col]
+	if cc != nil && cc.in {
+		return cc
+	}
+	if cc == nil {
+		cc = &chunkColumn{}
+		c.cols[col] = cc
+	}
+	cc.in, cc.bin, cc.nulls = true, isBinary, c.rows
+	cc.valid = append(cc.valid[:0], make([]byte, (c.rows+7)/8)...)
+	cc.offs = append(cc.offs[:0], make([]int32, c.rows+1)...)
+	cc.data = cc.data[:0]
+	c.used = append(c.used, col)
+	return cc
+}
+
+// finish returns the chunk's rows as one record batch — the columns in
+// order of first sight, named by their index, then the offsets and the
+// timestamps — over the chunk's buffers: valid until the next chunk
+// starts. It refuses a column of more than maxChunkData bytes.
+func (c *chunkRows) finish() (arrow.RecordBatch, error) {
+	fields := make([]arrow.Field, 0, len(c.used)+2)
+	arrs := make([]arrow.Array, 0, len(c.used)+2)
+	defer func() {
+		for _, a := range arrs {
+			a.Release()
+		}
+	}()
+	n := c.rows
+	for _, col := range c.used {
+		cc := c.cols[col]
+		if len(cc.offs) != n+1 || len(cc.valid) != (n+7)/8 {
+			return nil, fmt.Errorf("%w: column %d of a chunk holds %d values for %d records (a record decoded in part and not taken back)", ErrKafkaRead, col, len(cc.offs)-1, n)
+		}
+		if len(cc.data) > maxChunkData {
+			return nil, fmt.Errorf("%w: column %d holds %d bytes in %d records, more than one chunk can", ErrKafkaRead, col, len(cc.data), n)
+		}
+		t := arrow.DataType(arrow.BinaryTypes.String)
+		if cc.bin {
+			t = arrow.BinaryTypes.Binary
+		}
+		data := array.NewData(t, n, []*memory.Buffer{
+			memory.NewBufferBytes(cc.valid),
+			memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(cc.offs)),
+			memory.NewBufferBytes(cc.data)}, nil, cc.nulls, 0)
+		arrs = append(arrs, array.MakeFromData(data))
+		data.Release()
+		fields = append(fields, arrow.Field{Name: strconv.Itoa(col), Type: t, Nullable: true})
+	}
+	off := array.NewData(arrow.PrimitiveTypes.Int64, n, []*memory.Buffer{nil,
+		memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(c.off))}, nil, 0, 0)
+	ts := array.NewData(spoolTimestamp, n, []*memory.Buffer{memory.NewBufferBytes(c.tsBit),
+		memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(c.ts))}, nil, c.tsN, 0)
+	arrs = append(arrs, array.MakeFromData(off), array.MakeFromData(ts))
+	off.Release()
+	ts.Release()
+	fields = append(fields,
+		arrow.Field{Name: chunkOffset, Type: arrow.PrimitiveTypes.Int64},
+		arrow.Field{Name: chunkTimestamp, Type: spoolTimestamp, Nullable: true})
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), arrs, int64(n)), nil
+}
+
+// reset empties the chunk, keeping its buffers for the next.
+func (c *chunkRows) reset() {
+	for _, col := range c.used {
+		c.cols[col].in = false
+	}
+	c.used = c.used[:0]
+	c.off, c.ts, c.tsBit = c.off[:0], c.ts[:0], c.tsBit[:0]
+	c.tsN, c.rows = 0, 0
+}
+
 // spool holds decoded rows on disk until every column is known: one temp
-// file of chunks, each the rows of one partition in offset order, indexed
+// file of chunks, each the rows of one partition in offset order as an
+// Arrow IPC stream of one record batch (the columns the chunk has), indexed
 // per partition. It is written by one goroutine, then read once.
 type spool struct {
 	f      *os.File
 	w      *bufio.Writer
 	size   int64
 	chunks map[partitionRef][]chunk
-	buf    []byte
-	n      int64
 }
 
 type chunk struct {
@@ -590,75 +785,88 @@ func (s *spool) close() {
 	s.f = nil
 }
 
-// row appends one decoded row to the chunk being built.
-func (s *spool) row(r *kafkaRecord, cells []cell) {
-	b := s.buf
-	b = binary.AppendVarint(b, r.Offset)
-	if r.HasTime {
-		b = append(b, 1)
-		b = binary.AppendVarint(b, r.Timestamp)
-	} else {
-		b = append(b, 0)
-	}
-	b = binary.AppendUvarint(b, uint64(len(cells)))
-	for _, c := range cells {
-		b = binary.AppendUvarint(b, uint64(c.col))
-		if c.null {
-			b = append(b, 0)
-			continue
-		}
-		b = binary.AppendUvarint(b, uint64(len(c.val))+1)
-		b = append(b, c.val...)
-	}
-	s.buf = b
-	s.n++
+// Write appends to the spool file (the IPC writer's io.Writer).
+func (s *spool) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	s.size += int64(n)
+	return n, err
 }
 
-// endChunk writes the rows appended since the last chunk as one chunk of p.
-func (s *spool) endChunk(p partitionRef) error {
-	if s.n == 0 {
-		return nil
+// writeChunk writes rec, rows of p, as one chunk.
+func (s *spool) writeChunk(p partitionRef, rec arrow.RecordBatch) error {
+	pos := s.size
+	w := ipc.NewWriter(s, ipc.WithSchema(rec.Schema()))
+	err := w.Write(rec)
+	if cerr := w.Close(); err == nil {
+		err = cerr
 	}
-	if _, err := s.w.Write(s.buf); err != nil {
+	if err != nil {
 		return fmt.Errorf("%w: write the spool file: %w", ErrKafkaRead, err)
 	}
-	s.chunks[p] = append(s.chunks[p], chunk{f: s.f, pos: s.size, len: int64(len(s.buf)), rows: int(s.n)})
-	s.size += int64(len(s.buf))
-	s.buf, s.n = s.buf[:0], 0
+	s.chunks[p] = append(s.chunks[p], chunk{f: s.f, pos: pos, len: s.size - pos, rows: int(rec.NumRows())})
 	return nil
+}
+
+// read returns the record batch of ch.
+func (ch chunk) read() (arrow.RecordBatch, error) {
+	r, err := ipc.NewReader(io.NewSectionReader(ch.f, ch.pos, ch.len), ipc.WithAllocator(memory.DefaultAllocator))
+	if err != nil {
+		return nil, fmt.Errorf("%w: read the spool file: %w", ErrKafkaRead, err)
+	}
+	defer r.Release()
+	if !r.Next() {
+		err := r.Err()
+		if err == nil {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, fmt.Errorf("%w: read the spool file: %w", ErrKafkaRead, err)
+	}
+	rec := r.RecordBatch()
+	rec.Retain()
+	return rec, nil
 }
 
 // decodeChunk decodes recs of p into the spool as one chunk, collecting
 // bad records (bad_records: report) or failing on the first. It returns
 // the number of rows spooled.
 func (d *recordDecoder) decodeChunk(s *spool, p partitionRef, recs []kafkaRecord) (int, error) {
-	rows := 0
 	d.part = p
 	if d.cur = d.first[p]; d.cur == nil {
 		d.cur = &partFirst{}
 		d.first[p] = d.cur
 	}
+	c := &d.chunk
+	c.reset()
+	defer c.reset()
 	for i := range recs {
 		r := &recs[i]
 		err := d.decode(r)
 		if err == nil {
-			s.row(r, d.cells)
-			rows++
+			c.endRow(r, d.pos)
 			continue
 		}
+		c.rollback()
 		var be *errBad
 		if !errors.As(err, &be) {
-			return rows, err
+			return 0, err
 		}
 		if !d.opt.report {
-			return rows, fmt.Errorf("%w: %s@%d: %s (bad_records: report lists such records instead of stopping)", ErrKafkaRecord, p.file(), r.Offset, be.reason)
+			return 0, fmt.Errorf("%w: %s@%d: %s (bad_records: report lists such records instead of stopping)", ErrKafkaRecord, p.file(), r.Offset, be.reason)
 		}
 		if len(d.bad) >= maxBadRecords {
-			return rows, fmt.Errorf("%w: more than %d records do not decode (the last at %s@%d: %s): is the value: option right for this topic?", ErrKafkaRecord, maxBadRecords, p.file(), r.Offset, be.reason)
+			return 0, fmt.Errorf("%w: more than %d records do not decode (the last at %s@%d: %s): is the value: option right for this topic?", ErrKafkaRecord, maxBadRecords, p.file(), r.Offset, be.reason)
 		}
 		d.bad = append(d.bad, badAt{p, r.Offset, be.reason})
 	}
-	return rows, s.endChunk(p)
+	if c.rows == 0 {
+		return 0, nil
+	}
+	rec, err := c.finish()
+	if err != nil {
+		return 0, err
+	}
+	defer rec.Release()
+	return c.rows, s.writeChunk(p, rec)
 }
 
 // badRecords returns the bad records of decs in (topic, partition,
@@ -681,8 +889,10 @@ func badRecords(decs []*recordDecoder) []BadRecord {
 // spooledRecords returns the records the decoders decs wrote to their
 // spools, partitions in parts order, with the columns in order of first
 // appearance in (topic, partition, offset) order, then __partition,
-// __offset, __timestamp and the header columns (in the same order). The
-// spools are removed once the records are read (or released).
+// __offset, __timestamp and the header columns (in the same order). Each
+// chunk's arrays become a batch's columns as they are (a column the chunk
+// does not have is all null). The spools are removed once the records are
+// read (or released).
 func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder, cols *kafkaColumns, parts []partitionRef, opt ReadOptions) (array.RecordReader, error) {
 	chunks := map[partitionRef][]chunk{}
 	firsts := map[partitionRef]*partFirst{}
@@ -733,10 +943,11 @@ func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder,
 	fields = append(fields,
 		arrow.Field{Name: PartitionColumn, Type: arrow.PrimitiveTypes.Int32},
 		arrow.Field{Name: OffsetColumn, Type: arrow.PrimitiveTypes.Int64},
-		arrow.Field{Name: TimestampColumn, Type: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}, Nullable: true})
+		arrow.Field{Name: TimestampColumn, Type: spoolTimestamp, Nullable: true})
 	for _, c := range headers {
 		add(c)
 	}
+	schema := arrow.NewSchema(fields, nil)
 	closeAll := func() {
 		for _, sp := range spools {
 			sp.close()
@@ -744,82 +955,55 @@ func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder,
 	}
 	return ReadRows(ctx, fields, opt, func(ctx context.Context, w *RowWriter) error {
 		defer closeAll()
-		n := len(fields)
-		// the value columns' builders, provenance left out (nil)
-		bins := make([]*array.BinaryBuilder, n)
-		for j := range n {
-			switch b := w.Column(j).(type) {
-			case *array.StringBuilder:
-				bins[j] = b.BinaryBuilder
-			case *array.BinaryBuilder:
-				bins[j] = b
-			}
-		}
-		partB := w.Column(prov).(*array.Int32Builder)
-		offB := w.Column(prov + 1).(*array.Int64Builder)
-		tsB := w.Column(prov + 2).(*array.TimestampBuilder)
-		vals := make([][]byte, n)
-		set := make([]bool, n)
-		var data []byte
+		arrs := make([]arrow.Array, len(fields))
 		for _, p := range parts {
 			file := p.file()
 			for _, ch := range chunks[p] {
-				if cap(data) < int(ch.len) {
-					data = make([]byte, ch.len)
+				rec, err := ch.read()
+				if err != nil {
+					return err
 				}
-				data = data[:ch.len]
-				if _, err := ch.f.ReadAt(data, ch.pos); err != nil && !(errors.Is(err, io.EOF) && len(data) == int(ch.len)) {
-					return fmt.Errorf("%w: read the spool file: %w", ErrKafkaRead, err)
+				n := rec.NumRows()
+				clear(arrs)
+				for i, f := range rec.Schema().Fields() {
+					switch f.Name {
+					case chunkOffset:
+						arrs[prov+1] = rec.Column(i)
+					case chunkTimestamp:
+						arrs[prov+2] = rec.Column(i)
+					default:
+						col, err := strconv.Atoi(f.Name)
+						if err != nil || col < 0 || col >= len(pos) {
+							rec.Release()
+							return fmt.Errorf("%w: read the spool file: a chunk column %q", ErrKafkaRead, f.Name)
+						}
+						arrs[pos[col]] = rec.Column(i)
+					}
 				}
-				b := data
-				for range ch.rows {
-					off, k := binary.Varint(b)
-					b = b[k:]
-					hasTS := b[0] == 1
-					b = b[1:]
-					var ts int64
-					if hasTS {
-						ts, k = binary.Varint(b)
-						b = b[k:]
+				var made []arrow.Array
+				pb := array.NewInt32Builder(memory.DefaultAllocator)
+				pb.Reserve(int(n))
+				for range n {
+					pb.UnsafeAppend(p.Partition)
+				}
+				arrs[prov] = pb.NewArray()
+				pb.Release()
+				made = append(made, arrs[prov])
+				for j, a := range arrs {
+					if a == nil {
+						arrs[j] = array.MakeArrayOfNull(memory.DefaultAllocator, fields[j].Type, int(n))
+						made = append(made, arrs[j])
 					}
-					nc, k := binary.Uvarint(b)
-					b = b[k:]
-					clear(set)
-					size := 0
-					for range nc {
-						col, k := binary.Uvarint(b)
-						b = b[k:]
-						l, k := binary.Uvarint(b)
-						b = b[k:]
-						j := pos[col]
-						set[j] = true
-						if l == 0 {
-							vals[j] = nil
-							continue
-						}
-						vals[j] = b[: l-1 : l-1]
-						b = b[l-1:]
-						size += int(l - 1)
-					}
-					for j, bb := range bins {
-						switch {
-						case bb == nil:
-						case !set[j] || vals[j] == nil:
-							bb.AppendNull()
-						default:
-							bb.Append(vals[j])
-						}
-					}
-					partB.Append(p.Partition)
-					offB.Append(off)
-					if hasTS {
-						tsB.Append(arrow.Timestamp(ts))
-					} else {
-						tsB.AppendNull()
-					}
-					if err := w.EndRow(file, off, size+16); err != nil {
-						return err
-					}
+				}
+				out := array.NewRecordBatch(schema, arrs, n)
+				err = w.AppendBatchAt(out, file, arrs[prov+1].(*array.Int64))
+				out.Release()
+				for _, a := range made {
+					a.Release()
+				}
+				rec.Release()
+				if err != nil {
+					return err
 				}
 			}
 		}

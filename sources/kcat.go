@@ -176,6 +176,10 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 				}
 			}
 			batch = append(batch, r)
+			if len(batch) >= BatchRows {
+				// a chunk is decoded in memory: bound it
+				return flush()
+			}
 			return nil
 		})
 		if err != nil {
