@@ -210,3 +210,37 @@ func TestFixinNoHivePartitionsUnlessDeclared(t *testing.T) {
 		t.Errorf("columns %v, want only id", in.Columns)
 	}
 }
+
+// An input of one file gets its provenance without the joins a run of
+// files needs (file_provenance.sql): the same __file, __line (physical
+// lines, a quoted field over two lines included), __row and partition
+// values as the same file read among others.
+func TestOneFileProvenance(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string][]byte{
+		"out/dt=2026-11-30/hour=03/part-0.csv": []byte("id,note\n1,a\n2,\"two\nlines\"\n3,c\n"),
+		"out/dt=2026-11-30/hour=04/part-0.csv": []byte("id,note\n4,d\n"),
+	})
+	const q = `SELECT id, dt, hour, __file, __line, __row FROM t WHERE hour = '03' ORDER BY __row`
+	var want string
+	for i, loc := range []sources.Location{
+		{Role: "sink", URI: "out/**/*.csv", Options: map[string]any{"partitions": []any{"dt", "hour"}}, BaseDir: dir},
+		{Role: "sink", URI: "out/**/hour=03/*.csv", Options: map[string]any{"partitions": []any{"dt", "hour"}}, BaseDir: dir},
+	} {
+		db, _, err := loadInto(t, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := rowsOf(t, db, q)
+		if i == 0 {
+			want = got
+			if want != "[1 2026-11-30 03 out/dt=2026-11-30/hour=03/part-0.csv 2 0] [2 2026-11-30 03 out/dt=2026-11-30/hour=03/part-0.csv 3 1] [3 2026-11-30 03 out/dt=2026-11-30/hour=03/part-0.csv 5 2]" {
+				t.Fatalf("two files: %s", got)
+			}
+			continue
+		}
+		if got != want {
+			t.Errorf("one file: %s, want %s", got, want)
+		}
+	}
+}

@@ -10,8 +10,21 @@
 -- description: matched through two small joins, so the cost does not grow with
 -- description: the number of files. With .Enum, __file is of that ENUM type
 -- description: (file_enum.sql); a file name not among Names is NULL then, and
--- description: the loader makes the table again without it.
+-- description: the loader makes the table again without it. An input of one file (one path) has its provenance as
+-- description: constants and the row number alone, without the joins: the same values, as every row of Raw is of
+-- description: that file (measured on a 10 M-row CSV file: 1.1 s against 1.5 s with the joins, 1.75 s and more
+-- description: once the other input's table holds the memory).
 CREATE TABLE {{q .Table}} AS
+{{- if eq (len .Paths) 1}}
+SELECT raw.* EXCLUDE (__file),
+{{- range $i, $p := .Partitions}}
+  (CAST({{$p.Values}} AS VARCHAR[]))[1] AS {{q $p.Name}},
+{{- end}}
+  {{if .Enum}}CAST({{lit (index .Names 0)}} AS {{q .Enum}}){{else}}{{lit (index .Names 0)}}{{end}} AS __file,
+  raw.rowid + {{.FirstLine}} AS __line,
+  raw.rowid AS __row
+FROM {{q .Raw}} AS raw
+{{- else}}
 WITH firsts AS (
   SELECT __file, min(rowid) AS first_row FROM {{q .Raw}} GROUP BY __file
 ), names AS (
@@ -28,3 +41,4 @@ SELECT raw.* EXCLUDE (__file),
 FROM {{q .Raw}} AS raw
 JOIN firsts ON raw.__file IS NOT DISTINCT FROM firsts.__file
 LEFT JOIN names ON raw.__file = names.path
+{{- end}}
