@@ -130,6 +130,15 @@ type kafkaRecord struct {
 	Headers    []kafkaHeader
 }
 
+// size is the record's bytes: key, value and headers.
+func (r *kafkaRecord) size() int {
+	n := len(r.Key) + len(r.Value)
+	for _, h := range r.Headers {
+		n += len(h.Key) + len(h.Value)
+	}
+	return n
+}
+
 type kafkaHeader struct {
 	Key   string
 	Value []byte
@@ -826,9 +835,11 @@ func (ch chunk) read() (arrow.RecordBatch, error) {
 	return rec, nil
 }
 
-// decodeChunk decodes recs of p into the spool as one chunk, collecting
-// bad records (bad_records: report) or failing on the first. It returns
-// the number of rows spooled.
+// decodeChunk decodes recs of p into the spool, collecting bad records
+// (bad_records: report) or failing on the first. The rows become chunks
+// of at most BatchBytes of record bytes each (a chunk, and the batch it
+// becomes, stays bounded however large the records). It returns the
+// number of rows spooled.
 func (d *recordDecoder) decodeChunk(s *spool, p partitionRef, recs []kafkaRecord) (int, error) {
 	d.part = p
 	if d.cur = d.first[p]; d.cur == nil {
@@ -838,11 +849,19 @@ func (d *recordDecoder) decodeChunk(s *spool, p partitionRef, recs []kafkaRecord
 	c := &d.chunk
 	c.reset()
 	defer c.reset()
+	rows, size := 0, 0
 	for i := range recs {
 		r := &recs[i]
 		err := d.decode(r)
 		if err == nil {
 			c.endRow(r, d.pos)
+			if size += r.size(); size >= BatchBytes {
+				if err := d.writeChunk(s, p); err != nil {
+					return 0, err
+				}
+				rows, size = rows+c.rows, 0
+				c.reset()
+			}
 			continue
 		}
 		c.rollback()
@@ -858,15 +877,23 @@ func (d *recordDecoder) decodeChunk(s *spool, p partitionRef, recs []kafkaRecord
 		}
 		d.bad = append(d.bad, badAt{p, r.Offset, be.reason})
 	}
-	if c.rows == 0 {
-		return 0, nil
-	}
-	rec, err := c.finish()
-	if err != nil {
+	if err := d.writeChunk(s, p); err != nil {
 		return 0, err
 	}
+	return rows + c.rows, nil
+}
+
+// writeChunk writes the chunk's rows, if any, to the spool as one chunk of p.
+func (d *recordDecoder) writeChunk(s *spool, p partitionRef) error {
+	if d.chunk.rows == 0 {
+		return nil
+	}
+	rec, err := d.chunk.finish()
+	if err != nil {
+		return err
+	}
 	defer rec.Release()
-	return c.rows, s.writeChunk(p, rec)
+	return s.writeChunk(p, rec)
 }
 
 // badRecords returns the bad records of decs in (topic, partition,

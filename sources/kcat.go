@@ -47,6 +47,10 @@ func openKcat(loc Location) (Source, error) {
 func (s *kcatSource) Close() error { return nil }
 
 // kcatPart counts what a dump holds of one partition.
+// kcatPending bounds the bytes of the records a kcat read holds before it
+// decodes them (see Read).
+const kcatPending = 64 << 20
+
 type kcatPart struct {
 	first, last int64
 	rows, bad   int64
@@ -78,17 +82,35 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 	dec := newRecordDecoder(s.rec, cols)
 	parts := map[partitionRef]*kcatPart{}
 	var env fastjson.Parser
-	var cur partitionRef
-	var batch []kafkaRecord
-	flush := func() error {
+	// The records wait per partition until a partition has BatchRows of
+	// them or all together hold kcatPending bytes, so a dump whose
+	// partitions interleave (as kcat writes them) still makes chunks of
+	// many records each.
+	pending := map[partitionRef][]kafkaRecord{}
+	var order []partitionRef // partitions with pending records, first seen first
+	pendingBytes := 0
+	flush := func(ref partitionRef) error {
+		batch := pending[ref]
 		if len(batch) == 0 {
 			return nil
 		}
-		n, err := dec.decodeChunk(sp, cur, batch)
-		parts[cur].rows += int64(n)
-		parts[cur].bad += int64(len(batch) - n)
-		batch = batch[:0]
+		n, err := dec.decodeChunk(sp, ref, batch)
+		parts[ref].rows += int64(n)
+		parts[ref].bad += int64(len(batch) - n)
+		for i := range batch {
+			pendingBytes -= batch[i].size()
+		}
+		pending[ref] = batch[:0]
 		return err
+	}
+	flushAll := func() error {
+		for _, ref := range order {
+			if err := flush(ref); err != nil {
+				return err
+			}
+		}
+		order = order[:0]
+		return nil
 	}
 	for _, f := range files {
 		err := ndjsonLines(ctx, f, func(line []byte, n int64) error {
@@ -111,12 +133,6 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 				return fmt.Errorf("%w: %s: partition and offset must be non-negative integers", ErrKafkaRead, where())
 			}
 			ref := partitionRef{string(topic), int32(p)}
-			if ref != cur {
-				if err := flush(); err != nil {
-					return err
-				}
-				cur = ref
-			}
 			kp, seen := parts[ref]
 			switch {
 			case !seen:
@@ -175,10 +191,16 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 					r.Headers = append(r.Headers, h)
 				}
 			}
-			batch = append(batch, r)
-			if len(batch) >= BatchRows {
-				// a chunk is decoded in memory: bound it
-				return flush()
+			if len(pending[ref]) == 0 && !slices.Contains(order, ref) {
+				order = append(order, ref)
+			}
+			pending[ref] = append(pending[ref], r)
+			pendingBytes += r.size()
+			switch {
+			case pendingBytes >= kcatPending:
+				return flushAll()
+			case len(pending[ref]) >= BatchRows:
+				return flush(ref)
 			}
 			return nil
 		})
@@ -186,7 +208,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 			return nil, nil, err
 		}
 	}
-	if err := flush(); err != nil {
+	if err := flushAll(); err != nil {
 		return nil, nil, err
 	}
 	refs := make([]partitionRef, 0, len(parts))

@@ -128,3 +128,75 @@ func TestKcatConformance(t *testing.T) {
 		return sources.Location{Role: "source", URI: p, Options: map[string]any{"kind": "kcat", "isolation": "read_committed"}}
 	})
 }
+
+// kcatBatches reads a generated dump and returns each record batch's row
+// count and its largest value in bytes, checking every row's id against
+// its offset.
+func kcatBatches(t *testing.T, lines []string, opts map[string]any) (rows []int64, widest []int) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "dump.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, err := sources.Open(sources.Location{Role: "sink", URI: "kcat:" + path, Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	_, rr, err := src.Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		rows = append(rows, rec.NumRows())
+		w := 0
+		for i := range int(rec.NumCols()) {
+			if s, ok := rec.Column(i).(interface {
+				Len() int
+				ValueLen(int) int
+			}); ok {
+				for j := range s.Len() {
+					w = max(w, s.ValueLen(j))
+				}
+			}
+		}
+		widest = append(widest, w)
+	}
+	if err := rr.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rows, widest
+}
+
+// A dump whose partitions interleave record by record (as kcat writes a
+// topic) still makes batches of many records; records of a megabyte each
+// make batches of at most BatchBytes of values, not one batch of all.
+func TestKcatBatchBounds(t *testing.T) {
+	var lines []string
+	for i := range 3000 {
+		lines = append(lines, fmt.Sprintf(`{"topic":"t","partition":%d,"offset":%d,"tstype":"create","ts":1,"key":null,"payload":"{\"id\":\"%d\"}"}`, i%2, i/2, i))
+	}
+	rows, _ := kcatBatches(t, lines, nil)
+	if len(rows) != 2 || rows[0]+rows[1] != 3000 {
+		t.Errorf("interleaved partitions: batches of %v rows, want one batch a partition", rows)
+	}
+
+	big := strings.Repeat("x", 1<<20)
+	lines = lines[:0]
+	for i := range 100 {
+		lines = append(lines, fmt.Sprintf(`{"topic":"t","partition":0,"offset":%d,"tstype":"create","ts":1,"key":null,"payload":"%d%s"}`, i, i%10, big))
+	}
+	rows, widest := kcatBatches(t, lines, map[string]any{"value": "string"})
+	var total int64
+	for i, n := range rows {
+		total += n
+		if n*int64(widest[i]) > 2*sources.BatchBytes {
+			t.Errorf("batch %d: %d rows of up to %d bytes", i, n, widest[i])
+		}
+	}
+	if total != 100 || len(rows) < 3 {
+		t.Errorf("1 MB records: batches of %v rows, want 100 rows in batches of at most about BatchBytes", rows)
+	}
+}
