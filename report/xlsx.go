@@ -1,6 +1,7 @@
 package report
 
 import (
+	"archive/zip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/klauspost/compress/flate"
 	"github.com/xuri/excelize/v2"
 
 	"github.com/reconcile-dev/reconcile/internal/evidence"
@@ -82,6 +84,7 @@ func (xlsxWriter) File() string   { return evidence.WorkbookFile }
 func (x xlsxWriter) Write(ctx context.Context, w io.Writer, v *View) error {
 	f := excelize.NewFile()
 	defer f.Close()
+	f.SetZipWriter(fastZip)
 	b := &workbook{f: f, v: v, s: v.Summary, used: map[string]bool{}, perSheet: x.rowsPerSheet}
 	if b.perSheet <= 0 || b.perSheet > xlsxMaxRows-1 {
 		b.perSheet = xlsxMaxRows - 1
@@ -969,4 +972,21 @@ func (b *workbook) queries() error {
 		}
 	}
 	return s.sw.Flush()
+}
+
+// fastZip is the workbook's ZIP writer: parts compressed with Deflate by
+// klauspost/compress at its fastest level rather than by archive/zip's
+// default (compress/flate level 6), whose compression was a third of the
+// workbook's CPU time and, done after the sheets, serial. Measured on the
+// 310,000 exception rows of the 10 M Parquet benchmark: 2.02 s → 1.45 s a
+// workbook (reading the evidence included), 8.2 MB → 10.0 MB. Any Deflate
+// level makes a valid OOXML package (ECMA-376 Part 2, Open Packaging
+// Conventions: stored or deflated parts), and one level gives the same
+// bytes every run (TestXLSXDeterministic).
+func fastZip(w io.Writer) excelize.ZipWriter {
+	zw := zip.NewWriter(w)
+	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
+		return flate.NewWriter(out, flate.BestSpeed)
+	})
+	return zw
 }
