@@ -244,11 +244,14 @@
 // (Input.LocationForm = LocationOffset). A bad record stops the read with
 // an ErrKafkaRecord naming topic, partition and offset, or, with
 // bad_records: report, is listed in Input.BadRecords. Because the columns
-// are known only once every record is decoded, the decoded rows wait in a
-// temporary spool file (os.TempDir) as Arrow IPC chunks, one per fetched
-// part of a partition, each holding the columns it has; the chunks become
-// the record batches as they are (a column a chunk lacks is all null), and
-// the file is removed when the records are read.
+// are known only once every record is decoded, the decoded rows wait as
+// chunks, one per fetched part of a partition (at most BatchBytes), each
+// holding the columns it has: in memory up to half the Go heap's soft limit
+// (runtime/debug.SetMemoryLimit, which a run sets from its budget; 1 GiB
+// without one), the rest in a temporary spool file (os.TempDir) as Arrow
+// IPC streams. The chunks become the record batches as they are (a column
+// a chunk lacks is all null); the file is removed when the records are
+// read.
 //
 // Kind kcat reads `kcat -C -J` dumps (one JSON envelope per line: topic,
 // partition, offset, tstype, ts, key, payload, headers) from a file or glob

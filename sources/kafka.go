@@ -392,12 +392,9 @@ func (s *kafkaSource) Read(ctx context.Context) (*Input, array.RecordReader, err
 	decs := make([]*recordDecoder, nw)
 	chans := make([]chan fetched, nw)
 	errs := make([]error, nw)
+	mem := newSpoolMemory()
 	for i := range nw {
-		sp, err := newSpool()
-		if err != nil {
-			return nil, nil, err
-		}
-		s.spools = append(s.spools, sp)
+		s.spools = append(s.spools, newSpool(mem))
 		decs[i] = newRecordDecoder(s.rec, cols)
 		chans[i] = make(chan fetched, 4)
 	}

@@ -22,7 +22,7 @@ const benchPartitions = 4
 // kafkaBenchTopic starts an in-process cluster and writes n JSON ledger
 // records to a topic of 4 partitions: {"entry_id": "E000000001", "account":
 // "ACC-07", "amount": 1234.56, "checkpoint_id": 17} (~80 bytes).
-func kafkaBenchTopic(b *testing.B, n int64) *kafkatest.Cluster {
+func kafkaBenchTopic(b testing.TB, n int64) *kafkatest.Cluster {
 	c, err := kafkatest.Start(0, map[string]int32{"bench": benchPartitions})
 	if err != nil {
 		b.Fatal(err)

@@ -1,7 +1,9 @@
 package sources
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -16,10 +18,7 @@ func BenchmarkKafkaDecode(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		// a spool of 64 chunks at most, so the file stays the size of a
 		// read's (a growing file measures the page cache)
-		sp, err := newSpool()
-		if err != nil {
-			b.Fatal(err)
-		}
+		sp := newSpool(&spoolMemory{}) // every chunk to the file
 		for j := 0; j < 64 && i < b.N; j++ {
 			if _, err := d.decodeChunk(sp, p, recs); err != nil {
 				b.Fatal(err)
@@ -52,5 +51,67 @@ func TestPlainASCII(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The rows are the same whether the chunks stay in memory, all go to the
+// spool file, or some do each: chunks of two partitions whose columns
+// differ (a field only in later records, a null, a key on some records).
+func TestSpoolMemoryOrFile(t *testing.T) {
+	parts := []partitionRef{{"t", 0}, {"t", 1}}
+	read := func(limit int64) string {
+		mem := &spoolMemory{limit: limit}
+		sp := newSpool(mem)
+		cols := newKafkaColumns()
+		d := newRecordDecoder(recordOptions{value: payloadJSON, key: payloadString}, cols)
+		for c := 0; c < 6; c++ {
+			for _, p := range parts {
+				var recs []kafkaRecord
+				for i := 0; i < 500; i++ {
+					off := int64(c*500 + i)
+					v := fmt.Sprintf(`{"id":"%d-%d","amount":%d.5}`, p.Partition, off, off)
+					if c >= 3 && p.Partition == 1 {
+						v = fmt.Sprintf(`{"id":"%d-%d","late":null,"note":"n%d"}`, p.Partition, off, off)
+					}
+					r := kafkaRecord{Offset: off, Value: []byte(v), Timestamp: off, HasTime: i%7 != 0}
+					if i%3 == 0 {
+						r.Key = []byte(fmt.Sprint("k", off))
+					}
+					recs = append(recs, r)
+				}
+				if _, err := d.decodeChunk(sp, p, recs); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if limit > 0 && limit < 1<<40 && (sp.f == nil || mem.used.Load() == 0) {
+			t.Fatalf("limit %d: want chunks both in memory and in the file", limit)
+		}
+		rr, err := spooledRecords(context.Background(), []*spool{sp}, []*recordDecoder{d}, cols, parts, ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rr.Release()
+		var b strings.Builder
+		for rr.Next() {
+			rec := rr.RecordBatch()
+			for i := range int(rec.NumRows()) {
+				for j, c := range rec.Columns() {
+					fmt.Fprintf(&b, "%s=%s ", rec.Schema().Field(j).Name, c.ValueStr(i))
+				}
+				b.WriteByte('\n')
+			}
+		}
+		if err := rr.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	inMemory, inFile, both := read(1<<50), read(0), read(40_000)
+	if strings.Count(inMemory, "\n") != 6000 || !strings.Contains(inMemory, "note=n2999") {
+		t.Fatalf("in memory: %d rows", strings.Count(inMemory, "\n"))
+	}
+	if inFile != inMemory || both != inMemory {
+		t.Errorf("rows differ: in the file %v, part in the file %v", inFile == inMemory, both == inMemory)
 	}
 }

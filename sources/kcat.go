@@ -68,10 +68,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	sp, err := newSpool()
-	if err != nil {
-		return nil, nil, err
-	}
+	sp := newSpool(newSpoolMemory())
 	ok := false
 	defer func() {
 		if !ok {
