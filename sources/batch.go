@@ -95,7 +95,7 @@ func ReadRows(ctx context.Context, user []arrow.Field, opt ReadOptions, fill Fil
 	go func() {
 		defer r.wg.Done()
 		defer close(r.out)
-		defer w.b.Release()
+		defer w.release()
 		err := fill(fctx, w)
 		if err == nil {
 			err = w.flush() // the last, partial batch
@@ -129,6 +129,11 @@ type RowWriter struct {
 	n, size  int   // rows and value bytes in the open batch
 	next     int64 // __row of the next row
 	fileSize int   // length of the last __file value, to reserve room
+
+	// fileRun is a __file array of copies of fileName, which appendBatch
+	// slices for each batch of that file's rows.
+	fileRun  *array.String
+	fileName string
 }
 
 func newRowWriter(ctx context.Context, schema *arrow.Schema, nuser int, out chan<- arrow.RecordBatch) *RowWriter {
@@ -204,12 +209,9 @@ func (w *RowWriter) appendBatch(rec arrow.RecordBatch, file string, firstLine in
 		end := min(start+BatchRows, total)
 		part := rec.NewSlice(start, end)
 		n := end - start
-		w.file.Reserve(int(n))
-		w.file.ReserveData(int(n) * len(file))
 		w.line.Reserve(int(n))
 		w.row.Reserve(int(n))
 		for i := range n {
-			w.file.BinaryBuilder.AppendString(file)
 			if lines != nil {
 				w.line.UnsafeAppend(lines[start+i])
 			} else {
@@ -220,7 +222,7 @@ func (w *RowWriter) appendBatch(rec arrow.RecordBatch, file string, firstLine in
 		}
 		cols := make([]arrow.Array, 0, w.nuser+3)
 		cols = append(cols, part.Columns()...)
-		prov := []arrow.Array{w.file.NewArray(), w.line.NewArray(), w.row.NewArray()}
+		prov := []arrow.Array{w.fileColumn(file, n), w.line.NewArray(), w.row.NewArray()}
 		cols = append(cols, prov...)
 		out := array.NewRecordBatch(w.b.Schema(), cols, n)
 		for _, a := range prov {
@@ -233,6 +235,35 @@ func (w *RowWriter) appendBatch(rec arrow.RecordBatch, file string, firstLine in
 	}
 	w.reserveProvenance() // NewArray gave the builders' room away
 	return w.ctx.Err()
+}
+
+// fileColumn returns a __file array of n copies of file: a slice of the
+// last one made, made again only for another file or more rows (so a file
+// read in batches of BatchRows rows has its array made once).
+func (w *RowWriter) fileColumn(file string, n int64) arrow.Array {
+	if w.fileRun == nil || w.fileName != file || int64(w.fileRun.Len()) < n {
+		if w.fileRun != nil {
+			w.fileRun.Release()
+		}
+		b := array.NewStringBuilder(memory.DefaultAllocator)
+		b.Reserve(int(n))
+		b.ReserveData(int(n) * len(file))
+		for range n {
+			b.BinaryBuilder.AppendString(file)
+		}
+		w.fileRun, w.fileName = b.NewStringArray(), file
+		b.Release()
+	}
+	return array.NewSlice(w.fileRun, 0, n)
+}
+
+// release frees the builders and the __file array kept.
+func (w *RowWriter) release() {
+	w.b.Release()
+	if w.fileRun != nil {
+		w.fileRun.Release()
+		w.fileRun = nil
+	}
 }
 
 // flush hands over the open batch, if it holds a row, and checks ctx.

@@ -243,6 +243,7 @@ type recordDecoder struct {
 	first  map[partitionRef]*partFirst
 	cur    *partFirst
 	err    error  // set inside fastjson's Visit
+	plain  bool   // the JSON being decoded is plainASCII
 	what   string // "value" or "key", for messages
 	part   partitionRef
 	offset int64
@@ -373,7 +374,7 @@ func plainASCII(b []byte) bool {
 // each number's text is checked against the RFC's grammar, the one thing
 // Parse is lenient about (it takes NaN, Inf, 01, 1.).
 func (d *recordDecoder) json(b []byte, what, prefix string) error {
-	if !plainASCII(b) {
+	if d.plain = plainASCII(b); !d.plain {
 		if !utf8.Valid(b) {
 			return bad("%s is not UTF-8 text, so not JSON (%s: json)", what, what)
 		}
@@ -417,6 +418,10 @@ func (d *recordDecoder) object(o *fastjson.Object, owner int) {
 			d.err = err
 			return
 		}
+		if d.plain {
+			d.plainValue(cc, v, name, base, k, owner)
+			return
+		}
 		t := v.Type()
 		switch t {
 		case fastjson.TypeString:
@@ -443,6 +448,39 @@ func (d *recordDecoder) object(o *fastjson.Object, owner int) {
 		}
 	})
 	d.name = d.name[:base]
+}
+
+// plainValue appends v, a value of a plainASCII record, to cc as its JSON
+// text says: in such a record a string has no escape, so its value is the
+// text between its quotes, and fastjson's text of the value (MarshalTo) is
+// taken as it is, without the unescaping pass its string accessors make.
+// Each kind of value comes out as object's other path gives it.
+func (d *recordDecoder) plainValue(cc *chunkColumn, v *fastjson.Value, name []byte, base int, k []byte, owner int) {
+	start := len(cc.data)
+	cc.data = v.MarshalTo(cc.data)
+	switch c := cc.data[start]; c {
+	case '"':
+		n := len(cc.data)
+		copy(cc.data[start:], cc.data[start+1:n-1])
+		cc.data = cc.data[:n-2]
+		cc.end(true)
+	case 'n':
+		cc.data = cc.data[:start]
+		cc.null()
+	case '{':
+		cc.end(true)
+		obj, _ := v.Object()
+		d.name = append(append(d.name[:base], k...), '.')
+		d.object(obj, owner)
+	case '[', 't', 'f':
+		cc.end(true)
+	default:
+		if !jsonNumber(cc.data[start:]) {
+			d.err = bad("%s is not JSON (%s: json): field %q: %q is not a JSON number", d.what, d.what, name, cc.data[start:])
+			return
+		}
+		cc.end(true)
+	}
 }
 
 // jsonNumber reports whether b is a number as RFC 8259 section 6 writes
