@@ -115,3 +115,43 @@ func TestSpoolMemoryOrFile(t *testing.T) {
 		t.Errorf("rows differ: in the file %v, part in the file %v", inFile == inMemory, both == inMemory)
 	}
 }
+
+// A record without escapes (decoded from fastjson's text of each value)
+// and the same record with an escape (decoded through fastjson's string
+// accessors) give the same row: strings, numbers as written, nested
+// objects and arrays as compact text, booleans, nulls.
+func TestPlainAndEscapedRecordsAgree(t *testing.T) {
+	const plain = `{"id":"7","s":"abc","n":-1.50e3,"o":{"x":"y","m":{"k":1}},"a":[1,"q"],"b":true,"f":false,"z":null}`
+	escaped := strings.Replace(plain, `"s":"abc"`, `"s":"ab\u0063"`, 1)
+	if !plainASCII([]byte(plain)) || plainASCII([]byte(escaped)) {
+		t.Fatal("want one plain record and one with an escape")
+	}
+	sp := newSpool(&spoolMemory{limit: 1 << 30})
+	cols := newKafkaColumns()
+	d := newRecordDecoder(recordOptions{value: payloadJSON, key: payloadNone}, cols)
+	p := partitionRef{"t", 0}
+	if _, err := d.decodeChunk(sp, p, []kafkaRecord{{Offset: 0, Value: []byte(plain)}, {Offset: 1, Value: []byte(escaped)}}); err != nil {
+		t.Fatal(err)
+	}
+	rr, err := spooledRecords(context.Background(), []*spool{sp}, []*recordDecoder{d}, cols, []partitionRef{p}, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	if !rr.Next() {
+		t.Fatal(rr.Err())
+	}
+	rec := rr.RecordBatch()
+	var row [2]string
+	for i := range 2 {
+		for j, c := range rec.Columns() {
+			if name := rec.Schema().Field(j).Name; !strings.HasPrefix(name, "__") {
+				row[i] += name + "=" + c.ValueStr(i) + " "
+			}
+		}
+	}
+	const want = `id=7 s=abc n=-1.50e3 o={"x":"y","m":{"k":1}} o.x=y o.m={"k":1} o.m.k=1 a=[1,"q"] b=true f=false z=(null) `
+	if row[0] != want || row[1] != want {
+		t.Errorf("plain:   %s\nescaped: %s\nwant:    %s", row[0], row[1], want)
+	}
+}
