@@ -230,24 +230,26 @@ type partFirst struct {
 // decoder is used by one goroutine and decodes every record of the
 // partitions it is given (so their order is kept).
 type recordDecoder struct {
-	opt    recordOptions
-	cols   *kafkaColumns
-	local  map[string]localCol // names this decoder has resolved
-	shape  []shapeCol          // the columns of the last record, by position
-	parser fastjson.Parser     // values are copied to the chunk before the next parse
-	chunk  chunkRows           // the rows of the chunk being decoded
-	stamp  []uint32            // per column: the record that last set it
-	gen    uint32
-	name   []byte // scratch for a flattened name
-	bad    []badAt
-	first  map[partitionRef]*partFirst
-	cur    *partFirst
-	err    error  // set inside fastjson's Visit
-	plain  bool   // the JSON being decoded is plainASCII
-	what   string // "value" or "key", for messages
-	part   partitionRef
-	offset int64
-	pos    int
+	opt     recordOptions
+	cols    *kafkaColumns
+	local   map[string]localCol // names this decoder has resolved
+	shape   []shapeCol          // the columns of the last record, by position
+	parser  fastjson.Parser     // values are copied to the chunk before the next parse
+	chunk   chunkRows           // the rows of the chunk being decoded
+	stamp   []uint32            // per column: the record that last set it
+	gen     uint32
+	name    []byte // scratch for a flattened name
+	text    []byte // scratch: the text of a value
+	scratch []byte // scratch: the text of a number in an array
+	bad     []badAt
+	first   map[partitionRef]*partFirst
+	cur     *partFirst
+	err     error  // set inside fastjson's Visit
+	plain   bool   // the JSON being decoded is plainASCII
+	what    string // "value" or "key", for messages
+	part    partitionRef
+	offset  int64
+	pos     int
 }
 
 type localCol struct{ col, owner int }
@@ -413,35 +415,24 @@ func (d *recordDecoder) object(o *fastjson.Object, owner int) {
 			d.name = append(d.name[:base], k...)
 			name = d.name
 		}
+		// The value first, then its column: a field whose value is bad
+		// names no column.
+		val, null, isObject := d.value(v)
+		if val == nil && !null {
+			d.err = bad("%s is not JSON (%s: json): field %q: %q is not a JSON number", d.what, d.what, name, d.text)
+			return
+		}
 		cc, err := d.column(name, false, owner)
 		if err != nil {
 			d.err = err
 			return
 		}
-		if d.plain {
-			d.plainValue(cc, v, name, base, k, owner)
-			return
-		}
-		t := v.Type()
-		switch t {
-		case fastjson.TypeString:
-			s, _ := v.StringBytes()
-			cc.value(s)
-		case fastjson.TypeNull:
+		if null {
 			cc.null()
-		case fastjson.TypeNumber:
-			start := len(cc.data)
-			cc.data = v.MarshalTo(cc.data)
-			if !jsonNumber(cc.data[start:]) {
-				d.err = bad("%s is not JSON (%s: json): field %q: %q is not a JSON number", d.what, d.what, name, cc.data[start:])
-				return
-			}
-			cc.end(true)
-		default: // true/false as written, nested JSON as compact text
-			cc.data = v.MarshalTo(cc.data)
-			cc.end(true)
+		} else {
+			cc.value(val)
 		}
-		if t == fastjson.TypeObject {
+		if isObject {
 			obj, _ := v.Object()
 			d.name = append(append(d.name[:base], k...), '.')
 			d.object(obj, owner)
@@ -450,37 +441,82 @@ func (d *recordDecoder) object(o *fastjson.Object, owner int) {
 	d.name = d.name[:base]
 }
 
-// plainValue appends v, a value of a plainASCII record, to cc as its JSON
-// text says: in such a record a string has no escape, so its value is the
-// text between its quotes, and fastjson's text of the value (MarshalTo) is
-// taken as it is, without the unescaping pass its string accessors make.
-// Each kind of value comes out as object's other path gives it.
-func (d *recordDecoder) plainValue(cc *chunkColumn, v *fastjson.Value, name []byte, base int, k []byte, owner int) {
-	start := len(cc.data)
-	cc.data = v.MarshalTo(cc.data)
-	switch c := cc.data[start]; c {
-	case '"':
-		n := len(cc.data)
-		copy(cc.data[start:], cc.data[start+1:n-1])
-		cc.data = cc.data[:n-2]
-		cc.end(true)
-	case 'n':
-		cc.data = cc.data[:start]
-		cc.null()
-	case '{':
-		cc.end(true)
-		obj, _ := v.Object()
-		d.name = append(append(d.name[:base], k...), '.')
-		d.object(obj, owner)
-	case '[', 't', 'f':
-		cc.end(true)
-	default:
-		if !jsonNumber(cc.data[start:]) {
-			d.err = bad("%s is not JSON (%s: json): field %q: %q is not a JSON number", d.what, d.what, name, cc.data[start:])
-			return
+// value returns a field's value as its cell holds it — a string's text, a
+// number as written, true/false, an object or array as compact JSON —
+// valid until the next value; null for JSON null; and nil with null false
+// for a number RFC 8259 does not allow (fastjson's parse takes NaN, nan,
+// Inf, 01, 1.), whose text is then in d.text.
+//
+// In a plainASCII record a string has no escape, so its value is the text
+// between its quotes in fastjson's text of it (MarshalTo), taken without
+// the unescaping pass of fastjson's string accessors; a plain record's
+// arrays are walked for their numbers, which Parse does not check (a
+// record that is not plain was validated in full by fastjson.Validate).
+func (d *recordDecoder) value(v *fastjson.Value) (val []byte, null, isObject bool) {
+	if d.plain {
+		d.text = v.MarshalTo(d.text[:0])
+		t := d.text
+		switch t[0] {
+		case '"':
+			return t[1 : len(t)-1], false, false
+		case '{':
+			return t, false, true
+		case '[':
+			if !numbersIn(v, &d.scratch) {
+				d.text = append(d.text[:0], d.scratch...) // the number, for the message
+				return nil, false, false
+			}
+			return t, false, false
+		case 't', 'f':
+			return t, false, false
 		}
-		cc.end(true)
+		if string(t) == "null" {
+			return nil, true, false
+		}
+		if !jsonNumber(t) {
+			return nil, false, false
+		}
+		return t, false, false
 	}
+	switch v.Type() {
+	case fastjson.TypeString:
+		s, _ := v.StringBytes()
+		return s, false, false
+	case fastjson.TypeNull:
+		return nil, true, false
+	case fastjson.TypeNumber:
+		d.text = v.MarshalTo(d.text[:0])
+		if !jsonNumber(d.text) {
+			return nil, false, false
+		}
+		return d.text, false, false
+	}
+	// true/false as written, nested JSON as compact text
+	d.text = v.MarshalTo(d.text[:0])
+	return d.text, false, v.Type() == fastjson.TypeObject
+}
+
+// numbersIn reports whether every number in array or object v, at any
+// depth, is one RFC 8259 allows; buf is scratch.
+func numbersIn(v *fastjson.Value, buf *[]byte) bool {
+	switch v.Type() {
+	case fastjson.TypeNumber:
+		*buf = v.MarshalTo((*buf)[:0])
+		return jsonNumber(*buf)
+	case fastjson.TypeArray:
+		a, _ := v.Array()
+		for _, e := range a {
+			if !numbersIn(e, buf) {
+				return false
+			}
+		}
+	case fastjson.TypeObject:
+		o, _ := v.Object()
+		ok := true
+		o.Visit(func(_ []byte, e *fastjson.Value) { ok = ok && numbersIn(e, buf) })
+		return ok
+	}
+	return true
 }
 
 // jsonNumber reports whether b is a number as RFC 8259 section 6 writes
