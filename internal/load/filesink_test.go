@@ -244,3 +244,34 @@ func TestOneFileProvenance(t *testing.T) {
 		}
 	}
 }
+
+// A column named rowid (DuckDB's name for a table's row id, which the
+// two-pass provenance numbers rows by) is loaded as a column like any
+// other, and __line and __row still count the rows: a Parquet file with
+// columns file_row_number and rowid, and a CSV file with a rowid column.
+func TestRowidColumn(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := duck.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	q := `SELECT i AS id, 50 - i AS rowid, i * 10 AS file_row_number FROM range(3) AS t(i)`
+	if err := db.Exec(ctx, "COPY ("+q+") TO "+duck.Literal(filepath.Join(dir, "a.parquet"))+" (FORMAT parquet)"); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string][]byte{"b.csv": []byte("id,rowid\n0,50\n1,49\n2,48\n")})
+	for uri, want := range map[string]string{
+		"a.parquet": "[0 50 1 0] [1 49 2 1] [2 48 3 2]",
+		"b.csv":     "[0 50 2 0] [1 49 3 1] [2 48 4 2]",
+	} {
+		out, _, err := loadInto(t, sources.Location{Role: "sink", URI: uri, BaseDir: dir})
+		if err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		if got := rowsOf(t, out, `SELECT id, rowid, __line, __row FROM t ORDER BY __row`); got != want {
+			t.Errorf("%s: %s, want %s", uri, got, want)
+		}
+	}
+}

@@ -172,7 +172,7 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		}
 		// A scan of no file (an input whose every file is uncommitted:
 		// no record, its columns known) is read as empty records.
-		if native(scan) && len(scan.Files) > 0 {
+		if native(scan) && len(scan.Files) > 0 && !shadowsRowID(scan) {
 			err := loadScan(ctx, db, table, sin.Location, scan)
 			var re *readerError
 			switch {
@@ -242,6 +242,20 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		in.Columns[i] = sources.Column{Name: c.Name, Type: c.Type, RenamedFrom: renamed[c.Name]}
 	}
 	return in, nil
+}
+
+// shadowsRowID reports whether a column of scan is named rowid (in any
+// case): in DuckDB that name then means the column, not the row id the
+// two-pass provenance numbers the rows by (file_provenance.sql), so an
+// integer column of that name would number them instead. Such an input is
+// read by the source's own reader, which numbers its rows itself.
+func shadowsRowID(scan *sources.Scan) bool {
+	for _, n := range scanNames(scan) {
+		if strings.EqualFold(n, "rowid") {
+			return true
+		}
+	}
+	return false
 }
 
 // scanNames are the user columns a native scan gives, in order: the CSV
