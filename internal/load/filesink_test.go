@@ -15,6 +15,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
 
 func writeFiles(t *testing.T, dir string, files map[string][]byte) {
@@ -145,11 +146,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func TestParquetUnify(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	db, err := duck.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := sourcetest.DB(t)
 	for name, q := range map[string]string{
 		"w/a.parquet":    `SELECT 1::INTEGER AS id, 12.34::DECIMAL(18,2) AS amount`,
 		"w/b.parquet":    `SELECT 3000000000::BIGINT AS id, 1.2345::DECIMAL(20,4) AS amount`,
@@ -252,11 +249,7 @@ func TestOneFileProvenance(t *testing.T) {
 func TestRowidColumn(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	db, err := duck.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := sourcetest.DB(t)
 	q := `SELECT i AS id, 50 - i AS rowid, i * 10 AS file_row_number FROM range(3) AS t(i)`
 	if err := db.Exec(ctx, "COPY ("+q+") TO "+duck.Literal(filepath.Join(dir, "a.parquet"))+" (FORMAT parquet)"); err != nil {
 		t.Fatal(err)

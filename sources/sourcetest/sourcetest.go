@@ -101,7 +101,7 @@ func Run(t *testing.T, write Writer) {
 	t.Run("loader gives what Read gives", func(t *testing.T) {
 		loc := write(t, t.TempDir())
 		read, _, rin := readAll(t, open(t, loc))
-		db := engine(t)
+		db := DB(t)
 		in, err := load.Table(context.Background(), db, "t", open(t, loc))
 		if err != nil {
 			t.Fatal(err)
@@ -154,7 +154,7 @@ func Run(t *testing.T, write Writer) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("Read with a cancelled context: err = %v, want one matching context.Canceled", err)
 		}
-		db := engine(t)
+		db := DB(t)
 		if _, err := load.Table(ctx, db, "t", open(t, write(t, t.TempDir()))); !errors.Is(err, context.Canceled) {
 			t.Errorf("load with a cancelled context: err = %v, want one matching context.Canceled", err)
 		}
@@ -248,7 +248,9 @@ func open(t *testing.T, loc sources.Location) sources.Source {
 	return src
 }
 
-func engine(t *testing.T) *duck.DB {
+// DB opens an in-memory DuckDB database (its spill folder a test
+// directory), closed when the test ends.
+func DB(t *testing.T) *duck.DB {
 	t.Helper()
 	db, err := duck.Open(context.Background(), t.TempDir())
 	if err != nil {
