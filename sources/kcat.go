@@ -85,6 +85,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 	// many records each.
 	pending := map[partitionRef][]kafkaRecord{}
 	var order []partitionRef // partitions with pending records, first seen first
+	ordered := map[partitionRef]bool{}
 	pendingBytes := 0
 	flush := func(ref partitionRef) error {
 		batch := pending[ref]
@@ -107,6 +108,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 			}
 		}
 		order = order[:0]
+		clear(ordered)
 		return nil
 	}
 	for _, f := range files {
@@ -188,7 +190,8 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 					r.Headers = append(r.Headers, h)
 				}
 			}
-			if len(pending[ref]) == 0 && !slices.Contains(order, ref) {
+			if !ordered[ref] {
+				ordered[ref] = true
 				order = append(order, ref)
 			}
 			pending[ref] = append(pending[ref], r)
