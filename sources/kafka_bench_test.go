@@ -11,9 +11,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/kafkatest"
-	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/sources"
 )
 
@@ -157,25 +155,7 @@ func BenchmarkKafkaRead(b *testing.B) {
 		readRate, plainRate = float64(n)/d.Seconds(), max(p1, p2)
 		jsonRate = plainConsume(b, c, n, true)
 
-		db, err := duck.Open(ctx, b.TempDir())
-		if err != nil {
-			b.Fatal(err)
-		}
-		src, err = sources.Open(sources.Location{Role: "sink", URI: c.URI("bench")})
-		if err != nil {
-			b.Fatal(err)
-		}
-		t0 = time.Now()
-		in, err := load.Table(ctx, db, "sink", src)
-		if err != nil {
-			b.Fatal(err)
-		}
-		ld := time.Since(t0)
-		src.Close()
-		db.Close()
-		if in.Rows != n {
-			b.Fatalf("loaded %d rows, want %d", in.Rows, n)
-		}
+		_, ld := timedLoad(b, sources.Location{Role: "sink", URI: c.URI("bench")}, n)
 		loadRate = float64(n) / ld.Seconds()
 		b.Logf("%d records: Read %.0f rows/s (%s), plain franz-go loop %.0f and %.0f rows/s, the loop with encoding/json %.0f rows/s, load into DuckDB %.0f rows/s (%s)",
 			n, readRate, d.Round(time.Millisecond), p1, p2, jsonRate, loadRate, ld.Round(time.Millisecond))

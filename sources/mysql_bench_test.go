@@ -14,8 +14,6 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"github.com/reconcile-dev/reconcile/internal/duck"
-	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/mysqltest"
 	"github.com/reconcile-dev/reconcile/sources"
 )
@@ -194,31 +192,13 @@ func BenchmarkMySQLLoad(b *testing.B) {
 	n := benchRows(b)
 	table := myBenchTable(b, db, n)
 	query := "SELECT * FROM " + table
-	ctx := context.Background()
 	rounds := myBenchRounds(b)
 	var loadRate, rawRate, sqlRate float64
 	var ratios []float64
 	for i := 0; i < b.N; i++ {
 		for r := 0; r < rounds; r++ {
 			raw := myRawRead(b, db, query)
-			duckdb, err := duck.Open(ctx, b.TempDir())
-			if err != nil {
-				b.Fatal(err)
-			}
-			src, err := sources.Open(sources.Location{Role: "sink", URI: mysqltest.URL(), Options: map[string]any{"table": table}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			t0 := time.Now()
-			in, err := load.Table(ctx, duckdb, "sink", src)
-			if err != nil {
-				b.Fatal(err)
-			}
-			d := time.Since(t0)
-			duckdb.Close()
-			if in.Rows != n {
-				b.Fatalf("loaded %d rows, want %d", in.Rows, n)
-			}
+			in, d := timedLoad(b, sources.Location{Role: "sink", URI: mysqltest.URL(), Options: map[string]any{"table": table}}, n)
 			if in.Details["sql"] != "SELECT * FROM `reconcile_bench`.`"+table[len("reconcile_bench."):]+"`" {
 				b.Fatalf("the load ran %v, the raw read %s", in.Details["sql"], query)
 			}

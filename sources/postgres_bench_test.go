@@ -22,6 +22,34 @@ import (
 // RECONCILE_BENCH_ROWS for a quicker look.
 func benchRows(tb testing.TB) int64 { return benchEnv(tb, "RECONCILE_BENCH_ROWS", 10_000_000) }
 
+// timedLoad loads loc into a fresh DuckDB database with load.Table (what a
+// run does with an input) and returns the input and the time the load
+// took; it fails the benchmark unless the input holds n rows.
+func timedLoad(b *testing.B, loc sources.Location, n int64) (*sources.Input, time.Duration) {
+	b.Helper()
+	ctx := context.Background()
+	db, err := duck.Open(ctx, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	src, err := sources.Open(loc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer src.Close()
+	t0 := time.Now()
+	in, err := load.Table(ctx, db, "sink", src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := time.Since(t0)
+	if in.Rows != n {
+		b.Fatalf("loaded %d rows, want %d", in.Rows, n)
+	}
+	return in, d
+}
+
 // benchEnv is the positive count in environment variable name, or def
 // when it is not set; any other value fails the benchmark.
 func benchEnv(tb testing.TB, name string, def int64) int64 {
@@ -114,28 +142,10 @@ func BenchmarkPostgresLoad(b *testing.B) {
 	conn := pgtest.Connect(b)
 	n := benchRows(b)
 	table := benchTable(b, conn, n)
-	ctx := context.Background()
 	var loadRate, copyRate float64
 	for i := 0; i < b.N; i++ {
 		c1 := rawCopy(b, conn, table)
-		db, err := duck.Open(ctx, b.TempDir())
-		if err != nil {
-			b.Fatal(err)
-		}
-		src, err := sources.Open(sources.Location{Role: "sink", URI: pgtest.URL(), Options: map[string]any{"table": table}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		t0 := time.Now()
-		in, err := load.Table(ctx, db, "sink", src)
-		if err != nil {
-			b.Fatal(err)
-		}
-		d := time.Since(t0)
-		db.Close()
-		if in.Rows != n {
-			b.Fatalf("loaded %d rows, want %d", in.Rows, n)
-		}
+		_, d := timedLoad(b, sources.Location{Role: "sink", URI: pgtest.URL(), Options: map[string]any{"table": table}}, n)
 		c2 := rawCopy(b, conn, table)
 		loadRate, copyRate = float64(n)/d.Seconds(), max(c1, c2)
 		b.Logf("%d rows: load %.0f rows/s (%s), raw COPY binary %.0f and %.0f rows/s", n, loadRate, d.Round(time.Millisecond), c1, c2)
