@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"text/template"
 
@@ -62,6 +63,14 @@ type Params struct {
 	// (bad_records: report); they are in table bad_records (side,
 	// location, reason), which the check bad_records reads.
 	BadRecords bool
+	// IDCounts says the temporary table id_counts exists (Run builds it
+	// before the checks; queries/run/id_counts.sql): the id columns,
+	// source_rows and sink_rows BIGINT, for every id on no row or on more
+	// than one row of either input. The id checks take their ids from it
+	// when set, else they join source and sink themselves. IDCountsSQL is
+	// the statement that built it, kept in the evidence for re-performance.
+	IDCounts    bool
+	IDCountsSQL string
 }
 
 // Dec returns a measure's exact type, for templates: {{$.Dec .}}.
@@ -71,6 +80,19 @@ func (p *Params) Dec(measure string) (string, error) {
 		return "", fmt.Errorf("no type for measure %s", measure)
 	}
 	return t, nil
+}
+
+// IDCountsKey reports whether key_checkpoint_conflicts takes the repeated
+// logical keys from table id_counts: it exists (IDCounts) and the logical
+// key is the record id (the same columns, in any order).
+func (p *Params) IDCountsKey() bool {
+	if !p.IDCounts || p.Replay != nil {
+		return false
+	}
+	a, b := slices.Clone(p.LogicalKey), slices.Clone(p.ID)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(slices.Compact(a), slices.Compact(b))
 }
 
 // Normalized returns the compared columns with normalize:, for templates.

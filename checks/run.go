@@ -187,6 +187,9 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 	if log == nil {
 		log = io.Discard
 	}
+	if err := countIDs(ctx, db, all, p, log); err != nil {
+		return nil, err
+	}
 	var outs []*Outcome
 	var ran []*Check
 	var errs []error
@@ -225,6 +228,80 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 		}
 	}
 	return outs, nil
+}
+
+// countIDs builds table id_counts (queries/run/id_counts.sql: each id's
+// rows in the source and in the sink, kept for the ids on no row or on
+// more than one row of either) when a check that requires the id will run
+// and every id column has one DuckDB type in both tables; it sets
+// p.IDCounts and p.IDCountsSQL, which the id checks' templates read. With
+// id columns of different types (or no id) it builds nothing and the
+// checks join the tables themselves. Errors are DuckDB's, wrapped.
+func countIDs(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Writer) error {
+	p.IDCounts, p.IDCountsSQL = false, ""
+	if len(p.ID) == 0 || noIDCounts {
+		return nil
+	}
+	need := false
+	for _, c := range all {
+		if c.Applies(p) && len(c.Missing(p)) == 0 && slices.Contains(c.Requires, NeedID) {
+			need = true
+			break
+		}
+	}
+	if !need {
+		return nil
+	}
+	same, err := sameTypes(ctx, db, p.ID)
+	if err != nil || !same {
+		return err
+	}
+	q, err := runSQL.SQL("id_counts", struct{ ID []string }{p.ID})
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	if err := db.Exec(ctx, q); err != nil {
+		return fmt.Errorf("checks: counting the rows of each id: %w", err)
+	}
+	fmt.Fprintf(log, "counted the rows of each id in %s\n", time.Since(t0).Round(time.Millisecond))
+	p.IDCounts, p.IDCountsSQL = true, q
+	return nil
+}
+
+// noIDCounts turns id_counts off, so that a test can run the id checks
+// both ways over the same inputs (export_test.go).
+var noIDCounts bool
+
+// sameTypes reports whether each of cols has one DuckDB type in tables
+// source and sink.
+func sameTypes(ctx context.Context, db *duck.DB, cols []string) (bool, error) {
+	types := func(table string) (map[string]string, error) {
+		cs, err := db.Columns(ctx, table)
+		if err != nil {
+			return nil, err
+		}
+		m := make(map[string]string, len(cs))
+		for _, c := range cs {
+			m[c.Name] = c.Type
+		}
+		return m, nil
+	}
+	st, err := types("source")
+	if err != nil {
+		return false, err
+	}
+	kt, err := types("sink")
+	if err != nil {
+		return false, err
+	}
+	for _, c := range cols {
+		a, ok := st[c]
+		if b, kok := kt[c]; !ok || !kok || a != b {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome) error {

@@ -14,6 +14,11 @@ SELECT {{cols "s" .ID}},
        (SELECT nullif(array_to_string(list(DISTINCT {{loc "u"}} ORDER BY {{loc "u"}}), ';'), '')
         FROM sink_uncommitted AS u WHERE {{match "s" "u" .ID}}) AS uncommitted_file
 {{- end}}
+{{- if .IDCounts}}
+-- The ids with no sink row, from id_counts (_id_counts.sql): one pass over both inputs for all the id checks.
+FROM source AS s SEMI JOIN (SELECT {{cols "" .ID}} FROM id_counts WHERE sink_rows = 0) AS x ON {{match "s" "x" .ID}}
+{{- else}}
 FROM source AS s ANTI JOIN sink AS k ON {{match "s" "k" .ID}}
+{{- end}}
 WHERE NOT {{nullid "s" .ID}}
 GROUP BY {{cols "s" .ID}}

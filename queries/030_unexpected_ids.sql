@@ -13,6 +13,11 @@ SELECT {{cols "k" .ID}},
        {{sortedlist (cpid "k" .Checkpoint)}} AS checkpoint_ids,
 {{- end}}
        arg_min({{loc "k" $.SinkLocation}}, k.__row) AS sink_location
+{{- if .IDCounts}}
+-- The ids with no source row, from id_counts (_id_counts.sql).
+FROM sink AS k SEMI JOIN (SELECT {{cols "" .ID}} FROM id_counts WHERE source_rows = 0) AS x ON {{match "k" "x" .ID}}
+{{- else}}
 FROM sink AS k ANTI JOIN source AS s ON {{match "s" "k" .ID}}
+{{- end}}
 WHERE NOT {{nullid "k" .ID}}
 GROUP BY {{cols "k" .ID}}

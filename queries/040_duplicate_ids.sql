@@ -10,6 +10,12 @@
 WITH repeated_source AS (
     -- Only ids seen more than once are looked at again: the value keys and
     -- locations below are built for those rows alone.
+{{- if .IDCounts}}
+    -- The repeated ids from id_counts (_id_counts.sql).
+    SELECT {{cols "" .ID}} FROM id_counts WHERE source_rows > 1
+), repeated_sink AS (
+    SELECT {{cols "" .ID}} FROM id_counts WHERE sink_rows > 1
+{{- else}}
     SELECT {{cols "" .ID}}
     FROM source AS s
     WHERE NOT {{nullid "s" .ID}}
@@ -21,6 +27,7 @@ WITH repeated_source AS (
     WHERE NOT {{nullid "k" .ID}}
     GROUP BY {{cols "" .ID}}
     HAVING count(*) > 1
+{{- end}}
 ), keyed AS (
     SELECT {{cols "s" .ID}}, 'source' AS side, {{valuekey "s" .SourceValueCols}} AS value_key,
            CAST(NULL AS VARCHAR) AS checkpoint_id, {{loc "s" $.SourceLocation}} AS location, s.__row AS input_row

@@ -212,7 +212,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err != nil {
 		return nil, err
 	}
-	if err := writeQueries(folder, outcomes); err != nil {
+	if err := writeQueries(folder, outcomes, params); err != nil {
 		return nil, err
 	}
 	if err := replay.writeSQL(folder); err != nil {
@@ -375,7 +375,15 @@ func writeReport(ctx context.Context, folder *evidence.Folder, w report.Writer, 
 
 // writeQueries saves the exact SQL of every check that ran, for
 // re-performance.
-func writeQueries(folder *evidence.Folder, outs []*checks.Outcome) error {
+func writeQueries(folder *evidence.Folder, outs []*checks.Outcome, p *checks.Params) error {
+	if p.IDCounts {
+		// The id checks read table id_counts: its statement comes first.
+		body := "-- Run this over tables source and sink as loaded by reconcile before the id checks in this folder.\n" +
+			strings.TrimSpace(p.IDCountsSQL) + ";\n"
+		if err := folder.WriteFile(evidence.IDCountsFile, []byte(body)); err != nil {
+			return err
+		}
+	}
 	for _, o := range outs {
 		if o.SQL == "" {
 			continue

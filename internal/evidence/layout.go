@@ -13,6 +13,7 @@ import "path"
 //	exceptions/<check>.csv        every exception row of a check that ran
 //	queries/<check>.sql           the exact SQL a check ran
 //	queries/_replay_tables.sql    the re-performance of a windowed sink
+//	queries/_id_counts.sql        table id_counts, which the id checks read (when built)
 //	resolved/<check>.csv          with a run history: the previous run's exceptions now absent
 //	manifest.json                 Manifest, written last
 //	manifest.sig                  Ed25519 signature of manifest.json (run --sign-key)
@@ -26,6 +27,7 @@ const (
 	ExceptionsDir    = "exceptions"
 	QueriesDir       = "queries"
 	ReplayTablesFile = QueriesDir + "/_replay_tables.sql"
+	IDCountsFile     = QueriesDir + "/_id_counts.sql"
 	ResolvedDir      = "resolved"
 )
 
