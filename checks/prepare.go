@@ -236,6 +236,12 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 		return 0, 0, fmt.Errorf("%w: measure %s is %s in the %s; a measure must be a decimal number (text, integer or DECIMAL)", ErrColumn, m, typ, side)
 	}
 	data := struct{ Table, Col string }{table, m}
+	// Values written plainly (the common case) are measured exactly by the
+	// cheaper plain_digits.sql; any other value, or leading zeros it cannot
+	// bound, sends the column to measure_digits.sql.
+	if scale, intDigits, ok, err := plainDigits(ctx, db, data); err != nil || ok {
+		return scale, intDigits, err
+	}
 	cond, err := prepareSQL.SQL("not_decimal", data)
 	if err != nil {
 		return 0, 0, err
@@ -258,6 +264,32 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 	scale, _ = strconv.Atoi(*digits[0][0])
 	intDigits, _ = strconv.Atoi(*digits[0][1])
 	return scale, intDigits, nil
+}
+
+// plainDigits measures a text measure with prepare/plain_digits.sql; ok is
+// false when that cannot give the exact digits (a value not written
+// plainly, or leading zeros), and the caller measures with
+// measure_digits.sql.
+func plainDigits(ctx context.Context, db *duck.DB, data struct{ Table, Col string }) (scale, intDigits int, ok bool, err error) {
+	_, r, err := rows(ctx, db, prepareSQL, "plain_digits", data)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	if *r[0][3] != "false" {
+		return 0, 0, false, nil
+	}
+	num := func(v *string) int {
+		if v == nil {
+			return 0
+		}
+		n, _ := strconv.Atoi(*v)
+		return n
+	}
+	scale, v, w := num(r[0][0]), num(r[0][1]), num(r[0][2])
+	if r[0][2] != nil && w > v {
+		return 0, 0, false, nil
+	}
+	return scale, v, true, nil
 }
 
 // conversion is one column of prepare/convert.sql: an id or group column

@@ -231,8 +231,8 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 }
 
 // countIDs builds table id_counts (queries/run/id_counts.sql: each id's
-// rows in the source and in the sink, kept for the ids on no row or on
-// more than one row of either) when a check that requires the id will run
+// rows in the source and in the sink, null ids included, kept for the ids
+// on no row or on more than one row of either) when a check that requires the id will run
 // and every id column has one DuckDB type in both tables; it sets
 // p.IDCounts and p.IDCountsSQL, which the id checks' templates read. With
 // id columns of different types (or no id) it builds nothing and the

@@ -12,9 +12,9 @@ WITH repeated_source AS (
     -- locations below are built for those rows alone.
 {{- if .IDCounts}}
     -- The repeated ids from id_counts (_id_counts.sql).
-    SELECT {{cols "" .ID}} FROM id_counts WHERE source_rows > 1
+    SELECT {{cols "x" .ID}} FROM id_counts AS x WHERE x.source_rows > 1 AND NOT {{nullid "x" .ID}}
 ), repeated_sink AS (
-    SELECT {{cols "" .ID}} FROM id_counts WHERE sink_rows > 1
+    SELECT {{cols "x" .ID}} FROM id_counts AS x WHERE x.sink_rows > 1 AND NOT {{nullid "x" .ID}}
 {{- else}}
     SELECT {{cols "" .ID}}
     FROM source AS s

@@ -27,13 +27,10 @@ HAVING count(DISTINCT coalesce(k.__checkpoint, 'NULL')) > 1
 {{- else}}
 WITH repeated AS (
 {{- if .IDCountsKey}}
-    -- The logical key is the record id: its repeated values are those of
-    -- id_counts on more than one sink row, and the null keys (every part
-    -- NULL or empty, which id_counts leaves out) are grouped here.
+    -- The logical key is the record id: its repeated values, null keys
+    -- included, are those of id_counts (_id_counts.sql) on more than one
+    -- sink row.
     SELECT {{cols "" .LogicalKey}} FROM id_counts WHERE sink_rows > 1
-    UNION ALL
-    SELECT {{cols "k" .LogicalKey}} FROM sink AS k WHERE {{nullid "k" .LogicalKey}}
-    GROUP BY {{cols "k" .LogicalKey}} HAVING count(*) > 1
 {{- else}}
     SELECT {{cols "" .LogicalKey}} FROM sink GROUP BY {{cols "" .LogicalKey}} HAVING count(*) > 1
 {{- end}}

@@ -1,0 +1,80 @@
+package checks
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/reconcile-dev/reconcile/internal/sqlfile"
+	"github.com/reconcile-dev/reconcile/sources/sourcetest"
+)
+
+// TestPlainDigitsExact: for every set of text amounts, the digits
+// measureDigits returns (through plain_digits.sql where it can) are those
+// the capturing regular expressions of measure_digits.sql measure, and the
+// sets plain_digits.sql cannot measure exactly fall back to it. The sets
+// are where a shortcut goes wrong: a sign, leading zeros (the longest
+// integer part being 0-padded), a bare point, white space, NULLs.
+func TestPlainDigitsExact(t *testing.T) {
+	ctx := context.Background()
+	db := sourcetest.DB(t)
+	for i, tc := range []struct {
+		values []string // "NULL" is a NULL
+		plain  bool     // plain_digits.sql alone is exact
+	}{
+		{[]string{"1.50", "-12.5", "+7"}, true},
+		{[]string{"0.50", "0.05"}, true},
+		{[]string{"0.5", "12"}, true},
+		{[]string{"007.10", "12"}, true},   // 007 has at most 2 integer digits, as many as 12
+		{[]string{"0007.10", "12"}, false}, // 0007: at most 3, more than 12's
+		{[]string{"007.10", "123"}, true},
+		{[]string{"-0009", "1"}, false},
+		{[]string{"0012.5", "3"}, false},  // 12 has more integer digits than 3: only measure_digits.sql sees it
+		{[]string{"000", "0.000"}, false}, // only 0-padded values: no bound
+		{[]string{".5", "-.25", "5."}, true},
+		{[]string{"NULL", "3.1"}, true},
+		{[]string{"NULL"}, true},
+		{[]string{" 1.50 ", "2"}, false}, // white space
+		{[]string{"1.5\t", "22.125"}, false},
+		{[]string{"123456789012345678901234.5", "1"}, true},
+	} {
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			table := fmt.Sprintf("digits_%d", i)
+			vals := make([]string, len(tc.values))
+			for j, v := range tc.values {
+				vals[j] = "(" + sqlfile.Literal(v) + ")"
+				if v == "NULL" {
+					vals[j] = "(NULL)"
+				}
+			}
+			if err := db.Exec(ctx, fmt.Sprintf("CREATE TABLE %s AS SELECT CAST(x AS VARCHAR) AS x FROM (VALUES %s) AS t(x)", table, strings.Join(vals, ", "))); err != nil {
+				t.Fatal(err)
+			}
+			data := struct{ Table, Col string }{table, "x"}
+			_, _, ok, err := plainDigits(ctx, db, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok != tc.plain {
+				t.Errorf("plain_digits exact = %v, want %v", ok, tc.plain)
+			}
+			scale, intDigits, err := measureDigits(ctx, db, table, "x", "VARCHAR")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cond, err := prepareSQL.SQL("not_decimal", data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, r, err := rows(ctx, db, prepareSQL, "measure_digits", struct{ Table, Col, Cond string }{table, "x", cond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := fmt.Sprintf("%d %d", scale, intDigits), *r[0][0]+" "+*r[0][1]; got != want {
+				t.Errorf("%q: measureDigits gives scale and integer digits %s, measure_digits.sql %s", tc.values, got, want)
+			}
+		})
+	}
+}
