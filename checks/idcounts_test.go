@@ -1,12 +1,14 @@
 package checks_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/control"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 )
@@ -69,4 +71,34 @@ func TestIDCountsTypesDiffer(t *testing.T) {
 	if got := exceptions(t, out, "missing_ids"); !strings.HasPrefix(strings.SplitN(got, "\n", 2)[1], "1,") {
 		t.Errorf("missing_ids:\n%s", got)
 	}
+}
+
+// TestIDCountsOnlyWhenRead: with a check folder whose id checks do not say
+// "-- reads: id_counts" (a folder written before the table existed),
+// id_counts is not built and the checks join the tables themselves.
+func TestIDCountsOnlyWhenRead(t *testing.T) {
+	dir := filepath.Join("testdata", "idcounts")
+	b, err := os.ReadFile(filepath.Join("..", "queries", "020_missing_ids.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder := t.TempDir()
+	text := strings.Replace(string(b), "-- reads: id_counts\n", "", 1)
+	if text == string(b) {
+		t.Fatal("020_missing_ids.sql does not say it reads id_counts")
+	}
+	if err := os.WriteFile(filepath.Join(folder, "020_missing_ids.sql"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "evidence")
+	s := spec.Spec{ID: []string{"region", "sub"}, Measures: []string{"amount"}, Source: spec.Input{URI: filepath.Join(dir, "source.csv")}, Sink: spec.Input{URI: filepath.Join(dir, "sink.csv")}, Out: out}
+	s.Dir, _ = os.Getwd()
+	res, err := control.Run(context.Background(), &s, control.Options{Formats: []string{"json"}, Queries: os.DirFS(folder)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "queries", "_id_counts.sql")); err == nil {
+		t.Error("id_counts was built for checks that do not read it")
+	}
+	wantStatuses(t, res, map[string]string{"missing_ids": "fail 1"})
 }

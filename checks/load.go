@@ -16,6 +16,9 @@
 //	--                                  reperform, watermark, emission, records,
 //	--                                  bad_records);
 //	--                                  without them it is skipped, not passed
+//	-- reads: id_counts                optional: the template reads table id_counts
+//	                                    (queries/run/id_counts.sql) when .IDCounts is set;
+//	                                    Run builds it only when such a check will run
 //	-- severity: info                  optional: exceptions are reported for
 //	--                                  information and do not fail the control
 //
@@ -132,6 +135,9 @@ type Check struct {
 	Tolerance string
 	// Totals is the "-- totals:" key: TotalsRepeatedIDs, or "".
 	Totals string
+	// Reads are the "-- reads:" entries: the tables Run prepares for the
+	// check besides source and sink (ReadsIDCounts).
+	Reads []string
 	// Roles are the "-- columns:" entries, in header order.
 	Roles []ColumnRole
 	File  string
@@ -185,9 +191,14 @@ func Load(fsys fs.FS) ([]*Check, error) {
 // checkKeys are the header keys a check file may carry; reportKeys those of
 // them that only tell reconcile's reports how to read the exceptions.
 var (
-	checkKeys  = []string{"check", "assertion", "description", "requires", "severity", "chart", "finding", "notes", "columns", "tolerance", "totals"}
+	checkKeys  = []string{"check", "assertion", "description", "requires", "reads", "severity", "chart", "finding", "notes", "columns", "tolerance", "totals"}
 	reportKeys = []string{"chart", "finding", "notes", "columns", "tolerance", "totals"}
 )
+
+// ReadsIDCounts is the value of a check file's "-- reads:" key for a check
+// whose template reads table id_counts when Params.IDCounts is set: Run
+// builds the table only when such a check will run.
+const ReadsIDCounts = "id_counts"
 
 // TotalsRepeatedIDs is the value of a check file's "-- totals:" key for a
 // check whose exception rows list every repeated id (see Load).
@@ -245,6 +256,12 @@ func parse(name, text string) (*Check, error) {
 	}
 	if c.Totals = f.Value("totals"); c.Totals != "" && c.Totals != TotalsRepeatedIDs {
 		return nil, fmt.Errorf("%s:%d: totals %q: want %s", name, f.Line("totals"), c.Totals, TotalsRepeatedIDs)
+	}
+	for _, r := range f.List("reads") {
+		if r != ReadsIDCounts {
+			return nil, fmt.Errorf("%s:%d: reads %q: want %s", name, f.Line("reads"), r, ReadsIDCounts)
+		}
+		c.Reads = append(c.Reads, r)
 	}
 	for _, n := range f.List("notes") {
 		if !slices.Contains(notes, n) {

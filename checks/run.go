@@ -232,8 +232,9 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 
 // countIDs builds table id_counts (queries/run/id_counts.sql: each id's
 // rows in the source and in the sink, null ids included, kept for the ids
-// on no row or on more than one row of either) when a check that requires the id will run
-// and every id column has one DuckDB type in both tables; it sets
+// on no row or on more than one row of either) when a check that reads it
+// ("-- reads: id_counts") will run and every id column has one DuckDB type
+// in both tables; it sets
 // p.IDCounts and p.IDCountsSQL, which the id checks' templates read. With
 // id columns of different types (or no id) it builds nothing and the
 // checks join the tables themselves. Errors are DuckDB's, wrapped.
@@ -244,7 +245,7 @@ func countIDs(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.
 	}
 	need := false
 	for _, c := range all {
-		if c.Applies(p) && len(c.Missing(p)) == 0 && slices.Contains(c.Requires, NeedID) {
+		if c.Applies(p) && len(c.Missing(p)) == 0 && slices.Contains(c.Reads, ReadsIDCounts) {
 			need = true
 			break
 		}

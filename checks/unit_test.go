@@ -136,6 +136,7 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown chart", "-- chart: pie\n", `010_x.sql:4: chart "pie": want balance, reperformance, replayed_keys`},
 		{"unknown finding", "-- finding: loss\n", `010_x.sql:4: finding "loss": want replay`},
 		{"unknown note", "-- notes: partial_null_ids, other\n", `010_x.sql:4: notes "other"`},
+		{"unknown table read", "-- reads: id_count\n", `010_x.sql:4: reads "id_count": want id_counts`},
 		{"unknown role", "-- columns: a=source, b=amount\n", `010_x.sql:4: columns "b=amount": role "amount": want checkpoints, column, difference`},
 		{"no role", "-- columns: a\n", `010_x.sql:4: columns "a": want column=role`},
 		{"two stars", "-- columns: *_*=source\n", `a pattern has one *`},
@@ -285,12 +286,16 @@ func compare(t *testing.T, path, got string) {
 // The SQL each built-in check renders for given Params, as golden files:
 // a change to a check file or a helper shows up as a diff to review.
 func TestRenderGolden(t *testing.T) {
+	// idcounts: the checks that read table id_counts, as Run renders them
+	// once it has built it (record: as they render without it).
+	counted := recordParams(t)
+	counted.IDCounts = true
 	for _, tc := range []struct {
 		kind string
 		p    *checks.Params
-	}{{"record", recordParams(t)}, {"replay", replayParams(t)}} {
+	}{{"record", recordParams(t)}, {"replay", replayParams(t)}, {"idcounts", counted}} {
 		for _, c := range builtin(t) {
-			if !c.Applies(tc.p) || len(c.Missing(tc.p)) > 0 {
+			if !c.Applies(tc.p) || len(c.Missing(tc.p)) > 0 || tc.kind == "idcounts" && !slices.Contains(c.Reads, checks.ReadsIDCounts) {
 				continue
 			}
 			t.Run(tc.kind+"/"+c.ID, func(t *testing.T) {

@@ -3,6 +3,7 @@
 -- description: Ids on more than one row of the sink (double-posted) or of the source (a source that is not clean),
 -- description: with the row count, whether the copies conflict in value, and the checkpoint ids that wrote them.
 -- requires: id
+-- reads: id_counts
 -- chart: replayed_keys
 -- notes: partial_null_ids
 -- totals: repeated_ids

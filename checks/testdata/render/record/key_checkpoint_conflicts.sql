@@ -5,6 +5,7 @@
 -- description: checkpoint id counts as checkpoint NULL. For a windowed sink the key is the window as an instant (one
 -- description: instant written two ways is one key) plus the group, and the emission with last_by.
 -- requires: logical_key, checkpoint
+-- reads: id_counts
 -- chart: replayed_keys
 -- finding: replay
 -- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints, locations=location

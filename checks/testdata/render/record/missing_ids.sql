@@ -2,6 +2,7 @@
 -- assertion: completeness
 -- description: Source records whose id has no row in the sink: entries that were never posted.
 -- requires: id
+-- reads: id_counts
 -- notes: partial_null_ids
 -- columns: source_rows=source, source_location=location, source_*=source, uncommitted_file=location
 SELECT s."entry_id", s."leg",

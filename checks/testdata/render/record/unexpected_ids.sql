@@ -2,6 +2,7 @@
 -- assertion: accuracy
 -- description: Sink rows whose id is not in the source: postings with no source record behind them.
 -- requires: id
+-- reads: id_counts
 -- notes: partial_null_ids
 -- columns: sink_rows=sink, checkpoint_ids=checkpoints, sink_location=location, sink_*=sink
 SELECT k."entry_id", k."leg",
