@@ -124,7 +124,8 @@ func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *so
 			Paths, Names     []string
 			FirstLine        int64
 			Partitions       []partitionList
-		}{table, raw, enum, paths, names, scan.FirstLine, partitionLists(scan)})
+			RawFile          bool
+		}{table, raw, enum, paths, names, scan.FirstLine, partitionLists(scan), rawFile(scan)})
 		if err != nil {
 			return err
 		}
@@ -147,7 +148,7 @@ func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *so
 }
 
 // readRaw creates raw from the files, in read order, with a __file column
-// holding each row's path. CSV files are read in runs of one compression
+// holding each row's path (rawFile: not for one CSV file). CSV files are read in runs of one compression
 // (read_csv takes one for all its files), each run appended in turn.
 func readRaw(ctx context.Context, db *duck.DB, raw string, scan *sources.Scan) error {
 	if scan.Format == sources.FormatParquet {
@@ -165,15 +166,22 @@ func readRaw(ctx context.Context, db *duck.DB, raw string, scan *sources.Scan) e
 			Table                         string
 			Append                        bool
 			Files, Columns                []string
-			Header                        bool
+			Header, Filename              bool
 			Delimiter, Quote, Compression string
-		}{raw, start > 0, paths, scan.Columns, scan.Header, scan.Delimiter, scan.Quote, duckCompression[c]})
+		}{raw, start > 0, paths, scan.Columns, scan.Header, rawFile(scan), scan.Delimiter, scan.Quote, duckCompression[c]})
 		if err != nil {
 			return err
 		}
 		start = end
 	}
 	return nil
+}
+
+// rawFile reports whether readRaw gives raw a __file column: always for
+// Parquet, for CSV only when there is more than one file (every row of a
+// one-file input is of that file).
+func rawFile(scan *sources.Scan) bool {
+	return scan.Format == sources.FormatParquet || len(scan.Files) > 1
 }
 
 // readParquetRuns reads the Parquet files of scan in runs of consecutive
