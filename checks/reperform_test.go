@@ -1,9 +1,11 @@
 package checks_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 )
 
@@ -183,5 +185,50 @@ func TestReplayTypedAggregatesExact(t *testing.T) {
 	got := exceptions(t, out, "reperformance_mismatches")
 	if lines := strings.Count(got, "\n"); lines != 2 || !strings.Contains(got, "2026-11-26 02:00:00+00,S1,total,sum(amount),0.30,") {
 		t.Errorf("reperformance_mismatches: want the one row of window 02:00 (0.30 against 0.31):\n%s", got)
+	}
+}
+
+// A re-performance reads only the events' columns it uses — the event
+// time, the group and the aggregated column — and says which it left out
+// (summary.json inputs[].columns_not_read and a note): the events of
+// full/ (with event_id and memo) and of narrow/ (without) give the same
+// exceptions. With a record id every column is read: the record checks
+// compare them.
+func TestReplayReadsOnlyItsColumns(t *testing.T) {
+	dir := "testdata/replay/projection/"
+	s := spec.Spec{Reperform: &spec.Reperform{
+		EventTime: "event_time", Window: window("10m", "5m", ""), WindowStart: "window_start", GroupBy: []string{"shop"},
+		Aggregates: aggs(t, "total", "sum(amount)", "n", "count(*)"),
+	}}
+	full, fullOut := reconcile(t, dir+"full/events.parquet", dir+"sink.csv", s)
+	narrow, narrowOut := reconcile(t, dir+"narrow/events.parquet", dir+"sink.csv", s)
+	var left []string
+	for _, c := range full.Inputs[0].NotRead {
+		left = append(left, c.Name+" "+c.Type)
+	}
+	if got := strings.Join(left, ", "); got != "event_id BIGINT, memo VARCHAR" {
+		t.Errorf("columns not read: %s", got)
+	}
+	if len(narrow.Inputs[0].NotRead) != 0 || len(full.Inputs[0].Columns) != 3 {
+		t.Errorf("narrow not read %v; full columns %v", narrow.Inputs[0].NotRead, full.Inputs[0].Columns)
+	}
+	if !slices.ContainsFunc(full.Notes, func(n string) bool { return strings.Contains(n, "event_id, memo were not read") }) {
+		t.Errorf("no note of the columns not read: %q", full.Notes)
+	}
+	wantStatuses(t, full, map[string]string{"reperformance_mismatches": "fail 1"})
+	for _, c := range full.Checks {
+		if c.Status == evidence.Skipped {
+			continue
+		}
+		a := strings.ReplaceAll(exceptions(t, fullOut, c.ID), "/full/", "/narrow/")
+		if b := exceptions(t, narrowOut, c.ID); a != b {
+			t.Errorf("%s: full\n%s\nnarrow\n%s", c.ID, a, b)
+		}
+	}
+	s.ID = []string{"shop"}
+	s.Reperform = nil
+	rec, _ := reconcile(t, dir+"full/events.parquet", dir+"sink.csv", s)
+	if len(rec.Inputs[0].NotRead) != 0 || len(rec.Inputs[0].Columns) != 5 {
+		t.Errorf("a record control read %v, left %v", rec.Inputs[0].Columns, rec.Inputs[0].NotRead)
 	}
 }

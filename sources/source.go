@@ -246,6 +246,10 @@ type Input struct {
 	// Columns are the loaded columns, provenance columns excluded, with
 	// the types the engine holds them in; set by the loader.
 	Columns []Column `json:"columns"`
+	// NotRead are the input's columns the loader did not read because the
+	// run asked for others only (load.Options.Columns), with their types;
+	// set by the loader.
+	NotRead []Column `json:"columns_not_read,omitempty"`
 	// Details holds kind-specific facts an auditor needs to say "as of
 	// what" the input was read (a database snapshot, the SQL run, …).
 	Details map[string]any `json:"details,omitempty"`

@@ -117,6 +117,9 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		return nil, err
 	}
 	defer ins.Close()
+	if opt.Queries == nil {
+		ins.opts[0].Columns = replayColumns(s)
+	}
 
 	folder, err := evidence.NewFolder(s.Out, opt.Force)
 	if err != nil {

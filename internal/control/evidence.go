@@ -107,6 +107,9 @@ func inputOf(in *sources.Input) *evidence.Input {
 	for _, c := range in.Columns {
 		out.Columns = append(out.Columns, evidence.Column{Name: c.Name, Type: c.Type, RenamedFrom: c.RenamedFrom})
 	}
+	for _, c := range in.NotRead {
+		out.NotRead = append(out.NotRead, evidence.Column{Name: c.Name, Type: c.Type})
+	}
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -99,4 +100,24 @@ func (rr *replayRun) writeSQL(folder *evidence.Folder) error {
 		b.WriteString("\n" + strings.TrimSpace(q) + ";\n")
 	}
 	return folder.WriteFile(evidence.ReplayTablesFile, []byte(b.String()))
+}
+
+// replayColumns are the only source columns a re-performance of a
+// windowed sink reads (load.Options.Columns): the event time, the group
+// columns and each aggregate's argument, sorted, each once. Nil —
+// read every column — when the control is not a re-performance without a
+// record id (with an id, the record checks compare every column).
+func replayColumns(s *spec.Spec) []string {
+	if s.Reperform == nil || len(s.ID) > 0 {
+		return nil
+	}
+	r := s.Reperform
+	cols := append([]string{r.EventTime}, r.GroupBy...)
+	for _, a := range r.Aggregates {
+		if a.Arg != "*" {
+			cols = append(cols, a.Arg)
+		}
+	}
+	slices.Sort(cols)
+	return slices.Compact(cols)
 }

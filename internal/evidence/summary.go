@@ -315,6 +315,11 @@ type Input struct {
 	// Columns are the columns as loaded (provenance columns __file,
 	// __line, __row left out), with their DuckDB types.
 	Columns []Column `json:"columns"`
+	// NotRead are the input's columns the run did not read, with their
+	// types: no check of the control uses them (a re-performance reads
+	// the event time, the group and the aggregated columns of its events,
+	// and nothing else). Absent when every column was read.
+	NotRead []Column `json:"columns_not_read,omitempty"`
 	// TimeZone is the IANA zone this input's zone-less timestamps were
 	// read in (a TIMESTAMP column, PostgreSQL timestamp, MySQL DATETIME,
 	// Parquet timestamp without a UTC adjustment, text declared

@@ -29,6 +29,13 @@ type Options struct {
 	// TIMESTAMP WITH TIME ZONE (types:) whose text or TIMESTAMP values
 	// carry no zone is read as wall-clock time in it.
 	TimeZone string
+	// Columns, when not nil, are the only columns of the input (by their
+	// names in the input) the run needs: a Parquet input read by DuckDB
+	// reads those, its partition columns and the columns it declares a
+	// type for, and lists the others in Input.NotRead, with a note. Every
+	// other read (CSV, a database, Kafka, a Go reader), and any input with
+	// Rename, reads every column.
+	Columns []string
 }
 
 // renameColumns renames the columns of table as rename says, in the order

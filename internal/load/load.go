@@ -170,6 +170,10 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		if err != nil {
 			return nil, err
 		}
+		var notRead []sources.Column
+		if opt.Columns != nil && opt.Rename == nil && scan.Format == sources.FormatParquet {
+			scan, notRead = project(scan, opt.Columns, sin.Declared)
+		}
 		// A scan of no file (an input whose every file is uncommitted:
 		// no record, its columns known) is read as empty records.
 		if native(scan) && len(scan.Files) > 0 && !shadowsRowID(scan) {
@@ -189,6 +193,14 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 					return nil, err
 				}
 				in = sin
+				if len(notRead) > 0 {
+					in.NotRead = notRead
+					names := make([]string, len(notRead))
+					for i, c := range notRead {
+						names[i] = c.Name
+					}
+					in.Notes = append(in.Notes, fmt.Sprintf("the %s's columns %s were not read: no check of this control uses them (summary.json inputs[].columns_not_read)", in.Role, strings.Join(names, ", ")))
+				}
 			}
 		}
 	}
@@ -242,6 +254,41 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		in.Columns[i] = sources.Column{Name: c.Name, Type: c.Type, RenamedFrom: renamed[c.Name]}
 	}
 	return in, nil
+}
+
+// project returns a copy of the Parquet scan that reads only the columns
+// named in keep or declared (a declared type is applied to its column
+// after the load), in the input's order, and the columns it leaves out
+// with their types. The files' own schemas are kept: they still decide
+// which files read together and which columns are cast.
+func project(scan *sources.Scan, keep []string, declared []sources.Column) (*sources.Scan, []sources.Column) {
+	want := map[string]bool{}
+	for _, k := range keep {
+		want[k] = true
+	}
+	for _, d := range declared {
+		want[d.Name] = true
+	}
+	own := map[string]string{}
+	if len(scan.Files) > 0 {
+		for _, c := range scan.Files[0].Columns {
+			own[c.Name] = c.Type
+		}
+	}
+	out := *scan
+	out.Types = nil
+	var left []sources.Column
+	for _, c := range scan.Types {
+		if want[c.Name] {
+			out.Types = append(out.Types, c)
+			continue
+		}
+		if c.Type == "" { // every file declares it alike
+			c.Type = own[c.Name]
+		}
+		left = append(left, c)
+	}
+	return &out, left
 }
 
 // shadowsRowID reports whether a column of scan is named rowid (in any
