@@ -102,3 +102,62 @@ func TestIDCountsOnlyWhenRead(t *testing.T) {
 	}
 	wantStatuses(t, res, map[string]string{"missing_ids": "fail 1"})
 }
+
+// TestIDCountsColumnNames: an id column named as one of the counts
+// (sink_rows, which DuckDB would otherwise have renamed the count to
+// sink_rows_1 without a word, so the checks filtered on the id: every check
+// passed) is counted apart from them; one named as id_counts' own columns
+// (__Sink_Rows, in any case) gets no id_counts. Source ids 1, 2, 3 against
+// sink 1, 1, 2: id 3 missing and id 1 twice in the sink, both ways.
+func TestIDCountsColumnNames(t *testing.T) {
+	for _, tc := range []struct {
+		spec  string
+		built bool
+	}{{"sink_rows.yaml", true}, {"prefixed.yaml", false}} {
+		t.Run(tc.spec, func(t *testing.T) {
+			run := func() (*evidence.Summary, string) {
+				s, err := spec.Load(filepath.Join("testdata", "idcounts", "names", tc.spec))
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.Out = filepath.Join(t.TempDir(), "evidence")
+				res, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res, s.Out
+			}
+			with, withDir := run()
+			var without *evidence.Summary
+			var withoutDir string
+			checks.WithoutIDCounts(func() { without, withoutDir = run() })
+			if _, err := os.Stat(filepath.Join(withDir, "queries", "_id_counts.sql")); (err == nil) != tc.built {
+				t.Errorf("id_counts built: %v, want %v", err == nil, tc.built)
+			}
+			want := map[string]string{"missing_ids": "fail 1", "unexpected_ids": "pass 0", "duplicate_ids": "fail 1"}
+			wantStatuses(t, with, want)
+			wantStatuses(t, without, want)
+			for _, c := range with.Checks {
+				if c.Status == evidence.Skipped {
+					continue
+				}
+				if a, b := exceptions(t, withDir, c.ID), exceptions(t, withoutDir, c.ID); a != b {
+					t.Errorf("%s: with id_counts\n%s\nwithout\n%s", c.ID, a, b)
+				}
+			}
+		})
+	}
+}
+
+// TestIDNamedAsAnAlias: an id column named c, the alias value_mismatches
+// and normalized_matches once gave each unnested compared column (their
+// SQL failed with a binder error), is compared like any other: the one
+// differing value of v is the one exception.
+func TestIDNamedAsAnAlias(t *testing.T) {
+	dir := filepath.Join("testdata", "idcounts", "names")
+	res, out := reconcile(t, filepath.Join(dir, "c_source.csv"), filepath.Join(dir, "c_sink.csv"), spec.Spec{ID: []string{"c"}, Measures: []string{"amount"}})
+	wantStatuses(t, res, map[string]string{"value_mismatches": "fail 1", "missing_ids": "pass 0"})
+	if got := exceptions(t, out, "value_mismatches"); !strings.Contains(got, "\n2,v,y,z,,") {
+		t.Errorf("value_mismatches:\n%s", got)
+	}
+}

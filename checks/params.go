@@ -65,7 +65,7 @@ type Params struct {
 	BadRecords bool
 	// IDCounts says the temporary table id_counts exists (Run builds it
 	// before the checks; queries/run/id_counts.sql): the id columns,
-	// source_rows and sink_rows BIGINT, for every id (null ids included,
+	// __source_rows and __sink_rows BIGINT, for every id (null ids included,
 	// as written) on no row or on more than one row of either input. The
 	// id checks take their ids from it
 	// when set, else they join source and sink themselves. IDCountsSQL is

@@ -233,8 +233,9 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 // countIDs builds table id_counts (queries/run/id_counts.sql: each id's
 // rows in the source and in the sink, null ids included, kept for the ids
 // on no row or on more than one row of either) when a check that reads it
-// ("-- reads: id_counts") will run and every id column has one DuckDB type
-// in both tables; it sets
+// ("-- reads: id_counts") will run, every id column has one DuckDB type
+// in both tables and none is named as a column of the table's own
+// (idCountsColumns); it sets
 // p.IDCounts and p.IDCountsSQL, which the id checks' templates read. With
 // id columns of different types (or no id) it builds nothing and the
 // checks join the tables themselves. Errors are DuckDB's, wrapped.
@@ -253,6 +254,11 @@ func countIDs(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.
 	if !need {
 		return nil
 	}
+	for _, id := range p.ID {
+		if slices.ContainsFunc(idCountsColumns, func(c string) bool { return strings.EqualFold(c, id) }) {
+			return nil // the table's own column would capture the id's name
+		}
+	}
 	same, err := sameTypes(ctx, db, p.ID)
 	if err != nil || !same {
 		return err
@@ -269,6 +275,10 @@ func countIDs(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.
 	p.IDCounts, p.IDCountsSQL = true, q
 	return nil
 }
+
+// idCountsColumns are the columns id_counts.sql names besides the id's;
+// an id column of one of these names (in any case) gets no id_counts.
+var idCountsColumns = []string{"__source_rows", "__sink_rows", "__side"}
 
 // noIDCounts turns id_counts off, so that a test can run the id checks
 // both ways over the same inputs (export_test.go).

@@ -17,7 +17,7 @@ SELECT {{cols "s" .ID}},
 {{- end}}
 {{- if .IDCounts}}
 -- The ids with no sink row, from id_counts (_id_counts.sql): one pass over both inputs for all the id checks.
-FROM source AS s SEMI JOIN (SELECT {{cols "x" .ID}} FROM id_counts AS x WHERE x.sink_rows = 0 AND NOT {{nullid "x" .ID}}) AS x ON {{match "s" "x" .ID}}
+FROM source AS s SEMI JOIN (SELECT {{cols "x" .ID}} FROM id_counts AS x WHERE x.__sink_rows = 0 AND NOT {{nullid "x" .ID}}) AS x ON {{match "s" "x" .ID}}
 {{- else}}
 FROM source AS s ANTI JOIN sink AS k ON {{match "s" "k" .ID}}
 {{- end}}

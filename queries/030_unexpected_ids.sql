@@ -16,7 +16,7 @@ SELECT {{cols "k" .ID}},
        arg_min({{loc "k" $.SinkLocation}}, k.__row) AS sink_location
 {{- if .IDCounts}}
 -- The ids with no source row, from id_counts (_id_counts.sql).
-FROM sink AS k SEMI JOIN (SELECT {{cols "x" .ID}} FROM id_counts AS x WHERE x.source_rows = 0 AND NOT {{nullid "x" .ID}}) AS x ON {{match "k" "x" .ID}}
+FROM sink AS k SEMI JOIN (SELECT {{cols "x" .ID}} FROM id_counts AS x WHERE x.__source_rows = 0 AND NOT {{nullid "x" .ID}}) AS x ON {{match "k" "x" .ID}}
 {{- else}}
 FROM sink AS k ANTI JOIN source AS s ON {{match "s" "k" .ID}}
 {{- end}}

@@ -13,9 +13,9 @@ WITH repeated_source AS (
     -- locations below are built for those rows alone.
 {{- if .IDCounts}}
     -- The repeated ids from id_counts (_id_counts.sql).
-    SELECT {{cols "x" .ID}} FROM id_counts AS x WHERE x.source_rows > 1 AND NOT {{nullid "x" .ID}}
+    SELECT {{cols "x" .ID}} FROM id_counts AS x WHERE x.__source_rows > 1 AND NOT {{nullid "x" .ID}}
 ), repeated_sink AS (
-    SELECT {{cols "x" .ID}} FROM id_counts AS x WHERE x.sink_rows > 1 AND NOT {{nullid "x" .ID}}
+    SELECT {{cols "x" .ID}} FROM id_counts AS x WHERE x.__sink_rows > 1 AND NOT {{nullid "x" .ID}}
 {{- else}}
     SELECT {{cols "" .ID}}
     FROM source AS s

@@ -29,7 +29,7 @@ WITH spellings AS (
              'needed': ({{cmpraw "s" "source" $c}} IS DISTINCT FROM {{cmpraw "k" "sink" $c}} AND NOT {{cmpdiffers "s" "k" $c}}),
              'source_value': CAST(s.{{q $c.Name}} AS VARCHAR), 'sink_value': CAST(k.{{q $c.Name}} AS VARCHAR),
              'normalized': {{cmpvalue "s" "source" $c}}}
-{{- end}}] AS compared,
+{{- end}}] AS __compared,
            {{loc "s" $.SourceLocation}} AS source_location,
            {{loc "k" $.SinkLocation}} AS sink_location
     FROM source AS s
@@ -39,12 +39,12 @@ WITH spellings AS (
            OR {{end}}({{cmpraw "s" "source" $c}} IS DISTINCT FROM {{cmpraw "k" "sink" $c}} AND NOT {{cmpdiffers "s" "k" $c}}){{end}})
 )
 SELECT {{cols "p" .ID}},
-       p.c."column" AS "column",
-       p.c.source_value AS source_value,
-       p.c.sink_value AS sink_value,
-       p.c.normalized AS normalized_value,
-       EXISTS (SELECT 1 FROM spellings AS sp WHERE sp."column" = p.c."column" AND sp.normalized = p.c.normalized) AS collision,
+       p.__c."column" AS "column",
+       p.__c.source_value AS source_value,
+       p.__c.sink_value AS sink_value,
+       p.__c.normalized AS normalized_value,
+       EXISTS (SELECT 1 FROM spellings AS sp WHERE sp."column" = p.__c."column" AND sp.normalized = p.__c.normalized) AS collision,
        p.source_location,
        p.sink_location
-FROM (SELECT pairs.*, unnest(pairs.compared) AS c FROM pairs) AS p
-WHERE p.c.needed
+FROM (SELECT pairs.*, unnest(pairs.__compared) AS __c FROM pairs) AS p
+WHERE p.__c.needed

@@ -18,7 +18,7 @@ WITH pairs AS (
              'source_value': CAST(s.{{q $c.Name}} AS VARCHAR), 'sink_value': CAST(k.{{q $c.Name}} AS VARCHAR),
              'difference': {{cmpdifference "s" "k" $c}},
              'tolerance': {{if $c.Tol}}{{lit $c.Tol.Text}}{{else}}CAST(NULL AS VARCHAR){{end}}, 'within_tolerance': {{cmpwithin "s" "k" $c}}}
-{{- end}}] AS compared,
+{{- end}}] AS __compared,
            {{loc "s" $.SourceLocation}} AS source_location,
            {{loc "k" $.SinkLocation}} AS sink_location
     FROM source AS s
@@ -28,15 +28,15 @@ WITH pairs AS (
            OR {{end}}{{cmpdiffers "s" "k" $c}}{{end}})
 )
 SELECT {{cols "p" .ID}},
-       p.c."column" AS "column",
-       p.c.source_value AS source_value,
-       p.c.sink_value AS sink_value,
-       p.c.difference AS difference,
+       p.__c."column" AS "column",
+       p.__c.source_value AS source_value,
+       p.__c.sink_value AS sink_value,
+       p.__c.difference AS difference,
 {{- if .HasTolerance}}
-       p.c.tolerance AS tolerance,
-       coalesce(p.c.within_tolerance, FALSE) AS within_tolerance,
+       p.__c.tolerance AS tolerance,
+       coalesce(p.__c.within_tolerance, FALSE) AS within_tolerance,
 {{- end}}
        p.source_location,
        p.sink_location
-FROM (SELECT pairs.*, unnest(pairs.compared) AS c FROM pairs) AS p
-WHERE p.c.differs
+FROM (SELECT pairs.*, unnest(pairs.__compared) AS __c FROM pairs) AS p
+WHERE p.__c.differs

@@ -31,7 +31,7 @@ WITH repeated AS (
     -- The logical key is the record id: its repeated values, null keys
     -- included, are those of id_counts (_id_counts.sql) on more than one
     -- sink row.
-    SELECT {{cols "" .LogicalKey}} FROM id_counts WHERE sink_rows > 1
+    SELECT {{cols "x" .LogicalKey}} FROM id_counts AS x WHERE x.__sink_rows > 1
 {{- else}}
     SELECT {{cols "" .LogicalKey}} FROM sink GROUP BY {{cols "" .LogicalKey}} HAVING count(*) > 1
 {{- end}}

@@ -12,9 +12,9 @@ WITH repeated_source AS (
     -- Only ids seen more than once are looked at again: the value keys and
     -- locations below are built for those rows alone.
     -- The repeated ids from id_counts (_id_counts.sql).
-    SELECT x."entry_id", x."leg" FROM id_counts AS x WHERE x.source_rows > 1 AND NOT ((x."entry_id" IS NULL OR length(CAST(x."entry_id" AS VARCHAR)) = 0) AND (x."leg" IS NULL OR length(CAST(x."leg" AS VARCHAR)) = 0))
+    SELECT x."entry_id", x."leg" FROM id_counts AS x WHERE x.__source_rows > 1 AND NOT ((x."entry_id" IS NULL OR length(CAST(x."entry_id" AS VARCHAR)) = 0) AND (x."leg" IS NULL OR length(CAST(x."leg" AS VARCHAR)) = 0))
 ), repeated_sink AS (
-    SELECT x."entry_id", x."leg" FROM id_counts AS x WHERE x.sink_rows > 1 AND NOT ((x."entry_id" IS NULL OR length(CAST(x."entry_id" AS VARCHAR)) = 0) AND (x."leg" IS NULL OR length(CAST(x."leg" AS VARCHAR)) = 0))
+    SELECT x."entry_id", x."leg" FROM id_counts AS x WHERE x.__sink_rows > 1 AND NOT ((x."entry_id" IS NULL OR length(CAST(x."entry_id" AS VARCHAR)) = 0) AND (x."leg" IS NULL OR length(CAST(x."leg" AS VARCHAR)) = 0))
 ), keyed AS (
     SELECT s."entry_id", s."leg", 'source' AS side, CAST(struct_pack("account" := s."account", "amount" := s."amount", "fee" := s."fee", "memo" := s."memo", "posted_at" := s."posted_at") AS VARCHAR) AS value_key,
            CAST(NULL AS VARCHAR) AS checkpoint_id, (s."__file" || ':' || s."__line") AS location, s.__row AS input_row

@@ -13,7 +13,7 @@ WITH repeated AS (
     -- The logical key is the record id: its repeated values, null keys
     -- included, are those of id_counts (_id_counts.sql) on more than one
     -- sink row.
-    SELECT "entry_id", "leg" FROM id_counts WHERE sink_rows > 1
+    SELECT x."entry_id", x."leg" FROM id_counts AS x WHERE x.__sink_rows > 1
 )
 SELECT k."entry_id", k."leg",
        count(DISTINCT coalesce(CAST(k."checkpoint_id" AS VARCHAR), 'NULL')) AS checkpoints,

@@ -24,7 +24,7 @@ WITH spellings AS (
            [{'column': 'memo',
              'needed': (NULLIF(CAST(s."memo" AS VARCHAR), '') IS DISTINCT FROM NULLIF(CAST(k."memo" AS VARCHAR), '') AND NOT (lower(NULLIF(regexp_replace(NULLIF(CAST(s."memo" AS VARCHAR), ''), '^\s+|\s+$', '', 'g'), '')) IS DISTINCT FROM lower(NULLIF(regexp_replace(NULLIF(CAST(k."memo" AS VARCHAR), ''), '^\s+|\s+$', '', 'g'), '')))),
              'source_value': CAST(s."memo" AS VARCHAR), 'sink_value': CAST(k."memo" AS VARCHAR),
-             'normalized': lower(NULLIF(regexp_replace(NULLIF(CAST(s."memo" AS VARCHAR), ''), '^\s+|\s+$', '', 'g'), ''))}] AS compared,
+             'normalized': lower(NULLIF(regexp_replace(NULLIF(CAST(s."memo" AS VARCHAR), ''), '^\s+|\s+$', '', 'g'), ''))}] AS __compared,
            (s."__file" || ':' || s."__line") AS source_location,
            (k."__file" || ':' || k."__line") AS sink_location
     FROM source AS s
@@ -33,12 +33,12 @@ WITH spellings AS (
       AND ((NULLIF(CAST(s."memo" AS VARCHAR), '') IS DISTINCT FROM NULLIF(CAST(k."memo" AS VARCHAR), '') AND NOT (lower(NULLIF(regexp_replace(NULLIF(CAST(s."memo" AS VARCHAR), ''), '^\s+|\s+$', '', 'g'), '')) IS DISTINCT FROM lower(NULLIF(regexp_replace(NULLIF(CAST(k."memo" AS VARCHAR), ''), '^\s+|\s+$', '', 'g'), '')))))
 )
 SELECT p."entry_id", p."leg",
-       p.c."column" AS "column",
-       p.c.source_value AS source_value,
-       p.c.sink_value AS sink_value,
-       p.c.normalized AS normalized_value,
-       EXISTS (SELECT 1 FROM spellings AS sp WHERE sp."column" = p.c."column" AND sp.normalized = p.c.normalized) AS collision,
+       p.__c."column" AS "column",
+       p.__c.source_value AS source_value,
+       p.__c.sink_value AS sink_value,
+       p.__c.normalized AS normalized_value,
+       EXISTS (SELECT 1 FROM spellings AS sp WHERE sp."column" = p.__c."column" AND sp.normalized = p.__c.normalized) AS collision,
        p.source_location,
        p.sink_location
-FROM (SELECT pairs.*, unnest(pairs.compared) AS c FROM pairs) AS p
-WHERE p.c.needed
+FROM (SELECT pairs.*, unnest(pairs.__compared) AS __c FROM pairs) AS p
+WHERE p.__c.needed

@@ -32,7 +32,7 @@ WITH pairs AS (
             {'column': 'posted_at', 'differs': (s."posted_at" IS DISTINCT FROM timezone('Asia/Shanghai', CAST(k."posted_at" AS TIMESTAMP))),
              'source_value': CAST(s."posted_at" AS VARCHAR), 'sink_value': CAST(k."posted_at" AS VARCHAR),
              'difference': CAST(timezone('Asia/Shanghai', CAST(k."posted_at" AS TIMESTAMP)) - s."posted_at" AS VARCHAR),
-             'tolerance': '2s', 'within_tolerance': abs(epoch_us(timezone('Asia/Shanghai', CAST(k."posted_at" AS TIMESTAMP))) - epoch_us(s."posted_at")) <= 2000000}] AS compared,
+             'tolerance': '2s', 'within_tolerance': abs(epoch_us(timezone('Asia/Shanghai', CAST(k."posted_at" AS TIMESTAMP))) - epoch_us(s."posted_at")) <= 2000000}] AS __compared,
            (s."__file" || ':' || s."__line") AS source_location,
            (k."__file" || ':' || k."__line") AS sink_location
     FROM source AS s
@@ -45,13 +45,13 @@ WITH pairs AS (
            OR (s."posted_at" IS DISTINCT FROM timezone('Asia/Shanghai', CAST(k."posted_at" AS TIMESTAMP))))
 )
 SELECT p."entry_id", p."leg",
-       p.c."column" AS "column",
-       p.c.source_value AS source_value,
-       p.c.sink_value AS sink_value,
-       p.c.difference AS difference,
-       p.c.tolerance AS tolerance,
-       coalesce(p.c.within_tolerance, FALSE) AS within_tolerance,
+       p.__c."column" AS "column",
+       p.__c.source_value AS source_value,
+       p.__c.sink_value AS sink_value,
+       p.__c.difference AS difference,
+       p.__c.tolerance AS tolerance,
+       coalesce(p.__c.within_tolerance, FALSE) AS within_tolerance,
        p.source_location,
        p.sink_location
-FROM (SELECT pairs.*, unnest(pairs.compared) AS c FROM pairs) AS p
-WHERE p.c.differs
+FROM (SELECT pairs.*, unnest(pairs.__compared) AS __c FROM pairs) AS p
+WHERE p.__c.differs
