@@ -189,11 +189,12 @@ func TestReplayTypedAggregatesExact(t *testing.T) {
 }
 
 // A re-performance reads only the events' columns it uses — the event
-// time, the group and the aggregated column — and says which it left out
-// (summary.json inputs[].columns_not_read and a note): the events of
-// full/ (with event_id and memo) and of narrow/ (without) give the same
-// exceptions. With a record id every column is read: the record checks
-// compare them.
+// time, the group and the aggregated column — and says which it left out,
+// with their types (summary.json inputs[].columns_not_read and a note): the
+// events of full/ (with event_id, memo, score, d and region) and of narrow/
+// (without) give the same exceptions. A column the spec names elsewhere
+// (a top-level group_by) is read. With a record id every column is read:
+// the record checks compare them.
 func TestReplayReadsOnlyItsColumns(t *testing.T) {
 	dir := "testdata/replay/projection/"
 	s := spec.Spec{Reperform: &spec.Reperform{
@@ -206,13 +207,13 @@ func TestReplayReadsOnlyItsColumns(t *testing.T) {
 	for _, c := range full.Inputs[0].NotRead {
 		left = append(left, c.Name+" "+c.Type)
 	}
-	if got := strings.Join(left, ", "); got != "event_id BIGINT, memo VARCHAR" {
+	if got := strings.Join(left, ", "); got != "event_id BIGINT, memo VARCHAR, score DOUBLE, d DATE, region VARCHAR" {
 		t.Errorf("columns not read: %s", got)
 	}
 	if len(narrow.Inputs[0].NotRead) != 0 || len(full.Inputs[0].Columns) != 3 {
 		t.Errorf("narrow not read %v; full columns %v", narrow.Inputs[0].NotRead, full.Inputs[0].Columns)
 	}
-	if !slices.ContainsFunc(full.Notes, func(n string) bool { return strings.Contains(n, "event_id, memo were not read") }) {
+	if !slices.ContainsFunc(full.Notes, func(n string) bool { return strings.Contains(n, "event_id, memo, score, d, region were not read") }) {
 		t.Errorf("no note of the columns not read: %q", full.Notes)
 	}
 	wantStatuses(t, full, map[string]string{"reperformance_mismatches": "fail 1"})
@@ -225,10 +226,16 @@ func TestReplayReadsOnlyItsColumns(t *testing.T) {
 			t.Errorf("%s: full\n%s\nnarrow\n%s", c.ID, a, b)
 		}
 	}
+	grouped := s
+	grouped.GroupBy = []string{"region"}
+	g, _ := reconcile(t, dir+"full/events.parquet", dir+"sink.csv", grouped)
+	if slices.ContainsFunc(g.Inputs[0].NotRead, func(c evidence.Column) bool { return c.Name == "region" }) {
+		t.Errorf("group_by region not read: %v", g.Inputs[0].NotRead)
+	}
 	s.ID = []string{"shop"}
 	s.Reperform = nil
 	rec, _ := reconcile(t, dir+"full/events.parquet", dir+"sink.csv", s)
-	if len(rec.Inputs[0].NotRead) != 0 || len(rec.Inputs[0].Columns) != 5 {
+	if len(rec.Inputs[0].NotRead) != 0 || len(rec.Inputs[0].Columns) != 8 {
 		t.Errorf("a record control read %v, left %v", rec.Inputs[0].Columns, rec.Inputs[0].NotRead)
 	}
 }

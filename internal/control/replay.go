@@ -103,19 +103,21 @@ func (rr *replayRun) writeSQL(folder *evidence.Folder) error {
 }
 
 // replayColumns are the only source columns a re-performance of a
-// windowed sink reads (load.Options.Columns): the event time, the group
-// columns and each aggregate's argument, sorted, each once. Nil —
-// read every column — when the control is not a re-performance without a
-// record id (with an id, the record checks compare every column).
+// windowed sink reads (load.Options.Columns): every source column the spec
+// names (namedColumns: the event time, reperform.group_by and group_by,
+// each aggregate's argument, measures), sorted, each once. Nil — read
+// every column — when the control is not a re-performance without a record
+// id (with an id, the record checks compare every column).
 func replayColumns(s *spec.Spec) []string {
 	if s.Reperform == nil || len(s.ID) > 0 {
 		return nil
 	}
-	r := s.Reperform
-	cols := append([]string{r.EventTime}, r.GroupBy...)
-	for _, a := range r.Aggregates {
-		if a.Arg != "*" {
-			cols = append(cols, a.Arg)
+	var cols []string
+	for _, f := range namedColumns(s, "source") {
+		for _, c := range f.cols {
+			if c != "" && c != "*" {
+				cols = append(cols, c)
+			}
 		}
 	}
 	slices.Sort(cols)

@@ -194,6 +194,9 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 				}
 				in = sin
 				if len(notRead) > 0 {
+					if err := notReadTypes(ctx, db, scan, notRead); err != nil {
+						return nil, err
+					}
 					in.NotRead = notRead
 					names := make([]string, len(notRead))
 					for i, c := range notRead {
@@ -256,6 +259,44 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 	return in, nil
 }
 
+// notReadTypes fills in the type of each column of cols that has none (one
+// every file declares alike, which the scan leaves unnamed) as DuckDB reads
+// it from the first file (parquet_types.sql).
+func notReadTypes(ctx context.Context, db *duck.DB, scan *sources.Scan, cols []sources.Column) error {
+	var names []string
+	for _, c := range cols {
+		if c.Type == "" {
+			names = append(names, c.Name)
+		}
+	}
+	if len(names) == 0 || len(scan.Files) == 0 {
+		return nil
+	}
+	q, err := statements().SQL("parquet_types", struct {
+		File    string
+		Columns []string
+	}{scan.Files[0].Path, names})
+	if err != nil {
+		return err
+	}
+	_, rows, err := db.Strings(ctx, q)
+	if err != nil {
+		return err
+	}
+	types := map[string]string{}
+	for _, r := range rows {
+		if r[0] != nil && r[1] != nil {
+			types[*r[0]] = *r[1]
+		}
+	}
+	for i := range cols {
+		if cols[i].Type == "" {
+			cols[i].Type = types[cols[i].Name]
+		}
+	}
+	return nil
+}
+
 // project returns a copy of the Parquet scan that reads only the columns
 // named in keep or declared (a declared type is applied to its column
 // after the load), in the input's order, and the columns it leaves out
@@ -269,12 +310,6 @@ func project(scan *sources.Scan, keep []string, declared []sources.Column) (*sou
 	for _, d := range declared {
 		want[d.Name] = true
 	}
-	own := map[string]string{}
-	if len(scan.Files) > 0 {
-		for _, c := range scan.Files[0].Columns {
-			own[c.Name] = c.Type
-		}
-	}
 	out := *scan
 	out.Types = nil
 	var left []sources.Column
@@ -283,10 +318,7 @@ func project(scan *sources.Scan, keep []string, declared []sources.Column) (*sou
 			out.Types = append(out.Types, c)
 			continue
 		}
-		if c.Type == "" { // every file declares it alike
-			c.Type = own[c.Name]
-		}
-		left = append(left, c)
+		left = append(left, c) // a type of "": every file declares it alike (notReadTypes)
 	}
 	return &out, left
 }
