@@ -67,8 +67,8 @@ type Params struct {
 	// before the checks; queries/run/id_counts.sql): the id columns,
 	// __source_rows and __sink_rows BIGINT, for every id (null ids included,
 	// as written) on no row or on more than one row of either input. The
-	// id checks take their ids from it
-	// when set, else they join source and sink themselves. IDCountsSQL is
+	// id checks take their ids from it when set, else they join source and
+	// sink themselves. IDCountsSQL is
 	// the statement that built it, kept in the evidence for re-performance.
 	IDCounts    bool
 	IDCountsSQL string

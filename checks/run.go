@@ -235,8 +235,8 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 // on no row or on more than one row of either) when a check that reads it
 // ("-- reads: id_counts") will run, every id column has one DuckDB type
 // in both tables and none is named as a column of the table's own
-// (idCountsColumns); it sets
-// p.IDCounts and p.IDCountsSQL, which the id checks' templates read. With
+// (idCountsColumns); it sets p.IDCounts and p.IDCountsSQL, which the id
+// checks' templates read. With
 // id columns of different types (or no id) it builds nothing and the
 // checks join the tables themselves. Errors are DuckDB's, wrapped.
 func countIDs(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Writer) error {
@@ -287,25 +287,15 @@ var noIDCounts bool
 // sameTypes reports whether each of cols has one DuckDB type in tables
 // source and sink.
 func sameTypes(ctx context.Context, db *duck.DB, cols []string) (bool, error) {
-	types := func(table string) (map[string]string, error) {
-		cs, err := db.Columns(ctx, table)
-		if err != nil {
-			return nil, err
-		}
-		m := make(map[string]string, len(cs))
-		for _, c := range cs {
-			m[c.Name] = c.Type
-		}
-		return m, nil
-	}
-	st, err := types("source")
+	sc, err := db.Columns(ctx, SourceTable)
 	if err != nil {
 		return false, err
 	}
-	kt, err := types("sink")
+	kc, err := db.Columns(ctx, SinkTable)
 	if err != nil {
 		return false, err
 	}
+	st, kt := typeMap(sc), typeMap(kc)
 	for _, c := range cols {
 		a, ok := st[c]
 		if b, kok := kt[c]; !ok || !kok || a != b {

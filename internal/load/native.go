@@ -148,8 +148,9 @@ func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *so
 }
 
 // readRaw creates raw from the files, in read order, with a __file column
-// holding each row's path (rawFile: not for one CSV file). CSV files are read in runs of one compression
-// (read_csv takes one for all its files), each run appended in turn.
+// holding each row's path (rawFile: not for one CSV file). CSV files are
+// read in runs of one compression (read_csv takes one for all its files),
+// each run appended in turn.
 func readRaw(ctx context.Context, db *duck.DB, raw string, scan *sources.Scan) error {
 	if scan.Format == sources.FormatParquet {
 		return readParquetRuns(ctx, db, raw, scan)
