@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"text/template"
 
@@ -136,6 +137,7 @@ func (p *Params) BalanceTol(measure string) *ToleranceSQL { return p.BalanceTole
 //	windowagrees                     an aggregate of a window agrees with the re-performance (rules/window_agrees.sql)
 //	windowfinding                    what a disagreeing aggregate is (rules/window_finding.sql)
 //	instant COL TYPE ZONE TRY        COL of DuckDB type TYPE read as a TIMESTAMPTZ (rules/instant.sql)
+//	textdecimal TEXT TYPE CAST       text TEXT read as the exact DECIMAL TYPE by CAST or TRY_CAST (rules/text_decimal.sql)
 //	zoneless COL TYPE                a value of COL carries no zone (rules/zoneless.sql)
 //	epochmillis TEXT, haszone TEXT   how a timestamp text is told apart (rules/epoch_millis.sql, has_zone.sql)
 //	inexacttext TEXT CLASS S D       TEXT read as a number, date or timestamp would change (rules/inexact_text.sql)
@@ -209,6 +211,7 @@ func checkFuncs() template.FuncMap {
 		}{text, class, scale, digits})
 	}
 	f["instant"] = func(col, typ, zone string, try bool) (string, error) { return instant(col, typ, zone, try) }
+	f["textdecimal"] = textDecimal
 	f["zoneless"] = func(col, typ string) (string, error) {
 		return rule("zoneless", struct{ Col, Type string }{col, typ})
 	}
@@ -230,6 +233,23 @@ func checkFuncs() template.FuncMap {
 	f["within"] = within
 	f["hasprefix"] = strings.HasPrefix
 	return f
+}
+
+// textDecimal renders text (a SQL expression of type VARCHAR) read as the
+// exact decimal typ, DECIMAL(p,s), with cast (CAST or TRY_CAST):
+// rules/text_decimal.sql, which for p > 18 reads the values that fit
+// DECIMAL(18,s) as that first (the same values, much faster). A typ that
+// is not a DECIMAL(p,s) is cast to as it is.
+func textDecimal(text, typ, cast string) (string, error) {
+	narrow := ""
+	if m := decimalTypeName.FindStringSubmatch(strings.ToUpper(typ)); m != nil {
+		p, _ := strconv.Atoi(m[1])
+		s, _ := strconv.Atoi(m[2])
+		if p > 18 && s <= 18 {
+			narrow = decimalType(18, s)
+		}
+	}
+	return rulesSQL.SQL("text_decimal", struct{ Text, Type, Narrow, Cast string }{text, typ, narrow, cast})
 }
 
 // instant renders a SQL expression turning column col (DuckDB type typ)

@@ -231,6 +231,11 @@ func checkInstants(ctx context.Context, db *duck.DB, table, col, typ, zone strin
 		return 0, fmt.Errorf("%w: column %s is %s; a timestamp column must be a timestamp, a date, epoch milliseconds or text", ErrColumn, col, typ)
 	}
 	data := struct{ Table, Col, Type, Zone string }{table, col, typ, zone}
+	if typ == "TIMESTAMP WITH TIME ZONE" {
+		// Already an instant (rules/instant.sql reads it as it is): no
+		// value to refuse, none zone-less.
+		return 0, nil
+	}
 	cond, err := replaySQL.SQL("not_instant", data)
 	if err != nil {
 		return 0, err
@@ -333,19 +338,34 @@ func createExpected(ctx context.Context, db *duck.DB, r *Replay) error {
 		Table, Events string
 		Groups        []string
 		Aggregates    []ReplayAggregate
-	}{ExpectedTable, EventsTable, r.GroupBy, r.Aggregates})
+		Size          int64
+	}{ExpectedTable, EventsTable, r.GroupBy, r.Aggregates, r.Window.Size.Micros()})
+}
+
+// sinkAggregate is one aggregate column of the sink as replay_sink.sql
+// reads it: Exact when the column converts to Type without a value changing
+// (exactNumber), else read from its text.
+type sinkAggregate struct {
+	Column, Type string
+	Exact        bool
 }
 
 func createReplaySink(ctx context.Context, db *duck.DB, r *Replay, sink map[string]string, asText map[string]bool) error {
+	aggs := make([]sinkAggregate, len(r.Aggregates))
+	for i, a := range r.Aggregates {
+		var p, sc int
+		fmt.Sscanf(a.Type, "DECIMAL(%d,%d)", &p, &sc)
+		aggs[i] = sinkAggregate{Column: a.Column, Type: a.Type, Exact: exactNumber(sink[a.Column], sc)}
+	}
 	return r.exec(ctx, db, "replay_sink", struct {
 		Table, Window, WindowType, Edge, Zone string
 		Size                                  int64
 		Groups                                []replayGroup
-		Aggregates                            []ReplayAggregate
+		Aggregates                            []sinkAggregate
 		Checkpoint, Watermark, WatermarkType  string
 		LastBy                                string
 	}{ReplaySinkTable, r.WindowColumn, sink[r.WindowColumn], r.WindowEdge, r.Zone, r.Window.Size.Micros(),
-		replayGroups(r, asText), r.Aggregates, r.Checkpoint, r.Watermark, sink[r.Watermark], r.LastBy})
+		replayGroups(r, asText), aggs, r.Checkpoint, r.Watermark, sink[r.Watermark], r.LastBy})
 }
 
 // exactNumber reports whether a column of DuckDB type typ converts to

@@ -65,13 +65,7 @@ func SummarizeReplay(ctx context.Context, db *duck.DB, r *Replay, rs *restarts.R
 	if r.LastBy != "" {
 		sum.Emission = "last_by " + r.LastBy
 	}
-	// ceil(size/slide) = 1: each event lands in at most one window.
-	once := !r.Window.Sliding() || r.Window.Slide.Micros() >= r.Window.Size.Micros()
-	_, pop, err := rows(ctx, db, replaySQL, "populations", struct {
-		Groups        []string
-		Once          bool
-		Offset, Slide int64
-	}{r.GroupBy, once, r.Window.Offset.Micros(), r.Window.Slide.Micros()})
+	_, pop, err := rows(ctx, db, replaySQL, "populations", struct{ Groups []string }{r.GroupBy})
 	if err != nil {
 		return nil, err
 	}

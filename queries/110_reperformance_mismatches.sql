@@ -12,7 +12,20 @@
 -- finding: replay
 -- columns: window_start=window_start, window_end=window_end, aggregate=measure, expected=source, sink_sum=sink,
 -- columns: difference=difference, finding=finding, checkpoint_ids=checkpoints, sink_locations=location, restart=restart
-WITH k AS (
+WITH c AS (
+    -- The candidate keys first, from a plain count and sum per key: a key of one sink row agrees exactly when its
+    -- sum equals the re-performed value (the row is the sum), so only keys of several rows or a differing sum can
+    -- disagree, and the ordered lists below are built for their rows only.
+    SELECT {{replaygroup "c" .Replay.GroupBy}}, count(*) AS sink_rows
+{{- range .Replay.Aggregates}}, CAST(sum(c.{{q .Column}}) AS {{.Type}}) AS {{name "sum__" .Column}}{{end}}
+    FROM replay_sink AS c
+    WHERE c.__compared
+    GROUP BY {{replaygroup "c" .Replay.GroupBy}}
+), x AS (
+    SELECT c.__window_start, c.__window_end{{range .Replay.GroupBy}}, c.{{q .}}{{end}}
+    FROM c JOIN expected AS e ON e.__window_end = c.__window_end{{range .Replay.GroupBy}} AND e.{{q .}} IS NOT DISTINCT FROM c.{{q .}}{{end}}
+    WHERE c.sink_rows > 1{{range .Replay.Aggregates}} OR c.{{name "sum__" .Column}} IS DISTINCT FROM e.{{q .Column}}{{end}}
+), k AS (
     SELECT {{replaykey "k" .Replay.GroupBy}},
            count(*) AS sink_rows,
            min(k.__epoch) AS first_checkpoint,
@@ -23,6 +36,7 @@ WITH k AS (
            CAST(sum(k.{{q .Column}}) AS {{.Type}}) AS {{name "sum__" .Column}}
 {{- end}}
     FROM replay_sink AS k
+    SEMI JOIN x ON {{replaysame "k" "x" .Replay.GroupBy}}
     WHERE k.__compared
     GROUP BY {{replaygroup "k" .Replay.GroupBy}}
 ), j AS (

@@ -172,6 +172,16 @@ var base = template.FuncMap{
 		}
 		return strings.Join(out, ", ")
 	},
+	// replaysame joins two replay tables on the key they are grouped by
+	// (replaygroup: window start and end, the group columns), every part
+	// NULL-safely: the rows GROUP BY puts in one group.
+	"replaysame": func(a, b string, groups []string) string {
+		out := []string{a + ".__window_start IS NOT DISTINCT FROM " + b + ".__window_start", a + ".__window_end IS NOT DISTINCT FROM " + b + ".__window_end"}
+		for _, g := range groups {
+			out = append(out, Qual(a, g)+" IS NOT DISTINCT FROM "+Qual(b, g))
+		}
+		return "(" + strings.Join(out, " AND ") + ")"
+	},
 	// replaymatch joins two replay tables on the logical key, NULL-safely.
 	"replaymatch": func(a, b string, groups []string) string {
 		out := []string{a + ".__window_end = " + b + ".__window_end"}

@@ -9,14 +9,19 @@
 -- description: exact type (.Args[].Exact) is left as stored — DuckDB's sum of it is exact (DECIMAL(38,s) or HUGEINT,
 -- description: an error on overflow) and expected.sql casts each aggregate to its type — instead of widening 10 M
 -- description: values to DECIMAL(38,s) one by one; other columns (text) are read as that exact decimal from their
--- description: trimmed text.
+-- description: trimmed text (rules/text_decimal.sql).
+-- description: __window_start_us is the window's start in microseconds since the epoch (what expected.sql groups
+-- description: by: the instants are made once per window, not once per event), __last_window whether the window
+-- description: is the one starting at the event's last slide boundary (k = 0): every event in a window has
+-- description: exactly one such row, so populations.sql counts the events by it.
 -- returns: view replay_events (__row, __file, __line, __event_time TIMESTAMPTZ, __window_start TIMESTAMPTZ,
--- returns: __window_end TIMESTAMPTZ, <group columns>, <aggregated source columns, sorted>)
+-- returns: __window_end TIMESTAMPTZ, __window_start_us BIGINT, __last_window BOOLEAN, <group columns>,
+-- returns: <aggregated source columns, sorted>)
 CREATE OR REPLACE VIEW {{q .Table}} AS
 WITH ev AS (
     SELECT __row, __file, __line, {{instant (q .EventTime) .EventType .Zone false}} AS __event_time
 {{- range .Groups}}, {{if .AsText}}CAST({{q .Name}} AS VARCHAR){{else}}{{q .Name}}{{end}} AS {{q .Name}}{{end}}
-{{- range .Args}}, {{if and .Decimal .Exact}}{{q .Name}}{{else if .Decimal}}CAST(trim(CAST({{q .Name}} AS VARCHAR)) AS {{.Decimal}}) AS {{q .Name}}{{else}}{{q .Name}}{{end}}{{end}} FROM source
+{{- range .Args}}, {{if and .Decimal .Exact}}{{q .Name}}{{else if .Decimal}}{{textdecimal (printf "trim(CAST(%s AS VARCHAR))" (q .Name)) .Decimal "CAST"}} AS {{q .Name}}{{else}}{{q .Name}}{{end}}{{end}} FROM source
 ), us AS (
     SELECT *, epoch_us(__event_time) AS __ts,
            epoch_us(__event_time) - (((epoch_us(__event_time) - {{.Offset}}) % {{.Slide}} + {{.Slide}}) % {{.Slide}}) AS __last_start
@@ -25,6 +30,7 @@ WITH ev AS (
     SELECT *, __last_start - __k * {{.Slide}} AS __ws FROM us CROSS JOIN range(0, {{.Windows}}) AS t(__k)
 )
 SELECT __row, __file, __line, __event_time,
-       make_timestamptz(__ws) AS __window_start, make_timestamptz(__ws + {{.Size}}) AS __window_end
+       make_timestamptz(__ws) AS __window_start, make_timestamptz(__ws + {{.Size}}) AS __window_end,
+       __ws AS __window_start_us, __k = 0 AS __last_window
 {{- range .Groups}}, {{q .Name}}{{end}}{{range .SortedArgs}}, {{q .}}{{end}}
 FROM w WHERE __ws > __ts - {{.Size}}

@@ -1,7 +1,8 @@
 -- statement: replay_sink
 -- description: Table replay_sink: every sink row with its window as instants (the sink's window column .Window
 -- description: read by rules/instant.sql, the other edge .Size microseconds away), its group, its aggregates as
--- description: exact decimals, its checkpoint id as written and as a number (__epoch, the epoch of the write), its
+-- description: exact decimals (a DECIMAL or integer column that converts without a value changing, .Exact, cast
+-- description: as stored; any other read from its trimmed text, rules/text_decimal.sql), its checkpoint id as written and as a number (__epoch, the epoch of the write), its
 -- description: watermark and emission, and __compared: the row is its key's emission that counts (with last_by:
 -- description: the greatest emission, compared as a number when it is one, else as text; ISO timestamps sort as
 -- description: text).
@@ -13,7 +14,7 @@ SELECT *, {{if .LastBy}}dense_rank() OVER (PARTITION BY __window_end{{range .Gro
 {{if eq .Edge "start"}}{{$w}} AS __window_start, make_timestamptz(epoch_us({{$w}}) + {{.Size}}) AS __window_end
 {{- else}}make_timestamptz(epoch_us({{$w}}) - {{.Size}}) AS __window_start, {{$w}} AS __window_end{{end}}
 {{- range .Groups}}, {{if .AsText}}CAST({{q .Name}} AS VARCHAR){{else}}{{q .Name}}{{end}} AS {{q .Name}}{{end}}
-{{- range .Aggregates}}, CAST(trim(CAST({{q .Column}} AS VARCHAR)) AS {{.Type}}) AS {{q .Column}}{{end}}, {{if .Checkpoint -}}
+{{- range .Aggregates}}, {{if .Exact}}CAST({{q .Column}} AS {{.Type}}){{else}}{{textdecimal (printf "trim(CAST(%s AS VARCHAR))" (q .Column)) .Type "CAST"}}{{end}} AS {{q .Column}}{{end}}, {{if .Checkpoint -}}
 CAST({{q .Checkpoint}} AS VARCHAR) AS __checkpoint, TRY_CAST(trim(CAST({{q .Checkpoint}} AS VARCHAR)) AS BIGINT) AS __epoch
 {{- else}}CAST(NULL AS VARCHAR) AS __checkpoint, CAST(NULL AS BIGINT) AS __epoch{{end}}, {{if .Watermark -}}
 {{instant (q .Watermark) .WatermarkType .Zone false}} AS __watermark

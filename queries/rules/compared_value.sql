@@ -4,7 +4,7 @@
 -- description: with .Normalized and the column's normalize: trimmed of leading and trailing ASCII white space and/or
 -- description: lower-cased; a number as the exact .C.Decimal; binary floating point, and a number or text compared
 -- description: with it, as .C.Float (FLOAT or DOUBLE: the nearest value); text read as .Op.Cast (BOOLEAN,
--- description: DATE, TIME, UUID, INTERVAL); a timestamp as an instant — TIMESTAMP WITH TIME ZONE as it is, a
+-- description: DATE, TIME, UUID, INTERVAL, a DECIMAL by rules/text_decimal.sql); a timestamp as an instant — TIMESTAMP WITH TIME ZONE as it is, a
 -- description: zone-less value as wall-clock time in .Op.Zone, text naming a zone or offset as that instant and other
 -- description: text as wall-clock time in .Op.Zone — or, unless .Instant, two zone-less timestamps of one type and
 -- description: zone as their wall-clock values. .Cast is CAST, or TRY_CAST for NULL where a value does not read.
@@ -23,6 +23,6 @@
   {{- else if eq .Op.Kind "zoneless"}}timezone({{lit .Op.Zone}}, CAST({{$c}} AS TIMESTAMP))
   {{- else}}{{$t := printf "NULLIF(trim(CAST(%s AS VARCHAR)), '')" $c}}CASE WHEN {{haszone $t}} THEN {{.Cast}}({{$t}} AS TIMESTAMP WITH TIME ZONE) ELSE timezone({{lit .Op.Zone}}, {{.Cast}}({{$t}} AS TIMESTAMP)) END
   {{- end}}
-{{- else if .Op.Cast}}{{.Cast}}(NULLIF(trim(CAST({{$c}} AS VARCHAR)), '') AS {{sqltype .Op.Cast}})
+{{- else if .Op.Cast}}{{textdecimal (printf "NULLIF(trim(CAST(%s AS VARCHAR)), '')" $c) (sqltype .Op.Cast) .Cast}}
 {{- else}}{{$c}}
 {{- end}}

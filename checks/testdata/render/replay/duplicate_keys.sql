@@ -7,7 +7,14 @@
 -- chart: replayed_keys
 -- finding: replay
 -- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints, first_checkpoint=checkpoints, restart=restart
-WITH d AS (
+WITH x AS (
+    -- The repeated keys first (a plain count), so the ordered aggregates below run over their rows only.
+    SELECT x.__window_start, x.__window_end, x."region"
+    FROM replay_sink AS x
+    WHERE x.__compared
+    GROUP BY x.__window_start, x.__window_end, x."region"
+    HAVING count(*) > 1
+), d AS (
     SELECT k.__window_start AS window_start, k.__window_end AS window_end, k."region",
            count(*) AS row_count,
            count(DISTINCT CAST(struct_pack("total" := k."total", "n" := k."n") AS VARCHAR)) > 1 AS conflicting,
@@ -15,6 +22,7 @@ WITH d AS (
            min(k.__epoch) AS first_checkpoint,
            string_agg(('total=' || coalesce(CAST(k."total" AS VARCHAR), 'NULL') || ' ' || 'n=' || coalesce(CAST(k."n" AS VARCHAR), 'NULL') || ' ' || 'checkpoint=' || coalesce(k.__checkpoint, 'NULL') || ' ' || 'emission=' || coalesce(k.__emission, 'NULL') || ' ' || 'at ' || k.__file || ':' || k.__line), '; ' ORDER BY k.__row) AS sink_rows
     FROM replay_sink AS k
+    SEMI JOIN x ON (k.__window_start IS NOT DISTINCT FROM x.__window_start AND k.__window_end IS NOT DISTINCT FROM x.__window_end AND k."region" IS NOT DISTINCT FROM x."region")
     WHERE k.__compared
     GROUP BY k.__window_start, k.__window_end, k."region"
     HAVING count(*) > 1

@@ -12,7 +12,19 @@
 -- finding: replay
 -- columns: window_start=window_start, window_end=window_end, aggregate=measure, expected=source, sink_sum=sink,
 -- columns: difference=difference, finding=finding, checkpoint_ids=checkpoints, sink_locations=location, restart=restart
-WITH k AS (
+WITH c AS (
+    -- The candidate keys first, from a plain count and sum per key: a key of one sink row agrees exactly when its
+    -- sum equals the re-performed value (the row is the sum), so only keys of several rows or a differing sum can
+    -- disagree, and the ordered lists below are built for their rows only.
+    SELECT c.__window_start, c.__window_end, c."region", count(*) AS sink_rows, CAST(sum(c."total") AS DECIMAL(38,2)) AS "sum__total", CAST(sum(c."n") AS DECIMAL(38,0)) AS "sum__n"
+    FROM replay_sink AS c
+    WHERE c.__compared
+    GROUP BY c.__window_start, c.__window_end, c."region"
+), x AS (
+    SELECT c.__window_start, c.__window_end, c."region"
+    FROM c JOIN expected AS e ON e.__window_end = c.__window_end AND e."region" IS NOT DISTINCT FROM c."region"
+    WHERE c.sink_rows > 1 OR c."sum__total" IS DISTINCT FROM e."total" OR c."sum__n" IS DISTINCT FROM e."n"
+), k AS (
     SELECT k.__window_start AS window_start, k.__window_end AS window_end, k."region",
            count(*) AS sink_rows,
            min(k.__epoch) AS first_checkpoint,
@@ -23,6 +35,7 @@ WITH k AS (
            list(k."n" ORDER BY k.__row) AS "rows__n",
            CAST(sum(k."n") AS DECIMAL(38,0)) AS "sum__n"
     FROM replay_sink AS k
+    SEMI JOIN x ON (k.__window_start IS NOT DISTINCT FROM x.__window_start AND k.__window_end IS NOT DISTINCT FROM x.__window_end AND k."region" IS NOT DISTINCT FROM x."region")
     WHERE k.__compared
     GROUP BY k.__window_start, k.__window_end, k."region"
 ), j AS (
