@@ -78,3 +78,47 @@ func TestPlainDigitsExact(t *testing.T) {
 		})
 	}
 }
+
+// TestTextDecimalExact: rules/text_decimal.sql reads every text as the
+// plain CAST to DECIMAL(38,s) does — the same value where it reads one
+// (rounded alike past the scale, at 18 digits and beyond, signs, white
+// space, exponents, NULL), an error where it errors, NULL under TRY_CAST —
+// and takes the narrow path only for a type wider than 18 digits.
+func TestTextDecimalExact(t *testing.T) {
+	ctx := context.Background()
+	db := sourcetest.DB(t)
+	values := []string{"1.235", "-1.235", "1.225", "-0.005", "0.004", "1.2349999999999999999999", "9999999999999999.99",
+		"9999999999999999.995", "99999999999999999.99", "-99999999999999999.995", "123456789012345678901234.5", " 12.5 ",
+		"+3", ".5", "5.", "1e2", "-0", "00012.10", "1_000", "NULL"}
+	for _, typ := range []string{"DECIMAL(38,2)", "DECIMAL(38,0)", "DECIMAL(20,2)", "DECIMAL(18,2)"} {
+		for _, v := range values {
+			lit := sqlfile.Literal(v)
+			if v == "NULL" {
+				lit = "CAST(NULL AS VARCHAR)"
+			}
+			for _, cast := range []string{"CAST", "TRY_CAST"} {
+				rule, err := textDecimal(lit, typ, cast)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(rule, "coalesce") != (typ != "DECIMAL(18,2)") {
+					t.Errorf("%s: narrow path %v: %s", typ, strings.Contains(rule, "coalesce"), rule)
+				}
+				q := fmt.Sprintf("SELECT coalesce(CAST(%s(%s AS %s) AS VARCHAR), 'NULL'), coalesce(CAST(%s AS VARCHAR), 'NULL')", cast, lit, typ, rule)
+				_, rows, err := db.Strings(ctx, q)
+				_, _, ruleErr := db.Strings(ctx, "SELECT "+rule)
+				_, _, plainErr := db.Strings(ctx, fmt.Sprintf("SELECT %s(%s AS %s)", cast, lit, typ))
+				if (ruleErr == nil) != (plainErr == nil) {
+					t.Errorf("%s %s %q: the rule errs %v, the plain cast %v", cast, typ, v, ruleErr, plainErr)
+					continue
+				}
+				if err != nil {
+					continue // both refuse the value
+				}
+				if *rows[0][0] != *rows[0][1] {
+					t.Errorf("%s %s %q: plain %s, rule %s", cast, typ, v, *rows[0][0], *rows[0][1])
+				}
+			}
+		}
+	}
+}
