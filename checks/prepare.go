@@ -158,6 +158,11 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 		if len(convert[t]) == 0 {
 			continue
 		}
+		// An input read where it lies (a view over its files) is copied
+		// into a table first: the conversion rewrites it in place.
+		if err := db.Materialize(ctx, t); err != nil {
+			return nil, nil, fmt.Errorf("convert the %s's ids and measures to exact types: %w", t, err)
+		}
 		if err := convertTable(ctx, db, t, convert[t], tc.types[map[string]string{SourceTable: "source", SinkTable: "sink"}[t]]); err != nil {
 			return nil, nil, fmt.Errorf("convert the %s's ids and measures to exact types: %w", t, err)
 		}

@@ -458,12 +458,16 @@ func fingerprint(p string) (File, error) {
 		return File{}, fmt.Errorf("read %s: %w", p, err)
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return File{}, fmt.Errorf("read %s: %w", p, err)
+	}
 	h := sha256.New()
 	n, err := io.Copy(h, f)
 	if err != nil {
 		return File{}, fmt.Errorf("read %s: %w", p, err)
 	}
-	return File{Path: p, Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+	return File{Path: p, Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil)), at: p, info: info}, nil
 }
 
 // Rel shows path relative to base when it lies below it (slash-separated),

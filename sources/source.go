@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -250,6 +252,9 @@ type Input struct {
 	// run asked for others only (load.Options.Columns), with their types;
 	// set by the loader.
 	NotRead []Column `json:"columns_not_read,omitempty"`
+	// ReadInPlace says the input was not copied into DuckDB: its relation
+	// is a view over its files (load.Options.View); set by the loader.
+	ReadInPlace bool `json:"read_in_place,omitempty"`
 	// Details holds kind-specific facts an auditor needs to say "as of
 	// what" the input was read (a database snapshot, the SQL run, …).
 	Details map[string]any `json:"details,omitempty"`
@@ -310,6 +315,38 @@ type File struct {
 	// ValidLength, when not nil, is the valid-length side file that cut
 	// the file: only its first ValidLength.Length bytes were read.
 	ValidLength *ValidLength `json:"valid_length,omitempty"`
+
+	// at and info are the file as opened and its state when fingerprinted
+	// (Unchanged).
+	at   string
+	info os.FileInfo
+}
+
+// ErrChanged is in the chain of the error of a file that changed after
+// it was fingerprinted: what was read may not be what the evidence's
+// SHA-256 describes. A runtime error (exit 3).
+var ErrChanged = fault.Runtime.New("sources: input file changed while the run read it")
+
+// Unchanged reports an error wrapping ErrChanged when the file is no
+// longer the one fingerprinted: another file at its path (os.SameFile), or
+// another size or modification time. A File not made by Fingerprint (no
+// state kept) is taken as unchanged.
+func (f File) Unchanged() error {
+	if f.info == nil {
+		return nil
+	}
+	now, err := os.Stat(f.at)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrChanged, f.Path, err)
+	}
+	switch {
+	case !os.SameFile(f.info, now):
+		return fmt.Errorf("%w: %s was replaced by another file", ErrChanged, f.Path)
+	case now.Size() != f.info.Size() || !now.ModTime().Equal(f.info.ModTime()):
+		return fmt.Errorf("%w: %s was %d bytes modified %s when hashed, %d bytes modified %s now", ErrChanged, f.Path,
+			f.info.Size(), f.info.ModTime().UTC().Format(time.RFC3339Nano), now.Size(), now.ModTime().UTC().Format(time.RFC3339Nano))
+	}
+	return nil
 }
 
 // SkippedFile is a file a location matched that was not read as records.

@@ -89,7 +89,7 @@ func comparisonOf(p *checks.Params) *evidence.Comparison {
 
 // inputOf is one loaded input as summary.json states it.
 func inputOf(in *sources.Input) *evidence.Input {
-	out := &evidence.Input{Role: in.Role, Kind: in.Kind, Location: in.Location, Ignored: in.Ignored, Partitions: in.Partitions, Rows: in.Rows, TimeZone: in.TimeZone, Details: in.Details}
+	out := &evidence.Input{Role: in.Role, Kind: in.Kind, Location: in.Location, Ignored: in.Ignored, Partitions: in.Partitions, Rows: in.Rows, ReadInPlace: in.ReadInPlace, TimeZone: in.TimeZone, Details: in.Details}
 	for _, f := range in.Files {
 		ef := evidence.File{Path: f.Path, Bytes: f.Bytes, SHA256: f.SHA256}
 		if v := f.ValidLength; v != nil {

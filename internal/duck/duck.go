@@ -207,6 +207,39 @@ func (d *DB) CountRows(ctx context.Context, table string) (int64, error) {
 	return d.Count(ctx, q)
 }
 
+// DropView drops the view name if it exists.
+func (d *DB) DropView(ctx context.Context, name string) error {
+	return d.run(ctx, "drop_view", name)
+}
+
+// IsView reports whether name is a view of the session's main schema
+// (engine/is_view.sql) rather than a table: a source read where it lies
+// (load.Options.View).
+func (d *DB) IsView(ctx context.Context, name string) (bool, error) {
+	q, err := stmt("is_view", nil)
+	if err != nil {
+		return false, err
+	}
+	n, err := d.Count(ctx, q, name)
+	return n > 0, err
+}
+
+// Materialize turns the view name into a table of the same name holding
+// the rows the view reads now (engine/materialize.sql, one transaction), for
+// a step that rewrites the table in place. A table is left as it is. On
+// error the view is left as it was.
+func (d *DB) Materialize(ctx context.Context, name string) error {
+	view, err := d.IsView(ctx, name)
+	if err != nil || !view {
+		return err
+	}
+	if err := d.run(ctx, "materialize", struct{ View, Temp string }{name, name + "__materialized"}); err != nil {
+		d.conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return fmt.Errorf("duckdb: copy view %s into a table: %w", name, err)
+	}
+	return nil
+}
+
 // SetMemoryLimit caps the memory DuckDB holds before it spills (a size in
 // DuckDB's notation, such as "4GB").
 func (d *DB) SetMemoryLimit(ctx context.Context, limit string) error {

@@ -92,3 +92,45 @@ func TestSessionSetup(t *testing.T) {
 		t.Errorf("dropping a table that is gone: %v", err)
 	}
 }
+
+// Materialize turns a view into a table of the same name and rows (a step
+// that rewrites the table in place needs one), leaves a table as it is,
+// and IsView tells the two apart.
+func TestMaterialize(t *testing.T) {
+	ctx := context.Background()
+	db, err := duck.Open(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec(ctx, "CREATE TABLE t AS SELECT range AS n FROM range(5)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(ctx, "CREATE VIEW v AS SELECT n * 2 AS m FROM t"); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"t": false, "v": true} {
+		if got, err := db.IsView(ctx, name); err != nil || got != want {
+			t.Fatalf("IsView(%s) = %v, %v; want %v", name, got, err, want)
+		}
+	}
+	for _, name := range []string{"v", "t"} {
+		if err := db.Materialize(ctx, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if view, err := db.IsView(ctx, "v"); err != nil || view {
+		t.Fatalf("v is still a view (%v)", err)
+	}
+	// A table now: the rows stay when t changes, and it can be altered.
+	if err := db.Exec(ctx, "DELETE FROM t; ALTER TABLE v ALTER COLUMN m SET DATA TYPE VARCHAR"); err != nil {
+		t.Fatal(err)
+	}
+	n, err := db.Count(ctx, "SELECT sum(CAST(m AS INTEGER)) FROM v")
+	if err != nil || n != 20 {
+		t.Errorf("sum of v = %d (%v), want 20 = 2·(0+1+2+3+4)", n, err)
+	}
+	if n, err := db.CountRows(ctx, "t"); err != nil || n != 0 {
+		t.Errorf("t has %d rows (%v) after DELETE", n, err)
+	}
+}

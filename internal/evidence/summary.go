@@ -320,6 +320,13 @@ type Input struct {
 	// the event time, the group and the aggregated columns of its events,
 	// and nothing else). Absent when every column was read.
 	NotRead []Column `json:"columns_not_read,omitempty"`
+	// ReadInPlace says the records were not copied into the run's DuckDB
+	// session: the input's relation was a view over its files, so every
+	// statement read the files themselves, which the run checked
+	// unchanged (size, modification time, file identity) after its last
+	// statement. A re-performance's events of one Parquet schema are read
+	// so. Absent (false) when the input was loaded as a table.
+	ReadInPlace bool `json:"read_in_place,omitempty"`
 	// TimeZone is the IANA zone this input's zone-less timestamps were
 	// read in (a TIMESTAMP column, PostgreSQL timestamp, MySQL DATETIME,
 	// Parquet timestamp without a UTC adjustment, text declared

@@ -36,6 +36,15 @@ type Options struct {
 	// other read (CSV, a database, Kafka, a Go reader), and any input with
 	// Rename, reads every column.
 	Columns []string
+	// View asks for the input to be read where it lies: a Parquet input of
+	// one schema read by DuckDB, without Rename, value formats or declared
+	// types, becomes a view over its files (read_parquet_table.sql, the same
+	// columns and provenance) instead of a table, so each statement that
+	// reads it reads the files (a re-performance reads the events once, to
+	// aggregate them). Input.ReadInPlace says when it did; any other input
+	// is loaded as a table. The caller must check the files unchanged once
+	// the last statement has read them (sources.File.Unchanged).
+	View bool
 }
 
 // renameColumns renames the columns of table as rename says, in the order

@@ -123,9 +123,15 @@ func count(ctx context.Context, db *duck.DB, id string, data any, args ...any) (
 
 type tableData struct{ Table string }
 
-// drop removes table, even once ctx is cancelled.
+// drop removes table (or the view of an input read where it lies), even
+// once ctx is cancelled.
 func drop(ctx context.Context, db *duck.DB, table string) {
-	exec(context.WithoutCancel(ctx), db, "drop_table", tableData{table})
+	ctx = context.WithoutCancel(ctx)
+	if view, err := db.IsView(ctx, table); err == nil && view {
+		db.DropView(ctx, table)
+		return
+	}
+	exec(ctx, db, "drop_table", tableData{table})
 }
 
 // Table reads src into a new table named table of db and returns the
@@ -177,7 +183,8 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		// A scan of no file (an input whose every file is uncommitted:
 		// no record, its columns known) is read as empty records.
 		if native(scan) && len(scan.Files) > 0 && !shadowsRowID(scan) {
-			err := loadScan(ctx, db, table, sin.Location, scan)
+			view := opt.View && opt.Rename == nil && sin.Formats.IsZero() && len(sin.Declared) == 0
+			inPlace, err := loadScan(ctx, db, table, sin.Location, scan, view)
 			var re *readerError
 			switch {
 			case err != nil && scan.Format == sources.FormatCSV && errors.As(err, &re) && ctx.Err() == nil:
@@ -193,6 +200,10 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 					return nil, err
 				}
 				in = sin
+				if inPlace {
+					in.ReadInPlace = true
+					in.Notes = append(in.Notes, fmt.Sprintf("the %s was read where it lies, not copied: every statement that reads it reads its Parquet files, checked unchanged (size, modification time, file identity) once the checks had run", in.Role))
+				}
 				if len(notRead) > 0 {
 					if err := notReadTypes(ctx, db, scan, notRead); err != nil {
 						return nil, err

@@ -85,21 +85,29 @@ var duckCompression = map[sources.Compression]string{
 
 // loadScan reads scan with DuckDB's file reader into table, with the
 // provenance columns of package sources. location names the input in
-// errors.
-func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *sources.Scan) error {
+// errors. With view, a Parquet scan of one schema read in one pass makes
+// table a view over the files instead (inPlace reports it did).
+func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *sources.Scan, view bool) (inPlace bool, err error) {
 	if scan.Format == sources.FormatParquet && onePass(scan) {
-		done, err := loadParquet(ctx, db, table, scan)
+		view = view && len(schemaRuns(scan)) == 1
+		done, err := loadParquet(ctx, db, table, scan, view)
 		if err != nil {
 			var re *runError
 			if errors.As(err, &re) {
-				return fmt.Errorf("read %s: %s: %w", location, re.files, shortReaderError(re.err))
+				return false, fmt.Errorf("read %s: %s: %w", location, re.files, shortReaderError(re.err))
 			}
-			return fmt.Errorf("read %s: %w", location, shortReaderError(err))
+			return false, fmt.Errorf("read %s: %w", location, shortReaderError(err))
 		}
 		if done {
-			return nil
+			return view, nil
 		}
 	}
+	return false, loadTwoPass(ctx, db, table, location, scan)
+}
+
+// loadTwoPass reads scan into table the plain way: the raw rows first
+// (readRaw), then their provenance in a second copy (file_provenance.sql).
+func loadTwoPass(ctx context.Context, db *duck.DB, table, location string, scan *sources.Scan) error {
 	raw := table + "__raw"
 	defer drop(ctx, db, raw)
 	if err := readRaw(ctx, db, raw, scan); err != nil {
@@ -269,10 +277,11 @@ func onePass(scan *sources.Scan) bool {
 // the rows are read instead of in a second copy of the table (the
 // file_provenance statement) — the same values: __line the row's position
 // in its file from scan.FirstLine, __row its position in read order, from
-// the row counts of the files' footers. It returns false, with no table
-// left, when a file's rows could not be matched to its listed path (the
-// caller then reads the scan the two-pass way).
-func loadParquet(ctx context.Context, db *duck.DB, table string, scan *sources.Scan) (bool, error) {
+// the row counts of the files' footers. With view (one run of files), table
+// is a view reading the files with the same columns instead (load.Options.View).
+// It returns false, with no table left, when a file's rows could not be
+// matched to its listed path (the caller then reads the scan the two-pass way).
+func loadParquet(ctx context.Context, db *duck.DB, table string, scan *sources.Scan, view bool) (bool, error) {
 	paths := make([]string, len(scan.Files))
 	for i, f := range scan.Files {
 		paths[i] = f.Path
@@ -313,13 +322,13 @@ func loadParquet(ctx context.Context, db *duck.DB, table string, scan *sources.S
 	for i, r := range schemaRuns(scan) {
 		err := exec(ctx, db, "read_parquet_table", struct {
 			Table, Enum         string
-			Append              bool
+			Append, View        bool
 			Columns             []parquetColumn
 			Files, Paths, Names []string
 			Offsets             string
 			FirstLine           int64
 			Partitions          []partitionList
-		}{table, enum, i > 0, r.columns, r.paths, paths, namesOf(scan), "[" + strings.Join(offsets, ", ") + "]", scan.FirstLine, partitionLists(scan)})
+		}{table, enum, i > 0, view, r.columns, r.paths, paths, namesOf(scan), "[" + strings.Join(offsets, ", ") + "]", scan.FirstLine, partitionLists(scan)})
 		if err != nil {
 			return false, &runError{files: strings.Join(r.names, ", "), err: err}
 		}
