@@ -158,11 +158,6 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 		if len(convert[t]) == 0 {
 			continue
 		}
-		// An input read where it lies (a view over its files) is copied
-		// into a table first: the conversion rewrites it in place.
-		if err := db.Materialize(ctx, t); err != nil {
-			return nil, nil, fmt.Errorf("convert the %s's ids and measures to exact types: %w", t, err)
-		}
 		if err := convertTable(ctx, db, t, convert[t], tc.types[map[string]string{SourceTable: "source", SinkTable: "sink"}[t]]); err != nil {
 			return nil, nil, fmt.Errorf("convert the %s's ids and measures to exact types: %w", t, err)
 		}
@@ -341,7 +336,8 @@ func emptyIDs(ctx context.Context, db *duck.DB, keys []KeyColumn) (map[string]in
 // place (prepare/alter_column.sql) when each is a measure's DECIMAL, text
 // or empty text as NULL of a text column; else in one rewrite of the table
 // (prepare/convert.sql), the same expressions. types are the table's column
-// types before.
+// types before. A view (duck.DB.ViewOver, or an input read where it lies) is
+// converted in the table it reads, or copied into a table first.
 func convertTable(ctx context.Context, db *duck.DB, table string, cols []conversion, types map[string]string) error {
 	inPlace := true
 	for _, c := range cols {
@@ -350,20 +346,33 @@ func convertTable(ctx context.Context, db *duck.DB, table string, cols []convers
 		}
 	}
 	if !inPlace {
+		// One rewrite of the whole table: a view becomes a table first.
+		if err := db.Materialize(ctx, table); err != nil {
+			return err
+		}
 		return exec(ctx, db, prepareSQL, "convert", struct {
 			Table   string
 			Columns []conversion
 		}{table, cols})
 	}
+	// In place: in the table itself, or in the raw rows a view of the
+	// loader adds provenance to (then made again over the new types); any
+	// other view (an input read where it lies) becomes a table first.
+	target := db.AlterTarget(table)
+	if target == table {
+		if err := db.Materialize(ctx, table); err != nil {
+			return err
+		}
+	}
 	for _, c := range cols {
 		if err := exec(ctx, db, prepareSQL, "alter_column", struct {
 			Table string
 			Col   conversion
-		}{table, c}); err != nil {
+		}{target, c}); err != nil {
 			return err
 		}
 	}
-	return nil
+	return db.Refresh(ctx, table)
 }
 
 func typeMap(cols []duck.Column) map[string]string {

@@ -35,7 +35,13 @@ type DB struct {
 	db    *sql.DB
 	conn  *sql.Conn
 	arrow *duckdb.Arrow
+	// over maps a view made by ViewOver to the table it reads and the
+	// statement that makes it (run again by Refresh).
+	over map[string]viewOver
 }
+
+// viewOver is a view that adds columns to the rows of one table.
+type viewOver struct{ base, create string }
 
 // MemoryLimit caps the memory DuckDB holds when Open is given a tempDir,
 // until SetMemoryLimit says otherwise (a run sets its budget's DuckDB share,
@@ -207,9 +213,17 @@ func (d *DB) CountRows(ctx context.Context, table string) (int64, error) {
 	return d.Count(ctx, q)
 }
 
-// DropView drops the view name if it exists.
+// DropView drops the view name if it exists, and the table it reads when
+// ViewOver made it.
 func (d *DB) DropView(ctx context.Context, name string) error {
-	return d.run(ctx, "drop_view", name)
+	if err := d.run(ctx, "drop_view", name); err != nil {
+		return err
+	}
+	if v, ok := d.over[name]; ok {
+		delete(d.over, name)
+		return d.DropTable(ctx, v.base)
+	}
+	return nil
 }
 
 // IsView reports whether name is a view of the session's main schema
@@ -236,6 +250,47 @@ func (d *DB) Materialize(ctx context.Context, name string) error {
 	if err := d.run(ctx, "materialize", struct{ View, Temp string }{name, name + "__materialized"}); err != nil {
 		d.conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return fmt.Errorf("duckdb: copy view %s into a table: %w", name, err)
+	}
+	if v, ok := d.over[name]; ok {
+		delete(d.over, name)
+		return d.DropTable(ctx, v.base)
+	}
+	return nil
+}
+
+// ViewOver runs create, a statement (CREATE OR REPLACE VIEW name AS …)
+// that makes name a view adding columns to the rows of table base, and
+// keeps it: a column of the view's that a step converts in place is
+// converted in base (AlterTarget) and the view made again (Refresh), and
+// Materialize and DropView drop base with the view. The view must read
+// every column of base under its own name.
+func (d *DB) ViewOver(ctx context.Context, name, base, create string) error {
+	if err := d.Exec(ctx, create); err != nil {
+		return err
+	}
+	if d.over == nil {
+		d.over = map[string]viewOver{}
+	}
+	d.over[name] = viewOver{base: base, create: create}
+	return nil
+}
+
+// AlterTarget is the table an ALTER TABLE of name's columns must change:
+// the table a view made by ViewOver reads (Refresh it afterwards), else
+// name itself.
+func (d *DB) AlterTarget(name string) string {
+	if v, ok := d.over[name]; ok {
+		return v.base
+	}
+	return name
+}
+
+// Refresh makes a view of ViewOver again, after its table's columns were
+// altered (DuckDB refuses a view whose table's types changed since it was
+// made); a no-op for any other name.
+func (d *DB) Refresh(ctx context.Context, name string) error {
+	if v, ok := d.over[name]; ok {
+		return d.Exec(ctx, v.create)
 	}
 	return nil
 }

@@ -134,3 +134,58 @@ func TestMaterialize(t *testing.T) {
 		t.Errorf("t has %d rows (%v) after DELETE", n, err)
 	}
 }
+
+// A view of ViewOver adds columns to its table's rows: a column converted
+// in place is converted in the table (AlterTarget) and the view made again
+// (Refresh) keeps the same rows with the new type and the same row
+// numbers; Materialize and DropView drop the table with the view.
+func TestViewOver(t *testing.T) {
+	ctx := context.Background()
+	db, err := duck.Open(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec(ctx, "CREATE TABLE r AS SELECT CAST(range AS VARCHAR) || '.5' AS x FROM range(4)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.ViewOver(ctx, "v", "r", "CREATE OR REPLACE VIEW v AS SELECT r.*, r.rowid + 2 AS __line FROM r"); err != nil {
+		t.Fatal(err)
+	}
+	if got := db.AlterTarget("v"); got != "r" {
+		t.Fatalf("AlterTarget(v) = %s", got)
+	}
+	if got := db.AlterTarget("r"); got != "r" {
+		t.Errorf("AlterTarget(r) = %s", got)
+	}
+	if err := db.Exec(ctx, "ALTER TABLE r ALTER COLUMN x SET DATA TYPE DECIMAL(9,1) USING CAST(x AS DECIMAL(9,1))"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Refresh(ctx, "v"); err != nil {
+		t.Fatal(err)
+	}
+	// The catalog (what the checks plan by) has the view's new type.
+	cols, err := db.Columns(ctx, "v")
+	if err != nil || len(cols) != 2 || cols[0].Type != "DECIMAL(9,1)" || cols[1].Name != "__line" {
+		t.Fatalf("columns of v: %v, %v", cols, err)
+	}
+	_, rows, err := db.Strings(ctx, "SELECT string_agg(CAST(x * 2 AS VARCHAR) || '@' || __line, ' ' ORDER BY __line), any_value(typeof(x)) FROM v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := *rows[0][0] + " " + *rows[0][1]; got != "1.0@2 3.0@3 5.0@4 7.0@5 DECIMAL(9,1)" {
+		t.Errorf("v after the conversion: %s", got)
+	}
+	if err := db.Materialize(ctx, "v"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.CountRows(ctx, "v"); err != nil || n != 4 {
+		t.Errorf("v materialised: %d rows, %v", n, err)
+	}
+	if _, err := db.CountRows(ctx, "r"); err == nil {
+		t.Error("r was not dropped with the view materialised")
+	}
+	if got := db.AlterTarget("v"); got != "v" {
+		t.Errorf("AlterTarget(v) after Materialize = %s", got)
+	}
+}

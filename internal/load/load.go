@@ -240,6 +240,13 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		}
 		in = rin
 	}
+	if opt.Rename != nil || !in.Formats.IsZero() || len(in.Declared) > 0 {
+		// Renames, value formats and declared types rewrite the table:
+		// a view over the raw rows (file_provenance.sql) becomes one.
+		if err := db.Materialize(ctx, table); err != nil {
+			return nil, err
+		}
+	}
 	renamed, err := renameColumns(ctx, db, table, in.Role, opt.Rename, false)
 	if err != nil {
 		return nil, err

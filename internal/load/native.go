@@ -109,7 +109,14 @@ func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *so
 // (readRaw), then their provenance in a second copy (file_provenance.sql).
 func loadTwoPass(ctx context.Context, db *duck.DB, table, location string, scan *sources.Scan) error {
 	raw := table + "__raw"
-	defer drop(ctx, db, raw)
+	// A CSV input of one file keeps its raw table: table is a view adding
+	// the provenance columns to it (file_provenance.sql), not a second copy.
+	over := scan.Format == sources.FormatCSV && len(scan.Files) == 1
+	defer func() {
+		if !over {
+			drop(ctx, db, raw)
+		}
+	}()
 	if err := readRaw(ctx, db, raw, scan); err != nil {
 		var re *runError
 		if errors.As(err, &re) {
@@ -127,14 +134,25 @@ func loadTwoPass(ctx context.Context, db *duck.DB, table, location string, scan 
 		return err
 	}
 	for {
-		err := exec(ctx, db, "file_provenance", struct {
+		q, err := statements().SQL("file_provenance", struct {
 			Table, Raw, Enum string
 			Paths, Names     []string
 			FirstLine        int64
 			Partitions       []partitionList
-			RawFile          bool
-		}{table, raw, enum, paths, names, scan.FirstLine, partitionLists(scan), rawFile(scan)})
+			RawFile, View    bool
+		}{table, raw, enum, paths, names, scan.FirstLine, partitionLists(scan), rawFile(scan), over})
 		if err != nil {
+			return err
+		}
+		if over {
+			// Every row's provenance is the one file's name and its
+			// position: nothing can be left without it (complete).
+			if err := db.ViewOver(ctx, table, raw, q); err != nil {
+				return err
+			}
+			break
+		}
+		if err := db.Exec(ctx, q); err != nil {
 			return err
 		}
 		if enum == "" {
@@ -438,6 +456,11 @@ func physicalLines(ctx context.Context, db *duck.DB, table string, scan *sources
 		}
 		if len(scan.Quote) != 1 { // a quote outside ASCII (see the doc comment)
 			continue
+		}
+		// __line is set row by row: a view over the raw rows becomes a
+		// table first.
+		if err := db.Materialize(ctx, table); err != nil {
+			return err
 		}
 		if err := setLines(ctx, db, table, scan, f); err != nil {
 			return fmt.Errorf("%s: line numbers: %w", f.Name, err)
