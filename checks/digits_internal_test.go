@@ -82,14 +82,19 @@ func TestPlainDigitsExact(t *testing.T) {
 // TestTextDecimalExact: rules/text_decimal.sql reads every text as the
 // plain CAST to DECIMAL(38,s) does — the same value where it reads one
 // (rounded alike past the scale, at 18 digits and beyond, signs, white
-// space, exponents, NULL), an error where it errors, NULL under TRY_CAST —
+// space, exponents with mantissas past 18 digits, NULL), an error where it errors, NULL under TRY_CAST —
 // and takes the narrow path only for a type wider than 18 digits.
 func TestTextDecimalExact(t *testing.T) {
 	ctx := context.Background()
 	db := sourcetest.DB(t)
 	values := []string{"1.235", "-1.235", "1.225", "-0.005", "0.004", "1.2349999999999999999999", "9999999999999999.99",
 		"9999999999999999.995", "99999999999999999.99", "-99999999999999999.995", "123456789012345678901234.5", " 12.5 ",
-		"+3", ".5", "5.", "1e2", "-0", "00012.10", "1_000", "NULL"}
+		"+3", ".5", "5.", "1e2", "-0", "00012.10", "1_000", "NULL",
+		// Exponents with long mantissas, which DuckDB's 64-bit parse truncates (a reviewer's finding).
+		"0.000000000000000000077e21", "0.0000000068588498349e14", "4966.63592267067813444350e13", "1E3", "-2.5e-1",
+		// Plain values with long fractions and many leading zeros.
+		"0.00500000000000000000000001", "0.0049999999999999999999999999", "000000000000000000000000012.345",
+		"-99999999999999999.994999999999999", "12345678901234567.89"}
 	for _, typ := range []string{"DECIMAL(38,2)", "DECIMAL(38,0)", "DECIMAL(20,2)", "DECIMAL(18,2)"} {
 		for _, v := range values {
 			lit := sqlfile.Literal(v)

@@ -186,15 +186,21 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 	}
 
 	// Every timestamp column must be readable.
-	stamps := []struct{ table, col, typ, field string }{
-		{SourceTable, rp.EventTime, src[rp.EventTime], "reperform.event_time"},
-		{SinkTable, r.WindowColumn, sink[r.WindowColumn], "reperform.window_" + r.WindowEdge},
+	// An event time or window edge must be finite too (infinity falls in no
+	// window); a watermark of -infinity is one before any event.
+	type stamp struct {
+		table, col, typ, field string
+		finite                 bool
+	}
+	stamps := []stamp{
+		{SourceTable, rp.EventTime, src[rp.EventTime], "reperform.event_time", true},
+		{SinkTable, r.WindowColumn, sink[r.WindowColumn], "reperform.window_" + r.WindowEdge, true},
 	}
 	if s.Watermark != "" {
-		stamps = append(stamps, struct{ table, col, typ, field string }{SinkTable, s.Watermark, sink[s.Watermark], "watermark"})
+		stamps = append(stamps, stamp{SinkTable, s.Watermark, sink[s.Watermark], "watermark", false})
 	}
 	for _, st := range stamps {
-		n, err := checkInstants(ctx, db, st.table, st.col, st.typ, r.Zone)
+		n, err := checkInstants(ctx, db, st.table, st.col, st.typ, r.Zone, st.finite)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -222,20 +228,19 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 }
 
 // checkInstants fails with ErrTime naming the first value of col that is
-// not a timestamp, and returns how many values carry no zone.
-func checkInstants(ctx context.Context, db *duck.DB, table, col, typ, zone string) (int64, error) {
+// not a timestamp (with finite, or is infinity or -infinity), and returns
+// how many values carry no zone.
+func checkInstants(ctx context.Context, db *duck.DB, table, col, typ, zone string, finite bool) (int64, error) {
 	switch {
 	case typ == "VARCHAR", typ == "TIMESTAMP WITH TIME ZONE", strings.HasPrefix(typ, "TIMESTAMP"), typ == "DATE",
 		typ == "BIGINT", typ == "INTEGER", typ == "HUGEINT", typ == "UBIGINT":
 	default:
 		return 0, fmt.Errorf("%w: column %s is %s; a timestamp column must be a timestamp, a date, epoch milliseconds or text", ErrColumn, col, typ)
 	}
-	data := struct{ Table, Col, Type, Zone string }{table, col, typ, zone}
-	if typ == "TIMESTAMP WITH TIME ZONE" {
-		// Already an instant (rules/instant.sql reads it as it is): no
-		// value to refuse, none zone-less.
-		return 0, nil
-	}
+	data := struct {
+		Table, Col, Type, Zone string
+		Finite                 bool
+	}{table, col, typ, zone, finite}
 	cond, err := replaySQL.SQL("not_instant", data)
 	if err != nil {
 		return 0, err
@@ -246,7 +251,7 @@ func checkInstants(ctx context.Context, db *duck.DB, table, col, typ, zone strin
 	}
 	if bad {
 		side := map[string]string{SourceTable: "source", SinkTable: "sink"}[table]
-		return 0, fmt.Errorf("%w: %s in the %s is not a timestamp (expected ISO 8601 such as 2026-11-26T03:00:00Z or 2026-11-26 03:00:00, or epoch milliseconds)", ErrTime, msg, side)
+		return 0, fmt.Errorf("%w: %s in the %s is not a timestamp of a point in time (expected ISO 8601 such as 2026-11-26T03:00:00Z or 2026-11-26 03:00:00, or epoch milliseconds; infinity is none)", ErrTime, msg, side)
 	}
 	return count(ctx, db, replaySQL, "zoneless_count", data)
 }

@@ -179,7 +179,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	notes = append(notes, unotes...)
 	replay, rnotes, err := prepareReplay(ctx, db, s, params, restarts, logw)
 	if err != nil {
-		return nil, err
+		return nil, inPlaceError(inputs[0], err)
 	}
 	notes = append(notes, rnotes...)
 	notes = append(notes, inputNotes...)
@@ -279,6 +279,24 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		return res, err
 	}
 	return res, nil
+}
+
+// inPlaceError names the files of an input read where it lies in err: its
+// rows are first read by the statement that failed, so a file DuckDB cannot
+// read (a corrupt page) fails there, not in the load that names it.
+func inPlaceError(in *sources.Input, err error) error {
+	if !in.ReadInPlace {
+		return err
+	}
+	var names []string
+	for i, f := range in.Files {
+		if i == 5 {
+			names = append(names, fmt.Sprintf("and %d more", len(in.Files)-i))
+			break
+		}
+		names = append(names, f.Path)
+	}
+	return fmt.Errorf("the %s %s, read where it lies (%s): %w", in.Role, in.Location, strings.Join(names, ", "), err)
 }
 
 // readInPlace lets a re-performance read its events where they lie

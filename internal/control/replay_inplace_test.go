@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/control"
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
@@ -201,6 +202,86 @@ func TestReplayReadInPlaceFileChanged(t *testing.T) {
 	_, err = control.Run(context.Background(), s, control.Options{Formats: []string{"json"}, Log: log})
 	if !errors.Is(err, sources.ErrChanged) || fault.Of(err) != fault.Runtime || !strings.Contains(err.Error(), "events.parquet") {
 		t.Fatalf("err = %v, want sources.ErrChanged naming the file (a runtime error)", err)
+	}
+	if _, err := os.Stat(s.Out); !os.IsNotExist(err) {
+		t.Errorf("an evidence folder was published: %v", err)
+	}
+}
+
+// An event time of infinity is no point in time (its epoch is NULL, so it
+// would fall in no window and the event would be dropped without a word):
+// the run stops naming file, line (or row) and value, for text events and for
+// Parquet TIMESTAMPTZ events read where they lie alike.
+func TestReplayInfiniteEventTime(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "events.csv")
+	if err := os.WriteFile(csv, []byte("event_time,shop,amount\n2026-11-26T00:10:00Z,1,1.50\ninfinity,1,2.25\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sink := filepath.Join(dir, "sink.csv")
+	if err := os.WriteFile(sink, []byte("window_end,shop,total\n2026-11-26T01:00:00Z,1,1.50\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	events := filepath.Join(dir, "events.parquet")
+	toParquet(t, csv, events, map[string]string{"event_time": "TIMESTAMPTZ"})
+	specFile := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(specFile, []byte("name: inf\nsource: events.csv\nsink: sink.csv\n"+
+		"reperform:\n  event_time: event_time\n  window: {size: 1h}\n  window_end: window_end\n  group_by: [shop]\n  aggregates: {total: sum(amount)}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The CSV file's line 3 (after the header), the Parquet file's row 2.
+	for _, c := range []struct{ source, at string }{{csv, "events.csv:3"}, {events, "events.parquet:2"}} {
+		source, at := c.source, c.at
+		s, err := spec.Load(specFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Source = spec.Input{URI: source}
+		s.Out = filepath.Join(t.TempDir(), "evidence")
+		_, err = control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+		if !errors.Is(err, checks.ErrTime) || fault.Of(err) != fault.Runtime || !strings.Contains(err.Error(), at+": column event_time") || !strings.Contains(err.Error(), `"infinity"`) {
+			t.Errorf("err = %v, want checks.ErrTime naming %s and infinity", err, at)
+		}
+	}
+}
+
+// Events read where they lie are first read by the re-performance, so a
+// page DuckDB cannot decode (here the event times' first page header
+// overwritten) fails
+// there: the error still names the input and its file, and the run exits 3
+// with no evidence.
+func TestReplayReadInPlaceCorruptFile(t *testing.T) {
+	dir := t.TempDir()
+	events := filepath.Join(dir, "events.parquet")
+	toParquet(t, "../../samples/hourly-report/source.csv", events, map[string]string{"event_time": "TIMESTAMPTZ", "amount": "DECIMAL(12,2)"})
+	db, err := duck.Open(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, err := db.Count(context.Background(), "SELECT CAST(data_page_offset AS BIGINT) FROM parquet_metadata("+duck.Literal(events)+") WHERE path_in_schema = 'event_time'")
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := at; i < at+36; i++ { // the event time column's first page header
+		b[i] = 0xFF
+	}
+	if err := os.WriteFile(events, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := spec.Load("../../samples/hourly-report/spec.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Source = spec.Input{URI: events}
+	s.Out = filepath.Join(dir, "evidence")
+	_, err = control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+	if err == nil || fault.Of(err) != fault.Runtime || !strings.Contains(err.Error(), "read where it lies ("+events+")") || !strings.Contains(err.Error(), "don't know what type") {
+		t.Fatalf("err = %v, want a runtime error naming the source's file", err)
 	}
 	if _, err := os.Stat(s.Out); !os.IsNotExist(err) {
 		t.Errorf("an evidence folder was published: %v", err)
