@@ -109,11 +109,15 @@ func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *so
 // (readRaw), then their provenance in a second copy (file_provenance.sql).
 func loadTwoPass(ctx context.Context, db *duck.DB, table, location string, scan *sources.Scan) error {
 	raw := table + "__raw"
-	// A CSV input of one file keeps its raw table: table is a view adding
-	// the provenance columns to it (file_provenance.sql), not a second copy.
-	over := scan.Format == sources.FormatCSV && len(scan.Files) == 1
+	// A CSV input of one file without partition columns keeps its raw
+	// table: table is a view adding the provenance columns to it
+	// (file_provenance.sql), not a second copy. (A partition column would
+	// be a constant of the view's, which a conversion in place of the raw
+	// table could not reach.)
+	over := scan.Format == sources.FormatCSV && len(scan.Files) == 1 && len(partitionLists(scan)) == 0
+	viewMade := false
 	defer func() {
-		if !over {
+		if !viewMade {
 			drop(ctx, db, raw)
 		}
 	}()
@@ -150,6 +154,7 @@ func loadTwoPass(ctx context.Context, db *duck.DB, table, location string, scan 
 			if err := db.ViewOver(ctx, table, raw, q); err != nil {
 				return err
 			}
+			viewMade = true // dropped with the view from now on
 			break
 		}
 		if err := db.Exec(ctx, q); err != nil {
