@@ -2,8 +2,9 @@
 
 // Package duck holds the one embedded DuckDB session a reconciliation runs
 // in: a single pinned connection (Arrow views belong to one connection),
-// set to UTC, into which sources are loaded as tables and on which every
-// check query runs.
+// set to UTC, into which sources are loaded as tables (or views: a view
+// over the input's files, or ViewOver's view adding provenance to a raw
+// table) and on which every check query runs.
 //
 // The package exists so that sources/ and checks/ share one session without
 // either owning it. It is built only with the duckdb_arrow build tag, which

@@ -9,7 +9,11 @@
 //   - natively, when it implements sources.Scanner and DuckDB reads its
 //     Scan (CSV with read_csv, nothing sniffed; Parquet with read_parquet;
 //     plain, gzip or zstd files): Parquet in one pass with its provenance
-//     columns, CSV into a raw table that gets them in a second, with a
+//     columns (with Options.View, one schema: a view over the files, read
+//     by every statement that reads it), CSV into a raw table that gets
+//     them in a second (one file without partitions: a view over the raw
+//     table, duck.DB.ViewOver, whose in-place conversions alter the raw
+//     table; renames, formats and declared types copy it first), with a
 //     CSV's __line moved to the physical line a record starts on where
 //     blank lines or multi-line fields make the two differ; __file is an
 //     ENUM of the input's file names (sorted, so it sorts as its text),
