@@ -38,8 +38,9 @@ const exitCodesHelp = `Exit codes of reconcile:
      inputs do not have, two columns of incomparable types (a timestamp
      against an integer), one file read as both source and sink, an
      evidence folder that already exists
-  3  an input could not be read, a value is not what its column needs,
-     a query failed, or the run was cancelled; no evidence folder is left
+  3  an input could not be read (or one of its files changed while the
+     run read it), a value is not what its column needs, a query failed,
+     or the run was cancelled; no evidence folder is left
 
 Nothing else exits 0: a run that could not reach a verdict never passes.
 `

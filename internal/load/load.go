@@ -127,8 +127,9 @@ func count(ctx context.Context, db *duck.DB, id string, data any, args ...any) (
 
 type tableData struct{ Table string }
 
-// drop removes table (or the view of an input read where it lies), even
-// once ctx is cancelled.
+// drop removes table (or the view that stands for it: an input read where
+// it lies, or a view over raw rows with the raw table), even once ctx is
+// cancelled.
 func drop(ctx context.Context, db *duck.DB, table string) {
 	ctx = context.WithoutCancel(ctx)
 	if view, err := db.IsView(ctx, table); err == nil && view {

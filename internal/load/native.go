@@ -106,7 +106,9 @@ func loadScan(ctx context.Context, db *duck.DB, table, location string, scan *so
 }
 
 // loadTwoPass reads scan into table the plain way: the raw rows first
-// (readRaw), then their provenance in a second copy (file_provenance.sql).
+// (readRaw), then their provenance (file_provenance.sql) in a second copy,
+// or, for a CSV input of one file without partitions, in a view over the
+// kept raw table (duck.DB.ViewOver).
 func loadTwoPass(ctx context.Context, db *duck.DB, table, location string, scan *sources.Scan) error {
 	raw := table + "__raw"
 	// A CSV input of one file without partition columns keeps its raw
