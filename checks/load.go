@@ -42,6 +42,11 @@
 //	                                    (source or sink) and row_count: the population
 //	                                    totals count each input's distinct ids from them
 //	                                    (ComputeTotals) instead of grouping its ids again
+//	-- totals: null_ids                its rows are every row of an input whose record id
+//	                                    is NULL or empty (every part of a composite id), one
+//	                                    row each with column side: the totals count the rows
+//	                                    with an id as the rows less those, instead of
+//	                                    reading every id again
 //	-- columns: written_under=checkpoints, src_*=source
 //	                                    roles of output columns (Role* constants): a name,
 //	                                    or a pattern whose one * stands for a measure or an
@@ -200,9 +205,14 @@ var (
 // builds the table only when such a check will run.
 const ReadsIDCounts = "id_counts"
 
-// TotalsRepeatedIDs is the value of a check file's "-- totals:" key for a
-// check whose exception rows list every repeated id (see Load).
-const TotalsRepeatedIDs = "repeated_ids"
+// The values of a check file's "-- totals:" key (see Load).
+const (
+	// TotalsRepeatedIDs: the check's exception rows list every repeated id.
+	TotalsRepeatedIDs = "repeated_ids"
+	// TotalsNullIDs: the check's exception rows list every row whose id is
+	// NULL or empty.
+	TotalsNullIDs = "null_ids"
+)
 
 // The values of a check file's "-- tolerance:" key.
 const (
@@ -254,8 +264,8 @@ func parse(name, text string) (*Check, error) {
 	if c.Tolerance = f.Value("tolerance"); c.Tolerance != "" && !slices.Contains(tolKinds, c.Tolerance) {
 		return nil, fmt.Errorf("%s:%d: tolerance %q: want %s", name, f.Line("tolerance"), c.Tolerance, strings.Join(tolKinds, ", "))
 	}
-	if c.Totals = f.Value("totals"); c.Totals != "" && c.Totals != TotalsRepeatedIDs {
-		return nil, fmt.Errorf("%s:%d: totals %q: want %s", name, f.Line("totals"), c.Totals, TotalsRepeatedIDs)
+	if c.Totals = f.Value("totals"); c.Totals != "" && c.Totals != TotalsRepeatedIDs && c.Totals != TotalsNullIDs {
+		return nil, fmt.Errorf("%s:%d: totals %q: want %s or %s", name, f.Line("totals"), c.Totals, TotalsRepeatedIDs, TotalsNullIDs)
 	}
 	for _, r := range f.List("reads") {
 		if r != ReadsIDCounts {

@@ -404,25 +404,36 @@ type MeasureTotal struct {
 // agree by construction (both leave out the same null ids, both group NULL
 // parts together), which TestTotalsFromRepeatedIDs checks on inputs with
 // empty, NULL and partly NULL ids. A check that says totals: repeated_ids
-// but lacks the columns side or row_count is an error.
+// but lacks the columns side or row_count is an error. The rows with an id
+// are the rows less those of a check with "-- totals: null_ids" when one ran
+// (null_ids: the same rule, nullid), else counted (totals/id_rows.sql).
 func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome) (*Totals, error) {
 	t := &Totals{}
-	var repeated *Outcome
-	for _, o := range outs {
-		// Only a check that ran to its end has every repeated id in its
-		// table (a failed query leaves its status empty).
-		ran := o.Status == Pass || o.Status == Fail || o.Status == Info
-		if o.Totals == TotalsRepeatedIDs && ran && o.Table != "" {
-			repeated = o
-			break
-		}
-	}
-	if repeated != nil {
-		for _, col := range []string{"side", "row_count"} {
-			if !slices.Contains(repeated.ColumnNames(), col) {
-				return nil, fmt.Errorf("check %s says totals: %s but its rows have no column %s", repeated.ID, TotalsRepeatedIDs, col)
+	// The first check that ran to its end with each "-- totals:" key (only
+	// such a check has every row in its table: a failed query leaves its
+	// status empty), with the columns the totals read.
+	byKey := func(key string, cols ...string) (*Outcome, error) {
+		for _, o := range outs {
+			ran := o.Status == Pass || o.Status == Fail || o.Status == Info
+			if o.Totals != key || !ran || o.Table == "" {
+				continue
 			}
+			for _, col := range cols {
+				if !slices.Contains(o.ColumnNames(), col) {
+					return nil, fmt.Errorf("check %s says totals: %s but its rows have no column %s", o.ID, key, col)
+				}
+			}
+			return o, nil
 		}
+		return nil, nil
+	}
+	repeated, err := byKey(TotalsRepeatedIDs, "side", "row_count")
+	if err != nil {
+		return nil, err
+	}
+	nulls, err := byKey(TotalsNullIDs, "side")
+	if err != nil {
+		return nil, err
 	}
 	for _, side := range []struct {
 		table          string
@@ -445,11 +456,14 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome)
 			}
 			continue
 		}
-		data.Exceptions = repeated.Table
+		if nulls != nil {
+			data.Exceptions = nulls.Table
+		}
 		withID, err := count(ctx, db, totalsSQL, "id_rows", data)
 		if err != nil {
 			return nil, err
 		}
+		data.Exceptions = repeated.Table
 		copies, err := count(ctx, db, totalsSQL, "repeated_copies", data)
 		if err != nil {
 			return nil, err

@@ -442,7 +442,33 @@ func TestTotalsFromRepeatedIDs(t *testing.T) {
 	if fmt.Sprint(*derived) != fmt.Sprint(*direct) {
 		t.Errorf("totals from duplicate_ids %+v, counted directly %+v", *derived, *direct)
 	}
-	// A check that says totals: repeated_ids without the columns is refused.
+	// With null_ids too, the rows with an id are the rows less its rows
+	// (("",""), (NULL,NULL) twice each in the source, one (NULL,NULL) in the
+	// sink; (C,NULL) has an id): the same totals again.
+	nulls := find(t, builtin(t), "null_ids")
+	if nulls.Totals != checks.TotalsNullIDs {
+		t.Fatalf("null_ids says totals %q, want %q", nulls.Totals, checks.TotalsNullIDs)
+	}
+	outs2, err := checks.Run(ctx, db, []*checks.Check{nulls, dup}, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if outs2[0].Exceptions != 5 {
+		t.Fatalf("null_ids found %d rows, want 5", outs2[0].Exceptions)
+	}
+	both, err := checks.ComputeTotals(ctx, db, p, outs2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(*both) != fmt.Sprint(*direct) {
+		t.Errorf("totals from null_ids and duplicate_ids %+v, counted directly %+v", *both, *direct)
+	}
+	// A check that says totals: repeated_ids (or null_ids) without the
+	// columns is refused.
+	outs2[0].Columns = outs2[0].Columns[:1]
+	if _, err := checks.ComputeTotals(ctx, db, p, outs2); err == nil || !strings.Contains(err.Error(), "totals: null_ids but its rows have no column side") {
+		t.Errorf("err = %v, want the missing column named", err)
+	}
 	outs[0].Columns = outs[0].Columns[:1]
 	if _, err := checks.ComputeTotals(ctx, db, p, outs); err == nil || !strings.Contains(err.Error(), "totals: repeated_ids but its rows have no column") {
 		t.Errorf("err = %v, want the missing column named", err)

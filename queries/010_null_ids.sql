@@ -4,6 +4,7 @@
 -- description: matched nor counted as duplicates, so each one is an exception.
 -- requires: id
 -- notes: partial_null_ids
+-- totals: null_ids
 SELECT {{cols "s" .ID}}, 'source' AS side, s.__file AS file, s.__line AS line
 FROM source AS s
 WHERE {{nullid "s" .ID}}

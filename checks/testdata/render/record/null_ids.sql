@@ -4,6 +4,7 @@
 -- description: matched nor counted as duplicates, so each one is an exception.
 -- requires: id
 -- notes: partial_null_ids
+-- totals: null_ids
 SELECT s."entry_id", s."leg", 'source' AS side, s.__file AS file, s.__line AS line
 FROM source AS s
 WHERE ((s."entry_id" IS NULL OR length(CAST(s."entry_id" AS VARCHAR)) = 0) AND (s."leg" IS NULL OR length(CAST(s."leg" AS VARCHAR)) = 0))
