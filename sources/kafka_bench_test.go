@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/reconcile-dev/reconcile/internal/kafkatest"
+	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/sources"
 )
 
@@ -114,12 +115,20 @@ func plainConsume(b *testing.B, c *kafkatest.Cluster, n int64, decode bool) floa
 // reports its rows/s next to a plain franz-go consume loop into a discard
 // measured in the same run (the better of one before and one after), their
 // ratio, the same loop decoding each value with encoding/json (for
-// context), and the rate of the whole load into DuckDB. Run it with
+// context), and the rate of the whole load into DuckDB, all under the Go
+// heap settings of a run (memory.Budget.Apply). Run it with
 //
 //	go test -tags duckdb_arrow -run '^$' -bench KafkaRead -benchtime 1x ./sources/
 //
 // Target: ratio ≥ 0.7 (Read, records drained, against the plain loop).
 func BenchmarkKafkaRead(b *testing.B) {
+	// The Go heap as a run sets it (internal/control: the machine's default
+	// budget's soft limit and memory.GCPercent), for every contender alike.
+	budget, err := memory.Machine("/")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer budget.Apply()()
 	n := int64(5_000_000)
 	if os.Getenv("RECONCILE_BENCH_ROWS") != "" {
 		n = benchRows(b)

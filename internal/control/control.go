@@ -17,7 +17,6 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -91,7 +90,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err != nil {
 		return nil, err
 	}
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(budget.Go))
+	defer budget.Apply()()
 	fsys := opt.Queries
 	if fsys == nil {
 		fsys = queries.FS

@@ -3,6 +3,7 @@ package memory
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"testing"
 )
@@ -158,5 +159,31 @@ func TestFromFlag(t *testing.T) {
 func TestDuckDBSize(t *testing.T) {
 	if got := DuckDBSize(3 << 30); got != "3072MiB" {
 		t.Errorf("got %s", got)
+	}
+}
+
+// Apply sets the Go heap's soft limit and GCPercent for a run and its
+// restore puts both back; a GOGC the environment sets is kept.
+func TestApply(t *testing.T) {
+	limit, percent := debug.SetMemoryLimit(-1), debug.SetGCPercent(-1)
+	debug.SetGCPercent(percent)
+	b := Budget{Bytes: 4 << 30}.split()
+	for _, env := range []string{"", "150"} {
+		t.Setenv("GOGC", env)
+		restore := b.Apply()
+		gotLimit, gotPercent := debug.SetMemoryLimit(-1), debug.SetGCPercent(-1)
+		debug.SetGCPercent(gotPercent)
+		want := GCPercent
+		if env != "" {
+			want = percent
+		}
+		if gotLimit != b.Go || gotPercent != want {
+			t.Errorf("GOGC=%q: limit %d, percent %d; want %d, %d", env, gotLimit, gotPercent, b.Go, want)
+		}
+		restore()
+		if l, p := debug.SetMemoryLimit(-1), debug.SetGCPercent(-1); l != limit || p != percent {
+			t.Errorf("GOGC=%q: restored limit %d, percent %d; want %d, %d", env, l, p, limit, percent)
+		}
+		debug.SetGCPercent(percent)
 	}
 }
