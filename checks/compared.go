@@ -110,10 +110,11 @@ func toleranceSQL(t Tolerance, m Method, dec string) (*ToleranceSQL, error) {
 
 // prepareCompared checks the values of one compared column that the
 // comparison reads from text (every one must read), and returns the column
-// as the templates see it with notes on how it was compared. noEmpty names
-// the columns known to hold no empty text (keys converted by Prepare),
-// which are not counted again for the note on empty values.
-func prepareCompared(ctx context.Context, db *duck.DB, cc ComparedColumn, zones map[string]string, measures []string, noEmpty map[string]bool) (Compared, []string, error) {
+// as the templates see it with notes on how it was compared. keyEmpty are
+// the key columns whose empty text Prepare counted (emptyIDs) and then
+// converted to NULL: such a column holds none, and is not counted again for
+// the note on empty values.
+func prepareCompared(ctx context.Context, db *duck.DB, cc ComparedColumn, zones map[string]string, measures []string, keyEmpty map[string]int64) (Compared, []string, error) {
 	c := Compared{ComparedColumn: cc}
 	c.Source = operand(cc.SourceType, cc.SinkType, cc.Method, zones[SourceTable])
 	c.Sink = operand(cc.SinkType, cc.SourceType, cc.Method, zones[SinkTable])
@@ -171,7 +172,7 @@ func prepareCompared(ctx context.Context, db *duck.DB, cc ComparedColumn, zones 
 		notes = append(notes, fmt.Sprintf("column %s is %s in the source and %s in the sink: compared as binary floating point (%s: each value read as the nearest %s; values that differ below its precision are not told apart), without a difference", cc.Name, cc.SourceType, cc.SinkType, c.Float, c.Float))
 	case MethodText:
 		var empty int64
-		if !noEmpty[cc.Name] { // a key counted and converted already has none
+		if _, key := keyEmpty[cc.Name]; !key {
 			n, err := count(ctx, db, prepareSQL, "empty_ids", struct{ Cols []string }{[]string{cc.Name}})
 			if err != nil {
 				return c, nil, err

@@ -132,13 +132,6 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	if err != nil {
 		return nil, nil, err
 	}
-	// The key columns whose empty text was counted hold none once
-	// converted (an empty value becomes NULL): a compared column of the
-	// same name is not counted again.
-	noEmpty := map[string]bool{}
-	for c := range empty {
-		noEmpty[c] = true
-	}
 	for _, k := range plan.Keys {
 		kn, conv, err := keyConversion(ctx, db, k, zones, empty[k.Name])
 		if err != nil {
@@ -189,7 +182,7 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 		return nil, nil, err
 	}
 	for _, cc := range plan.Compared {
-		cmp, cn, err := prepareCompared(ctx, db, cc, zones, c.Measures, noEmpty)
+		cmp, cn, err := prepareCompared(ctx, db, cc, zones, c.Measures, empty)
 		if err != nil {
 			return nil, nil, c.decimalHint(err)
 		}

@@ -76,8 +76,9 @@ type ReplayAggregate struct {
 	// Expr is the aggregate as the spec wrote it, for the evidence.
 	Expr string
 	// Type is the exact type both sides are compared in: DECIMAL(38,s), s
-	// the larger scale of the source column and the sink column.
-	Type string
+	// (Scale) the larger scale of the source column and the sink column.
+	Type  string
+	Scale int
 	// Agg is the aggregate as parsed from the spec.
 	Agg spec.Aggregate
 }
@@ -174,7 +175,7 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 			return nil, nil, fmt.Errorf("aggregate %s = %s: %w", a.Column, a, err)
 		}
 		scale = max(scale, sc)
-		r.Aggregates = append(r.Aggregates, ReplayAggregate{Column: a.Column, Expr: a.String(), Type: decimalType(maxPrecision, scale), Agg: a})
+		r.Aggregates = append(r.Aggregates, ReplayAggregate{Column: a.Column, Expr: a.String(), Type: decimalType(maxPrecision, scale), Scale: scale, Agg: a})
 	}
 	// Group columns of different types are compared as text.
 	asText := map[string]bool{}
@@ -294,10 +295,8 @@ func createEvents(ctx context.Context, db *duck.DB, r *Replay, src map[string]st
 	scale := map[string]int{}
 	for _, a := range r.Aggregates {
 		if a.Agg.Func != "count" {
-			var p, sc int
-			fmt.Sscanf(a.Type, "DECIMAL(%d,%d)", &p, &sc)
-			if old, ok := scale[a.Agg.Arg]; !ok || sc > old {
-				scale[a.Agg.Arg] = sc
+			if old, ok := scale[a.Agg.Arg]; !ok || a.Scale > old {
+				scale[a.Agg.Arg] = a.Scale
 			}
 		}
 	}
@@ -358,9 +357,7 @@ type sinkAggregate struct {
 func createReplaySink(ctx context.Context, db *duck.DB, r *Replay, sink map[string]string, asText map[string]bool) error {
 	aggs := make([]sinkAggregate, len(r.Aggregates))
 	for i, a := range r.Aggregates {
-		var p, sc int
-		fmt.Sscanf(a.Type, "DECIMAL(%d,%d)", &p, &sc)
-		aggs[i] = sinkAggregate{Column: a.Column, Type: a.Type, Exact: exactNumber(sink[a.Column], sc)}
+		aggs[i] = sinkAggregate{Column: a.Column, Type: a.Type, Exact: exactNumber(sink[a.Column], a.Scale)}
 	}
 	return r.exec(ctx, db, "replay_sink", struct {
 		Table, Window, WindowType, Edge, Zone string

@@ -18,6 +18,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
 
 // toParquet writes the CSV file csv as the Parquet file out with DuckDB:
@@ -26,11 +27,7 @@ import (
 func toParquet(t *testing.T, csv, out string, typed map[string]string) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := duck.Open(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := sourcetest.DB(t)
 	var casts []string
 	for _, c := range []string{"event_time", "amount", "shop"} {
 		if typ, ok := typed[c]; ok {
@@ -254,12 +251,7 @@ func TestReplayReadInPlaceCorruptFile(t *testing.T) {
 	dir := t.TempDir()
 	events := filepath.Join(dir, "events.parquet")
 	toParquet(t, "../../samples/hourly-report/source.csv", events, map[string]string{"event_time": "TIMESTAMPTZ", "amount": "DECIMAL(12,2)"})
-	db, err := duck.Open(context.Background(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	at, err := db.Count(context.Background(), "SELECT CAST(data_page_offset AS BIGINT) FROM parquet_metadata("+duck.Literal(events)+") WHERE path_in_schema = 'event_time'")
-	db.Close()
+	at, err := sourcetest.DB(t).Count(context.Background(), "SELECT CAST(data_page_offset AS BIGINT) FROM parquet_metadata("+duck.Literal(events)+") WHERE path_in_schema = 'event_time'")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -220,11 +220,19 @@ func (d *DB) DropView(ctx context.Context, name string) error {
 	if err := d.run(ctx, "drop_view", name); err != nil {
 		return err
 	}
-	if v, ok := d.over[name]; ok {
-		delete(d.over, name)
-		return d.DropTable(ctx, v.base)
+	return d.forget(ctx, name)
+}
+
+// forget drops the table a view of ViewOver read, once the view is gone
+// (dropped, or become a table), and forgets the view; a no-op for any
+// other name.
+func (d *DB) forget(ctx context.Context, name string) error {
+	v, ok := d.over[name]
+	if !ok {
+		return nil
 	}
-	return nil
+	delete(d.over, name)
+	return d.DropTable(ctx, v.base)
 }
 
 // IsView reports whether name is a view of the session's main schema
@@ -252,11 +260,7 @@ func (d *DB) Materialize(ctx context.Context, name string) error {
 		d.conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return fmt.Errorf("duckdb: copy view %s into a table: %w", name, err)
 	}
-	if v, ok := d.over[name]; ok {
-		delete(d.over, name)
-		return d.DropTable(ctx, v.base)
-	}
-	return nil
+	return d.forget(ctx, name)
 }
 
 // ViewOver runs create, a statement (CREATE OR REPLACE VIEW name AS …)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
 
 // DuckDB's out-of-memory error is recognised by its type, not its text,
@@ -98,11 +99,7 @@ func TestSessionSetup(t *testing.T) {
 // and IsView tells the two apart.
 func TestMaterialize(t *testing.T) {
 	ctx := context.Background()
-	db, err := duck.Open(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := sourcetest.DB(t)
 	if err := db.Exec(ctx, "CREATE TABLE t AS SELECT range AS n FROM range(5)"); err != nil {
 		t.Fatal(err)
 	}
@@ -141,11 +138,7 @@ func TestMaterialize(t *testing.T) {
 // numbers; Materialize and DropView drop the table with the view.
 func TestViewOver(t *testing.T) {
 	ctx := context.Background()
-	db, err := duck.Open(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := sourcetest.DB(t)
 	if err := db.Exec(ctx, "CREATE TABLE r AS SELECT CAST(range AS VARCHAR) || '.5' AS x FROM range(4)"); err != nil {
 		t.Fatal(err)
 	}

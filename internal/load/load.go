@@ -188,8 +188,7 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		// A scan of no file (an input whose every file is uncommitted:
 		// no record, its columns known) is read as empty records.
 		if native(scan) && len(scan.Files) > 0 && !shadowsRowID(scan) {
-			view := opt.View && opt.Rename == nil && sin.Formats.IsZero() && len(sin.Declared) == 0
-			inPlace, err := loadScan(ctx, db, table, sin.Location, scan, view)
+			inPlace, err := loadScan(ctx, db, table, sin.Location, scan, opt.View && !rewrites(opt, sin))
 			var re *readerError
 			switch {
 			case err != nil && scan.Format == sources.FormatCSV && errors.As(err, &re) && ctx.Err() == nil:
@@ -245,9 +244,8 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		}
 		in = rin
 	}
-	if opt.Rename != nil || !in.Formats.IsZero() || len(in.Declared) > 0 {
-		// Renames, value formats and declared types rewrite the table:
-		// a view over the raw rows (file_provenance.sql) becomes one.
+	if rewrites(opt, in) {
+		// A view (over the raw rows, file_provenance.sql) becomes a table.
 		if err := db.Materialize(ctx, table); err != nil {
 			return nil, err
 		}
@@ -280,6 +278,13 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		in.Columns[i] = sources.Column{Name: c.Name, Type: c.Type, RenamedFrom: renamed[c.Name]}
 	}
 	return in, nil
+}
+
+// rewrites reports whether the load rewrites in's table after reading it:
+// renames, value formats and declared types change it in place, so it
+// cannot stay a view.
+func rewrites(opt Options, in *sources.Input) bool {
+	return opt.Rename != nil || !in.Formats.IsZero() || len(in.Declared) > 0
 }
 
 // notReadTypes fills in the type of each column of cols that has none (one
