@@ -7,3 +7,6 @@ func WithoutIDCounts(f func()) {
 	defer func() { noIDCounts = false }()
 	f()
 }
+
+// RenamedColumn is renamedColumn, for the tests.
+var RenamedColumn = renamedColumn

@@ -190,6 +190,10 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 	if err := countIDs(ctx, db, all, p, log); err != nil {
 		return nil, err
 	}
+	inputCols, err := inputColumns(ctx, db)
+	if err != nil {
+		return nil, err
+	}
 	var outs []*Outcome
 	var ran []*Check
 	var errs []error
@@ -213,7 +217,7 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 			continue
 		}
 		t0 := time.Now()
-		if err := runOne(ctx, db, c, p, o); err != nil {
+		if err := runOne(ctx, db, c, p, o, inputCols); err != nil {
 			errs = append(errs, &RunError{Check: c.ID, Err: overflowError(ctx, db, p, p.GroupBy, "check "+c.ID, err)})
 			continue
 		}
@@ -305,7 +309,65 @@ func sameTypes(ctx context.Context, db *duck.DB, cols []string) (bool, error) {
 	return true, nil
 }
 
-func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome) error {
+// ErrNameClash is returned (a usage error: exit 2) when a check's own
+// output column has the name of an input column the check also selects
+// (an id column named "difference", say): DuckDB gives the second of two
+// equal names a suffix ("difference_1"), and the evidence would label the
+// columns wrongly — the id column taken for the check's. Renaming the
+// input column (rename: in the spec) resolves it.
+var ErrNameClash = fault.Usage.New("checks: a check's column has an input column's name")
+
+// checkTables are the tables the checks read their input columns from.
+var checkTables = []string{"source", "sink", "expected", "replay_sink"}
+
+// inputColumns returns the column names of the checkTables that exist.
+func inputColumns(ctx context.Context, db *duck.DB) (map[string]bool, error) {
+	names := map[string]bool{}
+	for _, t := range checkTables {
+		cols, err := db.Columns(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cols {
+			names[c.Name] = true
+		}
+	}
+	return names, nil
+}
+
+// renamedColumn returns a column of cols that DuckDB renamed because its
+// name was taken (base name, then "_" and digits, the base among cols) and
+// that no input table has, and the name it was renamed from.
+func renamedColumn(cols []duck.Column, inputCols map[string]bool) (renamed, from string, ok bool) {
+	has := map[string]bool{}
+	for _, c := range cols {
+		has[c.Name] = true
+	}
+	for _, c := range cols {
+		if inputCols[c.Name] {
+			continue
+		}
+		i := strings.LastIndexByte(c.Name, '_')
+		if i <= 0 || i == len(c.Name)-1 || strings.Trim(c.Name[i+1:], "0123456789") != "" {
+			continue
+		}
+		base := c.Name[:i]
+		// DuckDB renames a taken "x" to "x_1", and a taken "x_1" to "x_1_1"
+		for !has[base] {
+			j := strings.LastIndexByte(base, '_')
+			if j <= 0 || strings.Trim(base[j+1:], "0123456789") != "" || j == len(base)-1 {
+				break
+			}
+			base = base[:j]
+		}
+		if has[base] && inputCols[base] {
+			return c.Name, base, true
+		}
+	}
+	return "", "", false
+}
+
+func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome, inputCols map[string]bool) error {
 	q, err := c.Render(p)
 	if err != nil {
 		return err
@@ -319,6 +381,9 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome) e
 	cols, err := db.Columns(ctx, o.Table)
 	if err != nil {
 		return err
+	}
+	if renamed, from, ok := renamedColumn(cols, inputCols); ok {
+		return fmt.Errorf("%w: it writes a column %q of its own and selects an input column of that name too (DuckDB named the second %q, and the evidence would label the columns wrongly): rename the input column (rename: in the spec)", ErrNameClash, from, renamed)
 	}
 	o.Columns = c.columns(cols, p)
 	o.Tolerances = c.tolerances(p)

@@ -871,3 +871,44 @@ func TestPrepareFixnumSizedFromData(t *testing.T) {
 		t.Errorf("source after Prepare: %v", got)
 	}
 }
+
+// renamedColumn finds the column DuckDB renamed because its name was taken
+// ("x" → "x_1", a taken "x_1" → "x_1_1"), and leaves alone names that an
+// input has (an input's own "amount_1") or whose base is not an input's.
+func TestRenamedColumn(t *testing.T) {
+	cols := func(names ...string) []duck.Column {
+		out := make([]duck.Column, len(names))
+		for i, n := range names {
+			out[i] = duck.Column{Name: n, Type: "VARCHAR"}
+		}
+		return out
+	}
+	in := func(names ...string) map[string]bool {
+		m := map[string]bool{}
+		for _, n := range names {
+			m[n] = true
+		}
+		return m
+	}
+	for _, tt := range []struct {
+		cols          []duck.Column
+		inputs        map[string]bool
+		renamed, from string
+	}{
+		{cols("column", "column_1", "source_value"), in("column", "amount"), "column_1", "column"},
+		{cols("difference", "x", "difference_1"), in("difference"), "difference_1", "difference"},
+		{cols("a_1", "a", "a_1_1"), in("a_1"), "a_1_1", "a_1"},
+		{cols("side", "side_1"), in("side", "amount"), "side_1", "side"},
+		// no clash
+		{cols("entry_id", "column", "source_value"), in("entry_id", "amount"), "", ""},
+		{cols("amount", "amount_1"), in("amount", "amount_1"), "", ""},
+		{cols("source_rows", "rows_2"), in("entry_id"), "", ""},
+		{cols("total", "total_1"), in("entry_id"), "", ""}, // a check's own two columns
+		{cols("x_", "x"), in("x"), "", ""},
+	} {
+		r, f, ok := checks.RenamedColumn(tt.cols, tt.inputs)
+		if r != tt.renamed || f != tt.from || ok != (tt.renamed != "") {
+			t.Errorf("renamedColumn(%v, %v) = %q, %q, %v; want %q, %q", tt.cols, tt.inputs, r, f, ok, tt.renamed, tt.from)
+		}
+	}
+}

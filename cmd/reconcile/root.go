@@ -36,8 +36,9 @@ const exitCodesHelp = `Exit codes of reconcile:
      or added, or its signature does not verify)
   2  usage or spec error: a bad flag, an unknown spec key, a column the
      inputs do not have, two columns of incomparable types (a timestamp
-     against an integer), one file read as both source and sink, an
-     evidence folder that already exists
+     against an integer), an input column a check selects named like one
+     of the check's own columns (rename: it), one file read as both source
+     and sink, an evidence folder that already exists
   3  an input could not be read (or one of its files changed while the
      run read it), a value is not what its column needs, a query failed,
      or the run was cancelled; no evidence folder is left

@@ -12,6 +12,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/control"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/pgtest"
@@ -154,6 +155,77 @@ CREATE TABLE %[1]s.pgschema_blobid (entry_id bytea, amt numeric(18,2))`, schema)
 			}
 			if n := reads.Load(); n != 0 || strings.Contains(log.String(), "loaded") {
 				t.Errorf("an input was read (%d reads; log %q)", n, log.String())
+			}
+		})
+	}
+}
+
+// An input column with the name of a check's own output column (an id
+// named "column", "difference" or "source_location"; a group named
+// "difference") is refused as a usage error naming the check and both
+// names, and nothing is written: DuckDB would rename one of the two
+// ("column_1"), and the evidence would give the id column the check
+// column's role. Renamed in the spec, the same inputs reconcile, the
+// mismatch found under its id.
+func TestInputColumnNamedLikeCheckColumn(t *testing.T) {
+	for _, tt := range []struct {
+		name, id, group, check, col string
+	}{
+		{"id column", "column", "", "value_mismatches", "column"},
+		{"id difference", "difference", "", "value_mismatches", "difference"},
+		{"id source_location", "source_location", "", "missing_ids", "source_location"},
+		{"group difference", "entry_id", "difference", "row_count_balance", "difference"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			head := tt.id + ",amount"
+			if tt.group != "" {
+				head = tt.id + "," + tt.group + ",amount"
+			}
+			row := func(id, amount string) string {
+				if tt.group != "" {
+					return id + ",G," + amount
+				}
+				return id + "," + amount
+			}
+			writeFiles(t, dir, [][2]string{
+				{"source.csv", head + "\n" + row("A1", "1.00") + "\n" + row("A2", "2.00") + "\n" + row("A3", "3.00") + "\n"},
+				{"sink.csv", head + "\n" + row("A1", "1.00") + "\n" + row("A2", "2.50") + "\n"},
+			})
+			s := &spec.Spec{Source: spec.Input{URI: "source.csv"}, Sink: spec.Input{URI: "sink.csv"},
+				ID: []string{tt.id}, Measures: []string{"amount"}, Out: filepath.Join(dir, "ev"), Dir: dir}
+			if tt.group != "" {
+				s.GroupBy = []string{tt.group}
+			}
+			_, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+			if !errors.Is(err, checks.ErrNameClash) || fault.Of(err) != fault.Usage ||
+				!strings.Contains(err.Error(), "check "+tt.check) || !strings.Contains(err.Error(), fmt.Sprintf("%q", tt.col)) || !strings.Contains(err.Error(), "rename:") {
+				t.Fatalf("err = %v, want checks.ErrNameClash (usage) naming check %s and column %q", err, tt.check, tt.col)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "ev")); !os.IsNotExist(err) {
+				t.Errorf("an evidence folder was left: %v", err)
+			}
+
+			// renamed, the same inputs reconcile
+			rn := map[string]string{tt.id: "entry_id"}
+			if tt.group != "" {
+				rn = map[string]string{tt.group: "region"}
+				s.GroupBy = []string{"region"}
+			} else {
+				s.ID = []string{"entry_id"}
+			}
+			s.Source.Rename, s.Sink.Rename = rn, rn
+			s.Out = filepath.Join(dir, "ev2")
+			res, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+			if err != nil || res.Status != "fail" {
+				t.Fatalf("renamed: err = %v, want a run that finds the exceptions", err)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "ev2", "exceptions", "value_mismatches.csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(b), "entry_id,column,") || !strings.Contains(string(b), "\nA2,amount,2.00,2.50,0.50,") {
+				t.Errorf("value_mismatches.csv:\n%s", b)
 			}
 		})
 	}

@@ -256,6 +256,11 @@ func locked(ctx context.Context, path string, fn func() error) error {
 // file that does not exist yet is fine (the first run creates it); one that
 // exists must be a history database of SchemaVersion (else ErrHistory).
 func Check(ctx context.Context, path string) error {
+	// A file that is not there or not a history is answered without the
+	// lock: nothing (no lock file, no folder) is made for it.
+	if exists, err := sniff(path); err != nil || !exists {
+		return err
+	}
 	return locked(ctx, path, func() error {
 		exists, err := sniff(path)
 		if err != nil || !exists {
@@ -570,6 +575,13 @@ func recentRuns(ctx context.Context, db *duck.DB, control string, limit int) ([]
 // of control ("" for every control), with their checks. A file that does
 // not exist is an error wrapping os.ErrNotExist.
 func List(ctx context.Context, path, control string) ([]*RunRecord, error) {
+	// refused without the lock: nothing is made beside a file that is not
+	// a history, or that is not there
+	if exists, err := sniff(path); err != nil {
+		return nil, err
+	} else if !exists {
+		return nil, fmt.Errorf("%w: %s: %w", ErrHistory, path, os.ErrNotExist)
+	}
 	var out []*RunRecord
 	err := locked(ctx, path, func() error {
 		exists, err := sniff(path)

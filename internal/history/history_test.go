@@ -24,6 +24,42 @@ func TestAbsentFile(t *testing.T) {
 	if _, err := List(ctx, path, ""); !errors.Is(err, os.ErrNotExist) || !errors.Is(err, ErrHistory) {
 		t.Errorf("List of a file not yet made: %v", err)
 	}
+	if _, err := os.Stat(Lockfile(path)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Check or List of a file not yet made left its lock file: %v", err)
+	}
+	// in a folder not yet made: not made either
+	deep := filepath.Join(t.TempDir(), "nightly", "history.duckdb")
+	if _, err := List(ctx, deep, ""); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("List of a file in a folder not yet made: %v", err)
+	}
+	if err := Check(ctx, deep); err != nil {
+		t.Errorf("Check of a file in a folder not yet made: %v", err)
+	}
+	if _, err := os.Stat(filepath.Dir(deep)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Check or List made the folder of a history not yet made: %v", err)
+	}
+}
+
+// A file that is not a history is refused, by Check and by List, and left
+// as it is: no lock file is made beside it.
+func TestNotAHistoryLeftAlone(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "notes.csv")
+	if err := os.WriteFile(path, []byte("id,amount\n1,2.00\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(ctx, path); !errors.Is(err, ErrHistory) || !strings.Contains(err.Error(), "not a DuckDB database") {
+		t.Errorf("Check: %v, want ErrHistory: not a DuckDB database", err)
+	}
+	if _, err := List(ctx, path, ""); !errors.Is(err, ErrHistory) {
+		t.Errorf("List: %v, want ErrHistory", err)
+	}
+	if _, err := os.Stat(Lockfile(path)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a lock file was made beside a file that is not a history: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "id,amount\n1,2.00\n" {
+		t.Errorf("the file was changed: %q", b)
+	}
 }
 
 // Accesses take turns on FILE.lock: a second one waits for the first, and
