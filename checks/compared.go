@@ -226,8 +226,8 @@ func checkReadable(ctx context.Context, db *duck.DB, c *Compared) error {
 		var what, class string
 		switch {
 		case side.op.Kind == "text" && c.Method == MethodTimestamp:
-			what = "a timestamp (ISO 8601: 2024-03-01 10:00:00, with or without a zone or offset such as +01:00 or Z) of whole microseconds (it is compared as an instant, which holds microseconds)"
-			class = "timestamp"
+			what = "a timestamp (ISO 8601: 2024-03-01 10:00:00 or 2024-03-01T10:00:00.5, with or without a zone or offset such as +01:00 or Z) of whole microseconds (it is compared as an instant, which holds microseconds)"
+			class = "instant"
 		case side.op.Kind == "text" && c.Method == MethodFloat:
 			what = "a number (such as -1.5, 2.5e-3, NaN or Infinity)"
 		case side.op.Kind == "text":
@@ -262,6 +262,51 @@ func checkReadable(ctx context.Context, db *duck.DB, c *Compared) error {
 		if bad {
 			return fmt.Errorf("%w: %s in the %s is not %s, as the comparison with the %s's %s needs", ErrValue, msg, side.role, what, other(side.role), otherType(c, side.role))
 		}
+	}
+	if c.Method == MethodTimestamp && !c.WallClock {
+		for _, side := range []struct {
+			table, role string
+			op          Operand
+		}{{SourceTable, "source", c.Source}, {SinkTable, "sink", c.Sink}} {
+			if side.op.Kind != "zoneless" && side.op.Kind != "text" {
+				continue
+			}
+			why := fmt.Sprintf("to be compared with the %s's %s", other(side.role), otherType(c, side.role))
+			if err := checkWallClock(ctx, db, side.table, side.role, c.Name, side.op.Type, side.op.Zone, why); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkWallClock fails with ErrTime, naming file, line and value, when a
+// value of column col (DuckDB type typ) of table, read as wall-clock time
+// in zone to be an instant, is one that a DST change of zone skips or
+// repeats (prepare/wall_clock.sql, rules/wall_dst.sql): it names no one
+// instant, and DuckDB's reading (ICU's) would move it by the change or pick
+// one of the two offsets without a word. A zone without DST changes (UTC)
+// has none to find. why says what the instant is for, in the message.
+func checkWallClock(ctx context.Context, db *duck.DB, table, role, col, typ, zone, why string) error {
+	if zone == "" || strings.EqualFold(zone, "UTC") {
+		return nil
+	}
+	for _, check := range []string{"gap", "repeat"} {
+		cond, err := prepareSQL.SQL("wall_clock", struct{ Col, Type, Zone, Check string }{col, typ, zone, check})
+		if err != nil {
+			return err
+		}
+		msg, bad, err := load.BadValue(ctx, db, table, col, cond)
+		if err != nil {
+			return err
+		}
+		if !bad {
+			continue
+		}
+		if check == "gap" {
+			return fmt.Errorf("%w: %s in the %s is a wall-clock time that does not exist in %s (a DST change skips it), read there as an instant %s: check the input's time_zone:, or write the value with its offset", ErrTime, msg, role, zone, why)
+		}
+		return fmt.Errorf("%w: %s in the %s is a wall-clock time that occurs twice in %s (a DST change repeats it), read there as an instant %s: which instant it is cannot be told; write the value with its offset", ErrTime, msg, role, zone, why)
 	}
 	return nil
 }

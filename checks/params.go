@@ -141,6 +141,8 @@ func (p *Params) BalanceTol(measure string) *ToleranceSQL { return p.BalanceTole
 //	zoneless COL TYPE                a value of COL carries no zone (rules/zoneless.sql)
 //	epochmillis TEXT, haszone TEXT   how a timestamp text is told apart (rules/epoch_millis.sql, has_zone.sql)
 //	inexacttext TEXT CLASS S D       TEXT read as a number, date or timestamp would change (rules/inexact_text.sql)
+//	walldst WALL ZONE CHECK          wall-clock time WALL is skipped ("gap") or repeated ("repeat") by a DST
+//	                                 change of ZONE (rules/wall_dst.sql)
 //	rowtext ALIAS REPLAY             one replay_sink row as evidence text (replay/row_text.sql)
 //	cmpvalue ALIAS SIDE C            one side ("source" or "sink") of compared column C as the value it is
 //	                                 compared by, normalised (rules/compared_value.sql)
@@ -209,6 +211,9 @@ func checkFuncs() template.FuncMap {
 			Text, Class   string
 			Scale, Digits int
 		}{text, class, scale, digits})
+	}
+	f["walldst"] = func(wall, zone, check string) (string, error) {
+		return rule("wall_dst", struct{ Wall, Zone, Check string }{wall, zone, check})
 	}
 	f["instant"] = func(col, typ, zone string, try bool) (string, error) { return instant(col, typ, zone, try) }
 	f["textdecimal"] = textDecimal

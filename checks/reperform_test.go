@@ -1,10 +1,16 @@
 package checks_test
 
 import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/control"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 )
@@ -237,5 +243,41 @@ func TestReplayReadsOnlyItsColumns(t *testing.T) {
 	rec, _ := reconcile(t, dir+"full/events.parquet", dir+"sink.csv", s)
 	if len(rec.Inputs[0].NotRead) != 0 || len(rec.Inputs[0].Columns) != 8 {
 		t.Errorf("a record control read %v, left %v", rec.Inputs[0].Columns, rec.Inputs[0].NotRead)
+	}
+}
+
+// The same autumn night written without offsets: 02:30 in Europe/Berlin
+// happened twice, so which hour's window the event is in cannot be told;
+// it is refused (ErrTime, naming file, line and value) instead of DuckDB's
+// reading (one of the two offsets, without a word). 02:30 on the spring
+// night never happened: refused too. 01:30 that night is one instant.
+func TestReplayZonelessEventTimeInDSTChange(t *testing.T) {
+	dir := t.TempDir()
+	sink := filepath.Join(dir, "sink.csv")
+	if err := os.WriteFile(sink, []byte("window_end,total,n\n2026-10-25T03:00:00+02:00,1.00,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(eventTime string) error {
+		src := filepath.Join(dir, "source.csv")
+		if err := os.WriteFile(src, []byte("event_id,amount,event_time\n1,1.00,"+eventTime+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := spec.Spec{Source: spec.Input{URI: src}, Sink: spec.Input{URI: sink}, Out: filepath.Join(t.TempDir(), "ev"), Dir: dir,
+			TimeZone: "Europe/Berlin", Reperform: &spec.Reperform{EventTime: "event_time", Window: window("1h", "", ""), WindowEnd: "window_end",
+				Aggregates: aggs(t, "total", "sum(amount)", "n", "count(*)")}}
+		_, err := control.Run(context.Background(), &s, control.Options{Formats: []string{"json"}})
+		return err
+	}
+	for _, tt := range []struct{ at, msg string }{
+		{"2026-10-25 02:30:00", "occurs twice in Europe/Berlin"},
+		{"2026-03-29T02:30:00", "does not exist in Europe/Berlin"},
+	} {
+		err := run(tt.at)
+		if !errors.Is(err, checks.ErrTime) || !strings.Contains(err.Error(), "source.csv:2: column event_time") || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("%s: err = %v, want checks.ErrTime naming source.csv:2 and %q", tt.at, err, tt.msg)
+		}
+	}
+	if err := run("2026-10-25 01:30:00"); err != nil {
+		t.Errorf("01:30, one instant: %v", err)
 	}
 }

@@ -395,10 +395,12 @@ func (s *mysqlSource) session(ctx context.Context) (ss *mySession, own bool, sha
 		db.Close()
 		return nil, false, nil, fmt.Errorf("connect to %s as %s: %w", s.cfg.Addr, s.cfg.User, err)
 	}
-	ss = &mySession{db: db, conn: conn, database: s.cfg.DBName, openedBy: s.loc.Role, server: s.cfg.Addr}
+	opened := &mySession{db: db, conn: conn, database: s.cfg.DBName, openedBy: s.loc.Role, server: s.cfg.Addr}
+	ss = opened
+	// opened, not ss: an error return sets ss to nil before this runs
 	defer func() {
 		if err != nil {
-			ss.release()
+			opened.release()
 		}
 	}()
 	for _, id := range []string{"session_time_zone", "isolation", "start_snapshot"} {

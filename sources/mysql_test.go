@@ -728,3 +728,19 @@ func TestMySQLValueErrorStopsAtOnce(t *testing.T) {
 		t.Errorf("the failed read took %s: the rest of the result was read", d)
 	}
 }
+
+// A session that fails its checks after the connection opened (results in
+// latin1: charset=latin1 in the URI) is refused with the reason, and the
+// connection is released (it panicked releasing a nil session: found by a
+// reviewer).
+func TestMySQLSessionRefusedAfterConnect(t *testing.T) {
+	name, db := mysqltest.Database(t)
+	mysqltest.Exec(t, db, "CREATE TABLE cs1 (id VARCHAR(10), a DECIMAL(10,2)); INSERT INTO cs1 VALUES ('1', 1.00)")
+	for _, param := range []string{"charset=latin1", "character_set_results=latin1"} {
+		uri := withParam(mysqltest.DatabaseURL(t, name), param)
+		_, _, err := myLoad(t, sources.Location{URI: uri, Options: map[string]any{"table": "cs1"}})
+		if !errors.Is(err, sources.ErrInvalidLocation) || !strings.Contains(err.Error(), `character set "latin1"`) {
+			t.Errorf("%s: err = %v, want the refusal of latin1 results", param, err)
+		}
+	}
+}

@@ -216,3 +216,26 @@ func TestDeclaredTypeValidated(t *testing.T) {
 		}
 	}
 }
+
+// A declared timestamp is read from ISO 8601 text only: DuckDB's cast also
+// reads "epoch", one-digit fields and 24:00:00 (each would have loaded as
+// some instant); a zone name after a TIMESTAMPTZ value is its instant, as
+// before.
+func TestDeclaredTimestampISOOnly(t *testing.T) {
+	for _, c := range []struct{ typ, value string }{
+		{"TIMESTAMP", "epoch"}, {"TIMESTAMP", "2024-1-2 10:00:00"}, {"TIMESTAMP", "2024-01-02 1:00:00"}, {"TIMESTAMP", "2024-01-01 24:00:00"},
+		{"TIMESTAMPTZ", "epoch"}, {"TIMESTAMPTZ", "2024-01-02 9:00"},
+	} {
+		err := loadWith(t, ".csv", "id,v\n1,"+c.value+"\n", map[string]any{"types": map[string]any{"v": c.typ}}, "")
+		if err == nil || !strings.Contains(err.Error(), `value "`+c.value+`" does not convert exactly to the declared type `+c.typ) || !strings.Contains(err.Error(), "ISO 8601") {
+			t.Errorf("%s %q: err = %v, want a refusal naming ISO 8601", c.typ, c.value, err)
+		}
+	}
+	for _, c := range []struct{ typ, value string }{
+		{"TIMESTAMPTZ", "2024-01-02 10:00:00 Asia/Shanghai"}, {"TIMESTAMPTZ", "2024-01-02T10:00:00+08:00"}, {"TIMESTAMP", " 2024-01-02T10:00:00 "}, {"TIMESTAMP", "2024-01-02"},
+	} {
+		if err := loadWith(t, ".csv", "id,v\n1,"+c.value+"\n", map[string]any{"types": map[string]any{"v": c.typ}}, ""); err != nil {
+			t.Errorf("%s %q: %v", c.typ, c.value, err)
+		}
+	}
+}

@@ -61,6 +61,7 @@ var statements = sync.OnceValue(func() *queries.Set {
 	f["haszone"] = hasZone
 	f["hasprefix"] = strings.HasPrefix
 	f["inexacttext"] = inexactText
+	f["walldst"] = wallDST
 	return queries.MustSet("load", f)
 })
 
@@ -92,6 +93,26 @@ func inexactText(text, class string, scale, digits int) (string, error) {
 		Text, Class   string
 		Scale, Digits int
 	}{text, class, scale, digits})
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(sqlfile.Body(out), "\n"), nil
+}
+
+// wallDSTRule is queries/rules/wall_dst.sql, the one rule of a wall-clock
+// time that a zone's DST change skips or repeats, shared with the checks.
+var wallDSTRule = sync.OnceValue(func() *sqlfile.File {
+	f, err := sqlfile.ReadFile(queries.FS, "rules/wall_dst.sql", queries.Keys, sqlfile.Funcs())
+	if err != nil {
+		panic(err)
+	}
+	return f
+})
+
+// wallDST renders the wall_dst rule for the TIMESTAMP expression wall read
+// in zone, check "gap" or "repeat".
+func wallDST(wall, zone, check string) (string, error) {
+	out, err := wallDSTRule().Render(struct{ Wall, Zone, Check string }{wall, zone, check})
 	if err != nil {
 		return "", err
 	}

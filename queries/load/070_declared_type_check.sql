@@ -9,8 +9,7 @@
 -- description: holds (the cast drops them); for a typed value (RoundTrip, the column's own type), one that reads
 -- description: back as another value once converted (a DOUBLE 1.5 as an INTEGER, a TIMESTAMP_NS as a TIMESTAMP);
 -- description: "gap" and "repeat", a wall-clock time (the declared_wall fragment) that the DST changes of Zone skip
--- description: (ICU would move it by the change) or show twice (ICU would pick one offset) — whose instant, "repeat"
--- description: tests, differs by the change of offset across the day around it from another of the same reading.
+-- description: (ICU would move it by the change) or show twice (ICU would pick one offset): rules/wall_dst.sql.
 {{$col := q .Column}}SELECT __file, __line, {{$col}}
 FROM {{q .Table}}
 WHERE {{$col}} IS NOT NULL AND
@@ -20,15 +19,7 @@ WHERE {{$col}} IS NOT NULL AND
   {{- else if .RoundTrip}} TRY_CAST({{.TryValue}} AS {{sqltype .RoundTrip}}) IS DISTINCT FROM {{$col}}
   {{- else}} FALSE
   {{- end}}
-{{- else}}{{$w := .Wall}}{{$z := lit .Zone}}{{$i := printf "timezone(%s, %s)" $z $w}} {{$w}} IS NOT NULL AND
-  {{- if eq .Check "gap"}} timezone({{$z}}, {{$i}}) <> {{$w}}
-  {{- else}} (timezone({{$z}}, {{$i}} + INTERVAL 1 DAY) - timezone('UTC', {{$i}} + INTERVAL 1 DAY))
-      <> (timezone({{$z}}, {{$i}} - INTERVAL 1 DAY) - timezone('UTC', {{$i}} - INTERVAL 1 DAY))
-    AND (timezone({{$z}}, {{$i}} + ((timezone({{$z}}, {{$i}} + INTERVAL 1 DAY) - timezone('UTC', {{$i}} + INTERVAL 1 DAY))
-      - (timezone({{$z}}, {{$i}} - INTERVAL 1 DAY) - timezone('UTC', {{$i}} - INTERVAL 1 DAY)))) = {{$w}}
-      OR timezone({{$z}}, {{$i}} - ((timezone({{$z}}, {{$i}} + INTERVAL 1 DAY) - timezone('UTC', {{$i}} + INTERVAL 1 DAY))
-      - (timezone({{$z}}, {{$i}} - INTERVAL 1 DAY) - timezone('UTC', {{$i}} - INTERVAL 1 DAY)))) = {{$w}})
-  {{- end}}
+{{- else}} {{walldst .Wall .Zone .Check}}
 {{- end}}
 ORDER BY __row
 LIMIT 1

@@ -1,0 +1,137 @@
+package control_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/control"
+	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/internal/mysqltest"
+	"github.com/reconcile-dev/reconcile/internal/pgtest"
+	"github.com/reconcile-dev/reconcile/internal/spec"
+)
+
+// dstCase is a source of zone-less wall-clock times read in Europe/Berlin
+// and compared with a sink of instants; found by a reviewer: DuckDB (ICU)
+// read 02:30 of 31 March 2024 (skipped) as 03:30 CEST and 02:30 of 27
+// October (shown twice) as its +01:00 instant, and the run passed.
+type dstCase struct {
+	name string
+	// source returns the source input holding id 1 at wall, id 2 at
+	// 2024-06-01 12:00:00 (summer: 10:00Z), read in Europe/Berlin.
+	source func(t *testing.T, dir, wall string) spec.Input
+}
+
+// The sink: the instants a naive reading gives (01:30Z for both nights),
+// so a run that guesses passes.
+func dstRun(t *testing.T, tc dstCase, wall string) error {
+	t.Helper()
+	dir := t.TempDir()
+	sinkInstant := "2024-03-31 01:30:00+00"
+	if strings.HasPrefix(wall, "2024-10-27") {
+		sinkInstant = "2024-10-27 01:30:00+00"
+	}
+	writeFiles(t, dir, [][2]string{{"sink.csv", "id,ts\n1," + sinkInstant + "\n2,2024-06-01 10:00:00+00\n"}})
+	src := tc.source(t, dir, wall)
+	src.TimeZone = "Europe/Berlin"
+	s := &spec.Spec{Source: src, Sink: spec.Input{URI: "sink.csv", Options: map[string]any{"types": map[string]any{"ts": "TIMESTAMPTZ"}}},
+		ID: []string{"id"}, Out: filepath.Join(dir, "ev"), Dir: dir}
+	res, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+	if err == nil && res.Status != "pass" {
+		t.Fatalf("%s %s: status %s, want a pass or a refusal", tc.name, wall, res.Status)
+	}
+	return err
+}
+
+// A zone-less wall-clock time that a DST change skips or repeats, read in
+// the input's zone to be compared with an instant, is refused (ErrTime,
+// exit 3) naming file or row, column and value, from CSV text, a
+// PostgreSQL timestamp and a MySQL DATETIME; a summer time of the same
+// inputs reads as its one instant and passes.
+func TestZonelessTimeInDSTChangeRefused(t *testing.T) {
+	cases := []dstCase{
+		{"csv text", func(t *testing.T, dir, wall string) spec.Input {
+			writeFiles(t, dir, [][2]string{{"source.csv", "id,ts\n1," + wall + "\n2,2024-06-01 12:00:00\n"}})
+			return spec.Input{URI: "source.csv"}
+		}},
+		{"postgres timestamp", func(t *testing.T, dir, wall string) spec.Input {
+			schema, conn := pgtest.Schema(t)
+			pgtest.Exec(t, conn, "CREATE TABLE "+schema+".src (id text, ts timestamp); INSERT INTO "+schema+".src VALUES ('1', '"+wall+"'), ('2', '2024-06-01 12:00:00')")
+			return spec.Input{URI: pgtest.TableURL(schema, "src")}
+		}},
+		{"mysql datetime", func(t *testing.T, dir, wall string) spec.Input {
+			name, db := mysqltest.Database(t)
+			mysqltest.Exec(t, db, "CREATE TABLE src (id VARCHAR(4), ts DATETIME); INSERT INTO src VALUES ('1', '"+wall+"'), ('2', '2024-06-01 12:00:00')")
+			return spec.Input{URI: mysqltest.TableURL(t, name, "src")}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, w := range []struct{ wall, msg string }{
+				{"2024-03-31 02:30:00", "does not exist in Europe/Berlin (a DST change skips it)"},
+				{"2024-10-27 02:30:00", "occurs twice in Europe/Berlin (a DST change repeats it)"},
+			} {
+				err := dstRun(t, tc, w.wall)
+				if !errors.Is(err, checks.ErrTime) || fault.Of(err) != fault.Runtime || !strings.Contains(err.Error(), w.msg) ||
+					!strings.Contains(err.Error(), "column ts") || !strings.Contains(err.Error(), w.wall) {
+					t.Errorf("%s: err = %v, want checks.ErrTime: %q naming column ts and the value", w.wall, err, w.msg)
+				}
+			}
+			// the hour before the change is one instant (00:30Z / 00:30Z+1h)
+			if err := dstRunAt(t, tc); err != nil {
+				t.Errorf("an unambiguous wall-clock time: %v", err)
+			}
+		})
+	}
+}
+
+// dstRunAt runs tc with 01:30 of 27 October (before the change: +02:00,
+// 23:30Z the day before) against its instant: a pass.
+func dstRunAt(t *testing.T, tc dstCase) error {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, [][2]string{{"sink.csv", "id,ts\n1,2024-10-26 23:30:00+00\n2,2024-06-01 10:00:00+00\n"}})
+	src := tc.source(t, dir, "2024-10-27 01:30:00")
+	src.TimeZone = "Europe/Berlin"
+	s := &spec.Spec{Source: src, Sink: spec.Input{URI: "sink.csv", Options: map[string]any{"types": map[string]any{"ts": "TIMESTAMPTZ"}}},
+		ID: []string{"id"}, Out: filepath.Join(dir, "ev"), Dir: dir}
+	res, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+	if err == nil && res.Status != "pass" {
+		t.Errorf("status %s, want pass", res.Status)
+	}
+	return err
+}
+
+// Text compared with a timestamp is read as ISO 8601 only (as the README
+// says): DuckDB's cast also reads "epoch", one-digit fields, 24:00:00 and
+// "infinity", each refused here naming the value (ErrValue, exit 3; found
+// by a reviewer, who had each pass against 1970-01-01 00:00 UTC). Spaces
+// around, a T, and a zone (Z, UTC, an offset) are ISO and read.
+func TestTextTimestampISOOnly(t *testing.T) {
+	run := func(v string) error {
+		dir := t.TempDir()
+		writeFiles(t, dir, [][2]string{{"source.csv", "id,ts\n1," + v + "\n"}, {"sink.csv", "id,ts\n1,1970-01-01 00:00:00+00\n"}})
+		s := &spec.Spec{Source: spec.Input{URI: "source.csv"}, Sink: spec.Input{URI: "sink.csv", Options: map[string]any{"types": map[string]any{"ts": "TIMESTAMPTZ"}}},
+			ID: []string{"id"}, Out: filepath.Join(dir, "ev"), Dir: dir}
+		res, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+		if err == nil && res.Status != "pass" {
+			return errors.New("status " + string(res.Status))
+		}
+		return err
+	}
+	for _, v := range []string{"epoch", "1970-1-1 0:0:0", "1969-12-31 24:00:00", "infinity", "1970-01-01 00:00:00 Europe/London", "19700101T000000Z"} {
+		err := run(v)
+		if !errors.Is(err, checks.ErrValue) || !strings.Contains(err.Error(), `value "`+v+`" in the source is not a timestamp (ISO 8601`) {
+			t.Errorf("%q: err = %v, want checks.ErrValue naming it", v, err)
+		}
+	}
+	for _, v := range []string{" 1970-01-01 00:00:00 ", "1970-01-01T00:00:00Z", "1970-01-01 00:00:00 UTC", "1970-01-01 01:00:00+01:00", "1970-01-01"} {
+		if err := run(v); err != nil {
+			t.Errorf("%q: %v, want a pass", v, err)
+		}
+	}
+}
