@@ -193,8 +193,29 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	p.SinkValueCols = p.SourceValueCols
 	if len(c.ID) > 0 {
 		notes = append(notes, comparedNote(p))
+		notes = append(notes, caseOnlyNotes(p.Uncompared)...)
 	}
 	return p, notes, nil
+}
+
+// caseOnlyNotes warns of a source column and a sink column whose names
+// differ only in case (Status, status): names are matched exactly, so each
+// is a column of one input only and neither is compared — a PostgreSQL
+// table's lower-cased names against camelCase JSON, say. rename: makes them
+// one column.
+func caseOnlyNotes(un []UncomparedColumn) []string {
+	var notes []string
+	for _, s := range un {
+		if s.Reason != ReasonOnlySource {
+			continue
+		}
+		for _, k := range un {
+			if k.Reason == ReasonOnlySink && strings.EqualFold(s.Name, k.Name) {
+				notes = append(notes, fmt.Sprintf("WARNING: column %s of the source and %s of the sink differ only in case, so neither is compared (names are matched exactly); rename: one of them to compare them", s.Name, k.Name))
+			}
+		}
+	}
+	return notes
 }
 
 // zoneOr is zone, or UTC when zone is "".

@@ -542,7 +542,26 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome)
 			return nil, overflowError(ctx, db, p, nil, "the totals", err)
 		}
 		r := rs[0]
+		// DuckDB's sum of a DECIMAL(38,s) is held in 128 bits, which hold
+		// 39 digits: a sum past 38 is not refused there, only mislabelled.
+		for i, what := range []string{"the sum of measure " + m + " in the source", "the sum of measure " + m + " in the sink", "the difference of measure " + m + " (sink - source)"} {
+			if n := digitsOf(*r[i]); n > 38 {
+				return nil, fmt.Errorf("%w: %s, %s, has %d digits, beyond %s, the widest exact decimal: no total is rounded to fit, so the totals cannot be computed", ErrOverflow, what, *r[i], n, typ)
+			}
+		}
 		t.Measures = append(t.Measures, MeasureTotal{Name: m, Type: typ, SourceSum: *r[0], SinkSum: *r[1], Difference: *r[2]})
 	}
 	return t, nil
+}
+
+// digitsOf counts the digits of a decimal number's text (sign and point
+// left out).
+func digitsOf(v string) int {
+	n := 0
+	for _, c := range v {
+		if c >= '0' && c <= '9' {
+			n++
+		}
+	}
+	return n
 }

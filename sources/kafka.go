@@ -965,7 +965,7 @@ func (s *kafkaSource) input(parts []*kafkaPart, listedAt time.Time, decs []*reco
 		}
 	}
 	if len(heldBack) > 0 {
-		in.Notes = append(in.Notes, fmt.Sprintf("%s read to the last stable offset: offsets past it belong to transactions still open when the offsets were listed and are not read (they count once decided): %s", s.loc.Role, strings.Join(heldBack, ", ")))
+		in.Notes = append(in.Notes, fmt.Sprintf("WARNING: %s read to the last stable offset: a transaction was still open when the offsets were listed, and the records from its first offset on — its own and any written after it, committed or not, which read_committed consumers do not see yet either — are not read (a run once it is decided reads them): %s", s.loc.Role, strings.Join(heldBack, ", ")))
 	}
 	d := map[string]any{
 		"brokers":           s.brokers,

@@ -196,3 +196,30 @@ func TestKafkaOptions(t *testing.T) {
 		t.Errorf("two brokers, two topics, URI parameters: %v", err)
 	}
 }
+
+// A \u escape that is half of a UTF-16 surrogate pair names no character
+// (RFC 8259 section 8.2): fastjson kept it as the six characters written,
+// so {"a":"x\ud800"} loaded as the text x\ud800 — equal to a CSV value of
+// those characters (found by a reviewer). Each is a bad record now; a
+// whole pair is its character, and an escaped backslash before "ud800" is
+// that text.
+func TestKafkaLoneSurrogate(t *testing.T) {
+	c := startKafka(t, map[string]int32{"t": 1})
+	bads := []string{`{"a":"x\ud800"}`, `{"a":"\udc00"}`, `{"a":"\ud800\u0041"}`, `{"a":"\ud800\ud800"}`, `{"a":"\uDBFFx"}`}
+	var recs []*kgo.Record
+	for _, v := range bads {
+		recs = append(recs, raw("t", 0, "", v))
+	}
+	recs = append(recs, raw("t", 0, "", `{"a":"\ud83d\ude00 \\ud800"}`))
+	produce(t, c, recs...)
+	in, rows := mustRead(t, sources.Location{URI: c.URI("t"), Options: map[string]any{"bad_records": "report", "key": "none"}})
+	wantRows(t, rows, fmt.Sprintf(`a=😀 \ud800 __partition=0 __offset=%d __file=t[0] __line=%d`, len(bads), len(bads)))
+	if len(in.BadRecords) != len(bads) {
+		t.Fatalf("%d bad records, want %d: %+v", len(in.BadRecords), len(bads), in.BadRecords)
+	}
+	for i, b := range in.BadRecords {
+		if !strings.Contains(b.Reason, "half of a UTF-16 surrogate pair") || !strings.Contains(b.Reason, `\u`) {
+			t.Errorf("bad record %d (%s): %q", i, bads[i], b.Reason)
+		}
+	}
+}

@@ -383,6 +383,9 @@ func (d *recordDecoder) json(b []byte, what, prefix string) error {
 		if err := fastjson.ValidateBytes(b); err != nil {
 			return bad("%s is not JSON (%s: json): %s", what, what, shorten(err.Error()))
 		}
+		if esc, ok := loneSurrogate(b); ok {
+			return bad("%s is not JSON text of Unicode characters (%s: json): the escape %s is half of a UTF-16 surrogate pair, which names no character (RFC 8259 section 8.2)", what, what, esc)
+		}
 	}
 	v, err := d.parser.ParseBytes(b)
 	if err != nil {
@@ -517,6 +520,48 @@ func numbersIn(v *fastjson.Value, buf *[]byte) bool {
 		return ok
 	}
 	return true
+}
+
+// loneSurrogate returns the first \uXXXX escape of JSON text b (valid JSON:
+// a backslash is always an escape inside a string) that is half of a
+// UTF-16 surrogate pair without its other half — a high surrogate
+// (D800–DBFF) not followed at once by a low one (DC00–DFFF), or a low one
+// alone — and true. Such an escape names no character (RFC 8259 section
+// 8.2); fastjson keeps it as the six characters written, or gives U+FFFD
+// for a pair whose second half is no low surrogate.
+func loneSurrogate(b []byte) (string, bool) {
+	hex4 := func(i int) (rune, bool) {
+		if i+6 > len(b) || b[i] != '\\' || b[i+1] != 'u' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 16)
+		return rune(v), err == nil
+	}
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			continue
+		}
+		if b[i+1] != 'u' {
+			i++ // \\, \" and the others: two bytes
+			continue
+		}
+		r, ok := hex4(i)
+		if !ok {
+			continue // fastjson.Validate has refused it already
+		}
+		switch {
+		case r >= 0xD800 && r <= 0xDBFF:
+			if lo, ok := hex4(i + 6); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+				i += 11
+				continue
+			}
+			return string(b[i : i+6]), true
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return string(b[i : i+6]), true
+		}
+		i += 5
+	}
+	return "", false
 }
 
 // jsonNumber reports whether b is a number as RFC 8259 section 6 writes

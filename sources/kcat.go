@@ -121,6 +121,12 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 			if err != nil {
 				return fmt.Errorf("%w: %s: not a kcat -J line: %v", ErrKafkaRead, where(), err)
 			}
+			if dup := twiceIn(v); dup != "" {
+				return fmt.Errorf("%w: %s: not a kcat -J line: field %q is given twice; which one holds is not defined", ErrKafkaRead, where(), dup)
+			}
+			if esc, ok := loneSurrogate(line); ok {
+				return fmt.Errorf("%w: %s: not a kcat -J line of Unicode text: the escape %s is half of a UTF-16 surrogate pair, which names no character (RFC 8259 section 8.2)", ErrKafkaRead, where(), esc)
+			}
 			topic := v.GetStringBytes("topic")
 			pv, ov := v.Get("partition"), v.Get("offset")
 			if topic == nil || pv == nil || ov == nil || !v.Exists("payload") {
@@ -257,4 +263,22 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 	}
 	ok = true
 	return in, rr, nil
+}
+
+// twiceIn returns a field name given twice in object v (the first so
+// found), or "": fastjson's Get takes the first, another reader the last.
+func twiceIn(v *fastjson.Value) string {
+	o, err := v.Object()
+	if err != nil {
+		return ""
+	}
+	var seen []string
+	dup := ""
+	o.Visit(func(k []byte, _ *fastjson.Value) {
+		if dup == "" && slices.Contains(seen, string(k)) {
+			dup = string(k)
+		}
+		seen = append(seen, string(k))
+	})
+	return dup
 }

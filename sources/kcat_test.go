@@ -200,3 +200,22 @@ func TestKcatBatchBounds(t *testing.T) {
 		t.Errorf("1 MB records: batches of %v rows, want 100 rows in batches of at most about BatchBytes", rows)
 	}
 }
+
+// An envelope field given twice (fastjson takes the first, another reader
+// the last) and a lone surrogate escape anywhere in a line are refused,
+// naming file and line.
+func TestKcatNotQuiteJSON(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{`{"topic":"t","partition":0,"offset":0,"tstype":"create","ts":1,"key":null,"payload":"{\"id\":\"E1\"}","payload":"{\"id\":\"E9\"}"}`, `field "payload" is given twice`},
+		{`{"topic":"t","partition":0,"offset":0,"tstype":"create","ts":1,"key":"k\ud800","payload":"{\"id\":\"E1\"}"}`, `the escape \ud800 is half of a UTF-16 surrogate pair`},
+	} {
+		p := filepath.Join(t.TempDir(), "dump.jsonl")
+		if err := os.WriteFile(p, []byte(tc.line+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := readTable(t, sources.Location{URI: "kcat:" + p})
+		if !errors.Is(err, sources.ErrKafkaRead) || !strings.Contains(err.Error(), "dump.jsonl:1") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("err = %v, want %q naming dump.jsonl:1", err, tc.want)
+		}
+	}
+}

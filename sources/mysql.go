@@ -561,12 +561,18 @@ func (s *mysqlSource) Read(ctx context.Context) (in *Input, records array.Record
 	if err != nil {
 		return nil, nil, err
 	}
+	var floatCols []string
 	query, err := s.sql(false)
 	if err != nil {
 		return nil, nil, err
 	}
 	details["sql"] = query
 	details["columns"] = myColumnEvidence(cols)
+	for _, c := range cols {
+		if c.WireType == "FLOAT" {
+			floatCols = append(floatCols, c.Name)
+		}
+	}
 	details["zero_dates"] = "error"
 	if s.zeroNull {
 		details["zero_dates"] = "null"
@@ -606,6 +612,9 @@ func (s *mysqlSource) Read(ctx context.Context) (in *Input, records array.Record
 	}
 	handed = true
 	in = &Input{Role: s.loc.Role, Kind: "mysql", Location: Redact(s.loc.URI), Details: details}
+	for _, c := range floatCols {
+		in.Notes = append(in.Notes, fmt.Sprintf("WARNING: %s column %s is a MySQL FLOAT, which the server's text protocol prints with at most 6 significant digits: values that differ past the 6th (1234567 and 1234568) arrive equal; read CAST(%s AS DOUBLE) in a query to compare the stored values", s.loc.Role, c, c))
+	}
 	if s.table != nil {
 		db, name := fmt.Sprint(details["database"]), s.table[len(s.table)-1]
 		if len(s.table) == 2 {
@@ -675,6 +684,14 @@ func (s *mysqlSource) describe(ctx context.Context, conn *sql.Conn, details map[
 			c.Precision, c.Scale = p, sc
 		}
 		c.MyType = myMetaType(&c)
+		// The driver takes a DECIMAL's precision from its display length
+		// less a sign, which an UNSIGNED one does not have, and cannot say
+		// which it is: a query's DECIMAL is read one digit wider, so that
+		// an UNSIGNED DECIMAL(5,2) holding 999.99 is not refused as more
+		// than 4 digits (a table's catalog gives the exact type instead).
+		if s.table == nil && c.WireType == "DECIMAL" && c.Precision < maxDecimalDigits {
+			c.Precision++
+		}
 		cols[i] = c
 	}
 	if s.table != nil {
@@ -728,6 +745,7 @@ func (s *mysqlSource) catalog(ctx context.Context, conn *sql.Conn, cols []myColu
 	for i, c := range cols {
 		byName[c.Name] = i
 	}
+	var hidden []string
 	for rows.Next() {
 		var col, colType, dataType string
 		var prec, scale sql.NullInt64
@@ -737,6 +755,8 @@ func (s *mysqlSource) catalog(ctx context.Context, conn *sql.Conn, cols []myColu
 		}
 		i, ok := byName[col]
 		if !ok {
+			// in the table, not in SELECT *: an INVISIBLE column
+			hidden = append(hidden, col)
 			continue
 		}
 		cols[i].MyType = colType
@@ -747,6 +767,9 @@ func (s *mysqlSource) catalog(ctx context.Context, conn *sql.Conn, cols []myColu
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("mysql: columns of %s: %w", s.file(), err)
+	}
+	if len(hidden) > 0 {
+		return fmt.Errorf("%w: table %s has column(s) that SELECT * leaves out (INVISIBLE): %s; a table is read whole, so name its columns in a query (query: SELECT *, %s FROM …)", ErrInvalidLocation, s.file(), strings.Join(hidden, ", "), strings.Join(hidden, ", "))
 	}
 	q, err = mySQL("table_engine", nil)
 	if err != nil {

@@ -326,7 +326,7 @@ func myAppenderFor(c *myColumn, i int, b array.Builder, zd *zeroDates) myAppende
 				return 0, wrong(v)
 			}
 			if !utf8.Valid(raw) {
-				return 0, fmt.Errorf("%w: %q is not UTF-8 text", errMyValue, raw[:min(len(raw), 64)])
+				return 0, fmt.Errorf("%w: %s is not UTF-8 text", errMyValue, myValueText(raw))
 			}
 			bb.BinaryBuilder.Append(raw)
 			return len(raw), nil
@@ -761,7 +761,10 @@ func daysFromCivil(y, m, d int) int64 {
 func myValueText(v driver.Value) string {
 	switch x := v.(type) {
 	case []byte:
-		return strconv.Quote(string(x[:min(len(x), 64)]))
+		if len(x) > 64 { // cut, and said to be: 1234… is not the number 1234
+			return strconv.Quote(string(x[:64])) + fmt.Sprintf("… (%d bytes)", len(x))
+		}
+		return strconv.Quote(string(x))
 	case nil:
 		return "NULL"
 	}
