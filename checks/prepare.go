@@ -462,8 +462,14 @@ func (tc *tableColumns) need(side, field string, cols ...string) {
 			continue
 		}
 		if _, ok := tc.types[side][col]; !ok {
+			hint := suggest(col, all)
+			if !slices.ContainsFunc(all, func(c duck.Column) bool { return !strings.HasPrefix(c.Name, "__") }) {
+				// provenance only: a kind that learns its columns from its
+				// records (Kafka, kcat, NDJSON) read none
+				hint = fmt.Sprintf(" (the %s has provenance columns only: an input whose columns come from its records — a Kafka topic or offset range, a kcat dump, NDJSON — read no record)", side)
+			}
 			tc.errs = append(tc.errs, fmt.Sprintf("column %q (from %s) not found in the %s; its columns are: %s%s",
-				col, field, side, names(all), suggest(col, all)))
+				col, field, side, names(all), hint))
 		}
 	}
 }

@@ -50,7 +50,7 @@ func Formats() []string {
 func Lookup(format string) (Writer, error) {
 	w, ok := writers[format]
 	if !ok {
-		return nil, fmt.Errorf("report: unknown format %q (known: %v)", format, Formats())
+		return nil, fmt.Errorf("report: unknown format %q (known: %v, or all)", format, Formats())
 	}
 	return w, nil
 }

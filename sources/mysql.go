@@ -583,6 +583,11 @@ func (s *mysqlSource) Read(ctx context.Context) (in *Input, records array.Record
 	}
 	file := s.file()
 	label := "reading " + s.loc.Role + " " + file
+	// input, not the result in, in the fill: a return sets in
+	input := &Input{Role: s.loc.Role, Kind: "mysql", Location: Redact(s.loc.URI), Details: details}
+	for _, c := range floatCols {
+		input.Notes = append(input.Notes, fmt.Sprintf("WARNING: %s column %s is a MySQL FLOAT, which the server's text protocol prints with at most 6 significant digits: values that differ past the 6th (1234567 and 1234568) arrive equal; read CAST(%s AS DOUBLE) in a query to compare the stored values", s.loc.Role, c, c))
+	}
 	records, err = ReadRows(ctx, fields, ReadOptions{Progress: s.loc.Progress, Label: label}, func(ctx context.Context, w *RowWriter) error {
 		zd := &zeroDates{asNull: s.zeroNull, counts: make([]int64, len(cols))}
 		err := myFill(ctx, ss.conn, query, cols, file, w, zd)
@@ -591,6 +596,8 @@ func (s *mysqlSource) Read(ctx context.Context) (in *Input, records array.Record
 			for i, n := range zd.counts {
 				if n > 0 {
 					nulls[cols[i].Name] = n
+					// read before the records end, so before the notes are
+					input.Notes = append(input.Notes, fmt.Sprintf("WARNING: %s column %s: %d zero date(s) (0000-00-00, or a zero month or day) read as NULL (zero_dates: null): each compares as NULL, so two different zero dates, or a zero date and a NULL, are not told apart", s.loc.Role, cols[i].Name, n))
 				}
 			}
 			details["zero_dates_read_as_null"] = nulls
@@ -611,10 +618,7 @@ func (s *mysqlSource) Read(ctx context.Context) (in *Input, records array.Record
 		return nil, nil, err
 	}
 	handed = true
-	in = &Input{Role: s.loc.Role, Kind: "mysql", Location: Redact(s.loc.URI), Details: details}
-	for _, c := range floatCols {
-		in.Notes = append(in.Notes, fmt.Sprintf("WARNING: %s column %s is a MySQL FLOAT, which the server's text protocol prints with at most 6 significant digits: values that differ past the 6th (1234567 and 1234568) arrive equal; read CAST(%s AS DOUBLE) in a query to compare the stored values", s.loc.Role, c, c))
-	}
+	in = input
 	if s.table != nil {
 		db, name := fmt.Sprint(details["database"]), s.table[len(s.table)-1]
 		if len(s.table) == 2 {

@@ -310,6 +310,10 @@ INSERT INTO bad VALUES (1, '2024-02-30')`)
 		if in.Details["zero_dates"] != "null" {
 			t.Errorf("zero_dates = %v", in.Details["zero_dates"])
 		}
+		// a WARNING per column: two zero dates, or one and a NULL, compare equal
+		if notes := strings.Join(in.Notes, "\n"); len(in.Notes) != 3 || !strings.Contains(notes, "WARNING: sink column d: 3 zero date(s)") || !strings.Contains(notes, "are not told apart") {
+			t.Errorf("notes %q, want a WARNING for each of d, dt, ts", in.Notes)
+		}
 	}
 	_, _, err = myLoad(t, sources.Location{URI: withParam(mysqltest.TableURL(t, name, "bad"), "zero_dates=null")})
 	if err == nil || errors.Is(err, sources.ErrZeroDate) || !strings.Contains(err.Error(), `"2024-02-30" is not a calendar date`) || !strings.Contains(err.Error(), "bad:1") {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -837,5 +838,34 @@ INSERT INTO %s.fixin_cc VALUES ('1', 1.50, 8)`, schema, schema))
 				}
 			}
 		})
+	}
+}
+
+// A database of encoding SQL_ASCII passes its text on as stored, so a
+// latin-1 "café" arrives as bytes that are not UTF-8: refused naming row,
+// column and value (it failed inside DuckDB with "Invalid unicode", naming
+// nothing: found by a reviewer).
+func TestPostgresTextNotUTF8(t *testing.T) {
+	conn := pgtest.Connect(t)
+	ctx := context.Background()
+	name := fmt.Sprintf("reconcile_ascii_%d", time.Now().UnixNano()%1_000_000_000)
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name+" ENCODING 'SQL_ASCII' TEMPLATE template0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+	u, err := url.Parse(pgtest.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	dconn, err := pgx.Connect(ctx, u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgtest.Exec(t, dconn, `CREATE TABLE t (id text, v text); INSERT INTO t VALUES ('1', 'cafe'), ('2', E'caf\xe9')`)
+	dconn.Close(ctx)
+	_, _, err = pgLoad(t, sources.Location{URI: u.String(), Options: map[string]any{"table": "t"}})
+	if err == nil || !strings.Contains(err.Error(), `t:2: column v (text)`) || !strings.Contains(err.Error(), `"caf\xe9" is not UTF-8 text`) {
+		t.Errorf("err = %v, want a refusal naming row 2, column v and the value", err)
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -192,6 +194,11 @@ func appenderFor(c *pgColumn, b array.Builder) pgAppender {
 	case oidText, oidVarchar, oidBPChar, oidName, oidChar, oidJSON:
 		bb := b.(*array.StringBuilder)
 		return func(v []byte) error {
+			// The server converts text to the client's UTF8 except from a
+			// database of encoding SQL_ASCII, whose bytes come as stored.
+			if !utf8.Valid(v) {
+				return fmt.Errorf("%w: %s is not UTF-8 text (a database of encoding SQL_ASCII passes its bytes on as stored; read convert_from(CAST(col AS bytea), 'LATIN1') or the encoding they are in, in a query)", errPGValue, quoteCut(v))
+			}
 			bb.BinaryBuilder.Append(v)
 			return nil
 		}
@@ -433,4 +440,13 @@ func formatUnscaled(u *big.Int, scale int) string {
 		s = "-" + s
 	}
 	return s
+}
+
+// quoteCut quotes the first 64 bytes of v for a message, saying so when v
+// is longer.
+func quoteCut(v []byte) string {
+	if len(v) > 64 {
+		return strconv.Quote(string(v[:64])) + fmt.Sprintf("… (%d bytes)", len(v))
+	}
+	return strconv.Quote(string(v))
 }

@@ -83,7 +83,7 @@ The findings are those of the all-file run.`,
 					sep = "&"
 				}
 			}
-			fmt.Fprintf(o.f.stdout, "loaded %d rows of %s into %s\nreconcile it with:\n  reconcile run --config samples/ledger/at-least-once.yaml --sink '%s%stable=%s' --out evidence/ledger-at-least-once-pg\n",
+			fmt.Fprintf(o.f.stdout, "loaded %d rows of %s into %s\nreconcile it with:\n  bin/reconcile run --config samples/ledger/at-least-once.yaml --sink '%s%stable=%s' --out evidence/ledger-at-least-once-pg --force\n",
 				n, o.csv, o.table, uri, sep, o.table)
 			return nil
 		},
@@ -152,7 +152,7 @@ The findings are those of the all-file run.`,
 			if strings.Contains(uri, "?") {
 				sep = "&"
 			}
-			fmt.Fprintf(o.f.stdout, "loaded %d rows of %s into %s\nreconcile it with:\n  reconcile run --config samples/ledger/at-least-once.yaml --sink '%s%stable=%s' --out evidence/ledger-at-least-once-mysql\n",
+			fmt.Fprintf(o.f.stdout, "loaded %d rows of %s into %s\nreconcile it with:\n  bin/reconcile run --config samples/ledger/at-least-once.yaml --sink '%s%stable=%s' --out evidence/ledger-at-least-once-mysql --force\n",
 				n, o.csv, o.table, uri, sep, o.table)
 			return nil
 		},

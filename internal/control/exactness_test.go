@@ -184,3 +184,17 @@ func TestCaseOnlyColumnNamesWarned(t *testing.T) {
 		t.Errorf("notes lack %q:\n%s", want, strings.Join(res.Notes, "\n"))
 	}
 }
+
+// An input whose columns come from its records and that read none (an empty
+// kcat dump, a Kafka range of markers only) has provenance columns only:
+// the refusal of the id says so, instead of listing __partition, … alone
+// (found by a reviewer).
+func TestNoRecordsNoColumnsSaid(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, [][2]string{{"source.csv", "id\n1\n"}, {"dump.jsonl", ""}})
+	s := &spec.Spec{Source: spec.Input{URI: "source.csv"}, Sink: spec.Input{URI: "kcat:dump.jsonl"}, ID: []string{"id"}, Out: filepath.Join(dir, "ev"), Dir: dir}
+	_, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+	if !errors.Is(err, checks.ErrColumn) || !strings.Contains(err.Error(), "the sink has provenance columns only") || !strings.Contains(err.Error(), "read no record") {
+		t.Errorf("err = %v, want checks.ErrColumn saying the sink read no record", err)
+	}
+}

@@ -300,6 +300,11 @@ func (v *Verification) OK() bool {
 func Verify(ctx context.Context, dir string, pub ed25519.PublicKey) (*Verification, error) {
 	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
 	if errors.Is(err, fs.ErrNotExist) {
+		if st, serr := os.Stat(dir); serr != nil {
+			return nil, fmt.Errorf("%w: %s does not exist or cannot be read: %w", ErrNoManifest, dir, serr)
+		} else if !st.IsDir() {
+			return nil, fmt.Errorf("%w: %s is a file, not an evidence folder", ErrNoManifest, dir)
+		}
 		return nil, fmt.Errorf("%w in %s", ErrNoManifest, dir)
 	}
 	if err != nil {
