@@ -96,6 +96,20 @@ func runSuite(ctx context.Context, o *runOptions, opt control.Options) error {
 	if unused := params.Unused(); len(unused) > 0 {
 		return fmt.Errorf("%w: --param %s: no spec of this run uses ${%s}", spec.ErrInvalid, strings.Join(unused, ", --param "), strings.Join(unused, "}, ${"))
 	}
+	// A control's name keys its history, lock and metrics: two specs of one
+	// suite with the same name would be classified against each other's
+	// runs (found by a reviewer).
+	named := map[string]string{}
+	for _, p := range plan {
+		if p.s == nil {
+			continue
+		}
+		n := control.Name(p.s)
+		if first, ok := named[n]; ok {
+			return fmt.Errorf("%w: %s and %s both name the control %q: a control's name keys its run history, lock and metrics, so each spec needs its own (name:)", spec.ErrInvalid, first, p.file, n)
+		}
+		named[n] = p.file
+	}
 	opt.Log = io.Discard
 	if o.progress || isTerminal(o.f.stderr) {
 		opt.Log = o.f.stderr
@@ -140,6 +154,11 @@ func runOne(ctx context.Context, o *runOptions, p planned, opt control.Options) 
 	}
 	s := p.s
 	oc.name = control.Name(s)
+	if s.Out != "" && s.History != "" {
+		if rel, err := filepath.Rel(filepath.Clean(s.Out), filepath.Clean(s.History)); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return done(fmt.Errorf("%w: the history %s lies inside the evidence folder %s, which a run publishes whole and --force replaces: keep it beside the evidence folders (history:)", spec.ErrInvalid, s.History, s.Out))
+		}
+	}
 	if s.Out != "" {
 		l, stale, err := lock.Acquire(lock.Path(s.Out, oc.name), oc.name, time.Now())
 		if err != nil {
@@ -148,6 +167,25 @@ func runOne(ctx context.Context, o *runOptions, p planned, opt control.Options) 
 		defer l.Release()
 		if stale != nil {
 			fmt.Fprintf(o.f.stderr, "reconcile: took over the lock of %s from a run that is gone (%s)\n", oc.name, stale.Describe())
+		}
+		// A history kept elsewhere is a control's too: a second run of it
+		// with its evidence in another folder would classify against the
+		// same previous run (found by a reviewer), so it takes the lock
+		// beside the history as well.
+		if s.History != "" {
+			if hp := lock.Path(s.History, oc.name); hp != lock.Path(s.Out, oc.name) {
+				hl, hstale, err := lock.Acquire(hp, oc.name, time.Now())
+				if err != nil {
+					if !errors.Is(err, lock.ErrHeld) && !errors.Is(err, lock.ErrForeign) {
+						err = fmt.Errorf("the history %s: its lock file %s could not be made: %w", s.History, hp, err)
+					}
+					return done(err)
+				}
+				defer hl.Release()
+				if hstale != nil {
+					fmt.Fprintf(o.f.stderr, "reconcile: took over the history lock of %s from a run that is gone (%s)\n", oc.name, hstale.Describe())
+				}
+			}
 		}
 		removed, err := leftover.Sweep("", []string{filepath.Dir(filepath.Clean(s.Out))})
 		for _, r := range removed {

@@ -312,6 +312,24 @@ func TestSuiteWorstCode(t *testing.T) {
 	}
 }
 
+// Two specs of one suite naming the same control are refused (exit 2) before
+// any runs: the name keys the history, so each would have been classified
+// against the other's runs (found by a reviewer).
+func TestSuiteDuplicateNames(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "src.csv"), "id\n1\n")
+	suite := filepath.Join(dir, "controls")
+	writeFile(t, filepath.Join(suite, "a.yaml"), "name: nightly\nsource: ../src.csv\nsink: ../src.csv\nid: [id]\nout: ../ev/a\n")
+	writeFile(t, filepath.Join(suite, "b.yaml"), "name: nightly\nsource: ../src.csv\nsink: ../src.csv\nid: [id]\nout: ../ev/b\n")
+	code, _, stderr := runCLI(t, "run", suite, "--format", "json")
+	if code != exitUsage || !strings.Contains(stderr, `both name the control "nightly"`) {
+		t.Errorf("exit %d, %q; want 2 naming the control", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ev")); !os.IsNotExist(err) {
+		t.Errorf("a control ran: %v", err)
+	}
+}
+
 // A run of a control whose lock another live run holds exits 2 naming that
 // run's pid and start time; a lock left by a dead run is taken over and
 // reported.
@@ -350,6 +368,54 @@ func TestLockContention(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("lock not released on exit: %v", err)
+	}
+}
+
+// Two runs of one control that share a history but publish into different
+// folders take turns on the lock beside the history too: the second is
+// refused naming the first (found by a reviewer: both classified against the
+// same previous run). A history inside the evidence folder is refused.
+func TestHistoryLockContention(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "src.csv"), "id\n1\n")
+	writeFile(t, filepath.Join(dir, "snk.csv"), "id\n1\n")
+	hist := filepath.Join(dir, "hist", "h.duckdb")
+	args := func(out string) []string {
+		return []string{"run", "--source", filepath.Join(dir, "src.csv"), "--sink", filepath.Join(dir, "snk.csv"), "--id", "id", "--out", out, "--name", "ledger", "--history", hist, "--format", "json"}
+	}
+	sleep := exec.Command("sleep", "60")
+	if err := sleep.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { sleep.Process.Kill(); sleep.Wait() }()
+	start, err := proc.StartTime(sleep.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	held, _ := json.Marshal(lock.Holder{Control: "ledger", PID: sleep.Process.Pid, ProcessStart: start, Host: host, StartedAt: "2026-11-30T06:00:01Z"})
+	writeFile(t, lock.Path(hist, "ledger"), string(held)) // a run publishing in folder a holds it
+	out := filepath.Join(dir, "b", "ev")
+	code, _, stderr := runCLI(t, args(out)...)
+	if code != exitUsage || !strings.Contains(stderr, "held by pid "+strconv.Itoa(sleep.Process.Pid)) {
+		t.Fatalf("exit %d, stderr %q; want 2 naming pid %d", code, stderr, sleep.Process.Pid)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the refused run wrote evidence: %v", err)
+	}
+	sleep.Process.Kill()
+	sleep.Wait()
+	if code, _, stderr := runCLI(t, args(out)...); code != exitOK {
+		t.Fatalf("after the holder died: exit %d, stderr %q", code, stderr)
+	}
+	inside := filepath.Join(dir, "c", "ev")
+	a := args(inside)
+	a[len(a)-3] = filepath.Join(inside, "h.duckdb")
+	if code, _, stderr := runCLI(t, a...); code != exitUsage || !strings.Contains(stderr, "lies inside the evidence folder") {
+		t.Errorf("a history inside --out: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(inside); !os.IsNotExist(err) {
+		t.Errorf("the refused run made %s: %v", inside, err)
 	}
 }
 

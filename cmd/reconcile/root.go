@@ -140,9 +140,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // codeOf is the exit code of a command that returned err: its class
 // (fault.Of: each package's sentinels carry theirs), except that an error
 // of a cancelled run is a runtime error whatever the interrupted statement
-// reported.
+// reported — unless it is the verdict itself (exit 1: the checks found
+// exceptions, the evidence folder is published), which a signal arriving
+// after the folder was published does not take back.
 func codeOf(ctx context.Context, err error) exitCode {
-	if err != nil && ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil && fault.Of(err) != fault.Failed {
 		return exitRuntime
 	}
 	return exitCode(fault.Of(err))

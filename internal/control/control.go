@@ -508,11 +508,9 @@ func runInfo(id string, started, finished time.Time, duckdbVersion string, s *sp
 		ri.Host = h
 	}
 	if s.File != "" {
-		ri.Spec = s.File
-		if data, err := os.ReadFile(s.File); err == nil {
-			sum := sha256.Sum256(data)
-			ri.SpecSHA256 = hex.EncodeToString(sum[:])
-		}
+		// the bytes Load parsed, not the file as it is now (it may have
+		// been edited while the run went on)
+		ri.Spec, ri.SpecSHA256 = s.File, s.FileSHA256
 	}
 	return ri
 }

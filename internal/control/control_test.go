@@ -271,6 +271,33 @@ func TestRunForce(t *testing.T) {
 			t.Errorf("the parent holds %v, want only ev", got)
 		}
 	})
+	t.Run("force over a folder annotated during the run", func(t *testing.T) {
+		// The folder is checked when the run starts and again when it is
+		// replaced: notes an auditor adds meanwhile are kept, and the run
+		// is refused (found by a reviewer: they were deleted).
+		_, out, id := first(t)
+		notes := filepath.Join(out, "auditor-notes.txt")
+		log := writerFunc(func(p []byte) {
+			if strings.Contains(string(p), "wrote the exceptions files") {
+				if err := os.WriteFile(notes, []byte("seen\n"), 0o644); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+		_, err := control.Run(ctx, newSpec(t, "sink.csv", out), control.Options{Force: true, Formats: []string{"json", "md"}, Now: clock(2), Log: log})
+		if !errors.Is(err, evidence.ErrExists) || fault.Of(err) != fault.Usage || !strings.Contains(err.Error(), "ev (during the run) was changed after reconcile wrote it") {
+			t.Fatalf("err = %v, want evidence.ErrExists: the folder gained a file during the run", err)
+		}
+		if b, err := os.ReadFile(notes); err != nil || string(b) != "seen\n" {
+			t.Errorf("the auditor's notes: %q, %v", b, err)
+		}
+		if got := summaryRunID(t, out); got != id {
+			t.Errorf("the folder holds run %s, want the earlier %s", got, id)
+		}
+		if got := entries(t, filepath.Dir(out)); len(got) != 1 || got[0] != "ev" {
+			t.Errorf("the parent holds %v, want only ev", got)
+		}
+	})
 	t.Run("force over an edited evidence folder", func(t *testing.T) {
 		_, out, _ := first(t)
 		notes := []byte("auditor's notes\n")
@@ -361,4 +388,12 @@ func TestRunRecordsMemoryBudget(t *testing.T) {
 	if !errors.Is(err, spec.ErrInvalid) {
 		t.Fatalf("--memory-limit 4G: %v, want spec.ErrInvalid", err)
 	}
+}
+
+// writerFunc is an io.Writer calling f with each write.
+type writerFunc func(p []byte)
+
+func (w writerFunc) Write(p []byte) (int, error) {
+	w(p)
+	return len(p), nil
 }

@@ -2,8 +2,11 @@ package control_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -196,5 +199,35 @@ func TestNoRecordsNoColumnsSaid(t *testing.T) {
 	_, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
 	if !errors.Is(err, checks.ErrColumn) || !strings.Contains(err.Error(), "the sink has provenance columns only") || !strings.Contains(err.Error(), "read no record") {
 		t.Errorf("err = %v, want checks.ErrColumn saying the sink read no record", err)
+	}
+}
+
+// The evidence fingerprints the spec that ran: its bytes as read, not the
+// file as it is at the end (found by a reviewer: a spec rewritten during the
+// run gave the new file's SHA-256 beside the old spec's parameters).
+func TestSpecHashAsRead(t *testing.T) {
+	dir := t.TempDir()
+	body := "name: h\nsource: source.csv\nsink: sink.csv\nid: [id]\n"
+	writeFiles(t, dir, [][2]string{{"source.csv", "id\n1\n"}, {"sink.csv", "id\n1\n"}, {"spec.yaml", body}})
+	path := filepath.Join(dir, "spec.yaml")
+	s, err := spec.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Out = filepath.Join(dir, "ev")
+	log := writerFunc(func(p []byte) {
+		if strings.Contains(string(p), "wrote the exceptions files") {
+			if err := os.WriteFile(path, []byte(body+"measures: [id]\n"), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	res, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(body))
+	if want := hex.EncodeToString(sum[:]); res.Run.SpecSHA256 != want {
+		t.Errorf("spec_sha256 %s, want %s (the spec as read)", res.Run.SpecSHA256, want)
 	}
 }

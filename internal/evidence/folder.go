@@ -69,11 +69,15 @@ func NewFolder(target string, replace bool) (*Folder, error) {
 // evidence folder: a folder holding summary.json and manifest.json, and
 // nothing but files an evidence folder has. A data folder, a file or a
 // folder an input lives in is never replaced.
-func replaceable(target string) error {
+func replaceable(target string) error { return replaceableAs(target, target) }
+
+// replaceableAs is replaceable for the folder at dir, named target in its
+// messages.
+func replaceableAs(dir, target string) error {
 	refuse := func(why string) error {
 		return fmt.Errorf("%w: %s %s; --force replaces only an earlier evidence folder", ErrExists, target, why)
 	}
-	st, err := os.Lstat(target)
+	st, err := os.Lstat(dir)
 	if err != nil {
 		return err
 	}
@@ -81,16 +85,16 @@ func replaceable(target string) error {
 		return refuse("is not a folder")
 	}
 	for _, f := range []string{SummaryFile, ManifestFile} {
-		if _, err := os.Stat(filepath.Join(target, f)); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			return refuse("is not an evidence folder (it has no " + f + ")")
 		}
 	}
 	// An evidence folder someone has edited since (an auditor's notes in
 	// report.md, say) is work of theirs: keep it.
-	if v, err := Verify(context.Background(), target, nil); err != nil || !v.OK() {
+	if v, err := Verify(context.Background(), dir, nil); err != nil || !v.OK() {
 		return refuse("was changed after reconcile wrote it (reconcile verify lists what)")
 	}
-	entries, err := os.ReadDir(target)
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
 	}
@@ -137,6 +141,15 @@ func (f *Folder) Commit() error {
 		old = f.staging + oldSuffix
 		if err := os.Rename(f.target, old); err != nil {
 			return fmt.Errorf("move aside %s: %w", f.target, err)
+		}
+		// Checked again once moved aside, where no one edits it any more:
+		// an auditor may have annotated it while this run went on (the
+		// check of NewFolder is as old as the run).
+		if err := replaceableAs(old, f.target+" (during the run)"); err != nil {
+			if rerr := os.Rename(old, f.target); rerr != nil {
+				return fmt.Errorf("%w; and putting it back from %s failed: %w", err, old, rerr)
+			}
+			return err
 		}
 	}
 	if err := os.Rename(f.staging, f.target); err != nil {

@@ -211,6 +211,13 @@ func digestFolder(ctx context.Context, dir string) ([]FileDigest, error) {
 		if d.IsDir() || rel == ManifestFile || rel == SignatureFile {
 			return nil
 		}
+		if !d.Type().IsRegular() {
+			// never opened: a named pipe or a link to /dev/zero would
+			// hang or never end the read; reconcile writes regular files
+			// only, so such an entry differs from any the manifest lists
+			out = append(out, FileDigest{Path: rel, Bytes: -1, SHA256: "not a regular file (" + d.Type().String() + ")"})
+			return nil
+		}
 		fd, err := digestFile(path)
 		if err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -116,6 +117,25 @@ func TestVerifyManifest(t *testing.T) {
 		}},
 		{name: "added file", add: []string{"exceptions/extra.csv"}, edit: func(t *testing.T, dir string) {
 			write(t, filepath.Join(dir, "exceptions", "extra.csv"), []byte("x\n"))
+		}},
+		// entries that are not regular files are never opened (a named
+		// pipe hung verify, a link to /dev/zero never ended: found by a
+		// reviewer): each differs from what the manifest lists
+		{name: "a named pipe", add: []string{"fifo"}, edit: func(t *testing.T, dir string) {
+			if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "a link to /dev/zero for a file", change: []string{"report.md"}, edit: func(t *testing.T, dir string) {
+			os.Remove(filepath.Join(dir, "report.md"))
+			if err := os.Symlink("/dev/zero", filepath.Join(dir, "report.md")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "a link to a folder", add: []string{"dirlink"}, edit: func(t *testing.T, dir string) {
+			if err := os.Symlink(t.TempDir(), filepath.Join(dir, "dirlink")); err != nil {
+				t.Fatal(err)
+			}
 		}},
 		{name: "all at once", change: []string{"summary.json"}, miss: []string{"queries/missing_ids.sql"}, add: []string{"notes.txt"}, edit: func(t *testing.T, dir string) {
 			write(t, filepath.Join(dir, "summary.json"), []byte("{} \n"))

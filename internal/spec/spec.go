@@ -47,6 +47,8 @@ package spec
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -125,6 +127,10 @@ type Spec struct {
 	Dir string `yaml:"-" json:"-"`
 	// File is the spec file read, if any. Not a YAML key.
 	File string `yaml:"-" json:"-"`
+	// FileSHA256 is the SHA-256 (lower-case hex) of File's bytes as Load
+	// read them: the spec that runs, whatever the file holds later. Not a
+	// YAML key.
+	FileSHA256 string `yaml:"-" json:"-"`
 }
 
 // Input is the `source:` or `sink:` field: a URI string, or a mapping with a
@@ -272,6 +278,8 @@ func LoadWith(path string, p *Params) (*Spec, error) {
 		return nil, err
 	}
 	s.File = path
+	sum := sha256.Sum256(data)
+	s.FileSHA256 = hex.EncodeToString(sum[:])
 	s.Dir = filepath.Dir(abs)
 	if s.Out != "" && !filepath.IsAbs(s.Out) {
 		s.Out = filepath.Join(s.Dir, s.Out)
