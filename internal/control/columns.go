@@ -243,7 +243,7 @@ func checkLocations(s *spec.Spec) error {
 			}
 			p = filepath.Join(dir, p)
 		}
-		if inside(out, p) {
+		if inside(out, p) || inside(realPath(out), realPath(p)) { // a link in either path too
 			return fmt.Errorf("%w: the %s file %s lies inside the evidence folder %s, which this run would replace", spec.ErrInvalid, in.role, in.in.URI, s.Out)
 		}
 	}
@@ -254,4 +254,22 @@ func checkLocations(s *spec.Spec) error {
 func inside(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// realPath is absolute path p with the symbolic links of its longest
+// existing prefix resolved (the rest, not yet made, as written), so that
+// two spellings of one place compare equal.
+func realPath(p string) string {
+	rest := ""
+	for dir := p; ; {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = parent
+	}
 }

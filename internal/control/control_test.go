@@ -209,6 +209,20 @@ func TestRunRefusesInputInsideEvidence(t *testing.T) {
 	if got := entries(t, parent); len(got) != 1 || got[0] != "ev" {
 		t.Errorf("the parent holds %v, want only ev", got)
 	}
+	// the same folder reached through a symbolic link (found by a
+	// reviewer: the paths were compared as text)
+	link := filepath.Join(t.TempDir(), "sl")
+	if err := os.Symlink(parent, link); err != nil {
+		t.Fatal(err)
+	}
+	s = newSpec(t, filepath.Join(out, "exceptions", "missing_ids.csv"), filepath.Join(link, "ev"))
+	_, err = control.Run(context.Background(), s, control.Options{Force: true, Formats: []string{"json"}, Now: clock(3)})
+	if !errors.Is(err, spec.ErrInvalid) || !strings.Contains(err.Error(), "lies inside the evidence folder") {
+		t.Fatalf("through a link: err = %v, want the input refused as inside the evidence folder", err)
+	}
+	if got := summaryRunID(t, out); got != before {
+		t.Errorf("through a link: the evidence folder was replaced (run %s, was %s)", got, before)
+	}
 }
 
 // Force replaces only an earlier, unedited evidence folder, and only once
