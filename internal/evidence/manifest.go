@@ -16,7 +16,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/fault"
 )
@@ -233,6 +235,36 @@ func digestFolder(ctx context.Context, dir string) ([]FileDigest, error) {
 	return out, nil
 }
 
+// addedDirs returns the folders of dir (as "path/") that reconcile did not
+// make: any but exceptions/ and queries/ (every run makes them) that holds
+// no file the manifest lists — an empty folder added after the run, which
+// the files alone would not show (found by a reviewer).
+func addedDirs(dir string, files []FileDigest) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() || path == dir {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if rel == ExceptionsDir || rel == QueriesDir || slices.ContainsFunc(files, func(f FileDigest) bool { return strings.HasPrefix(f.Path, rel+"/") }) {
+			return nil
+		}
+		out = append(out, rel+"/")
+		return fs.SkipDir // what it holds is listed as added already
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fingerprint %s: %w", dir, err)
+	}
+	return out, nil
+}
+
 func digestFile(path string) (FileDigest, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -377,6 +409,11 @@ func Verify(ctx context.Context, dir string, pub ed25519.PublicKey) (*Verificati
 	for p := range have {
 		v.Added = append(v.Added, p)
 	}
+	dirs, err := addedDirs(dir, m.Files)
+	if err != nil {
+		return nil, err
+	}
+	v.Added = append(v.Added, dirs...)
 	sort.Strings(v.Missing)
 	sort.Strings(v.Changed)
 	sort.Strings(v.Added)

@@ -132,6 +132,13 @@ func TestVerifyManifest(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		{name: "an empty folder", add: []string{"exceptions/sub/", "extra/", "resolved/"}, edit: func(t *testing.T, dir string) {
+			for _, d := range []string{"extra", "resolved", "exceptions/sub"} {
+				if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}},
 		{name: "a link to a folder", add: []string{"dirlink"}, edit: func(t *testing.T, dir string) {
 			if err := os.Symlink(t.TempDir(), filepath.Join(dir, "dirlink")); err != nil {
 				t.Fatal(err)
