@@ -211,7 +211,7 @@ func caseOnlyNotes(un []UncomparedColumn) []string {
 		}
 		for _, k := range un {
 			if k.Reason == ReasonOnlySink && strings.EqualFold(s.Name, k.Name) {
-				notes = append(notes, fmt.Sprintf("WARNING: column %s of the source and %s of the sink differ only in case, so neither is compared (names are matched exactly); rename: one of them to compare them", s.Name, k.Name))
+				notes = append(notes, fmt.Sprintf("WARNING: column %s of the source and %s of the sink differ only in case, so neither is compared (names are matched exactly); to compare them, rename: both to one new name (source: {rename: {%s: %s_value}}, sink: {rename: {%s: %s_value}})", s.Name, k.Name, s.Name, k.Name, k.Name, k.Name))
 			}
 		}
 	}

@@ -873,8 +873,11 @@ func TestPrepareFixnumSizedFromData(t *testing.T) {
 }
 
 // renamedColumn finds the column DuckDB renamed because its name was taken
-// ("x" → "x_1", a taken "x_1" → "x_1_1"), and leaves alone names that an
-// input has (an input's own "amount_1") or whose base is not an input's.
+// ("x" → "x_1", a taken "x_1" → "x_1_1") when the name is one the check
+// declares of its own (its roles, exact or a pattern), and leaves alone
+// names that an input has (an input's own "amount_1"), whose base is not
+// an input's, or that the check does not declare (a query of one's own
+// selecting s.a and k.a).
 func TestRenamedColumn(t *testing.T) {
 	cols := func(names ...string) []duck.Column {
 		out := make([]duck.Column, len(names))
@@ -890,25 +893,35 @@ func TestRenamedColumn(t *testing.T) {
 		}
 		return m
 	}
+	roles := func(names ...string) []checks.ColumnRole {
+		var out []checks.ColumnRole
+		for _, n := range names {
+			out = append(out, checks.ColumnRole{Name: n, Role: "r"})
+		}
+		return out
+	}
 	for _, tt := range []struct {
 		cols          []duck.Column
 		inputs        map[string]bool
+		roles         []checks.ColumnRole
 		renamed, from string
 	}{
-		{cols("column", "column_1", "source_value"), in("column", "amount"), "column_1", "column"},
-		{cols("difference", "x", "difference_1"), in("difference"), "difference_1", "difference"},
-		{cols("a_1", "a", "a_1_1"), in("a_1"), "a_1_1", "a_1"},
-		{cols("side", "side_1"), in("side", "amount"), "side_1", "side"},
+		{cols("column", "column_1", "source_value"), in("column", "amount"), roles("column", "difference"), "column_1", "column"},
+		{cols("difference", "x", "difference_1"), in("difference"), roles("difference"), "difference_1", "difference"},
+		{cols("a_1", "a", "a_1_1"), in("a_1"), roles("a_1"), "a_1_1", "a_1"},
+		{cols("side", "side_1"), in("side", "amount"), roles("side"), "side_1", "side"},
+		{cols("source_amount", "source_amount_1"), in("source_amount"), roles("source_*"), "source_amount_1", "source_amount"},
 		// no clash
-		{cols("entry_id", "column", "source_value"), in("entry_id", "amount"), "", ""},
-		{cols("amount", "amount_1"), in("amount", "amount_1"), "", ""},
-		{cols("source_rows", "rows_2"), in("entry_id"), "", ""},
-		{cols("total", "total_1"), in("entry_id"), "", ""}, // a check's own two columns
-		{cols("x_", "x"), in("x"), "", ""},
+		{cols("entry_id", "column", "source_value"), in("entry_id", "amount"), roles("column"), "", ""},
+		{cols("amount", "amount_1"), in("amount", "amount_1"), roles("amount"), "", ""},
+		{cols("source_rows", "rows_2"), in("entry_id"), roles("source_rows"), "", ""},
+		{cols("total", "total_1"), in("entry_id"), roles("total"), "", ""}, // a check's own two columns
+		{cols("x_", "x"), in("x"), roles("x"), "", ""},
+		{cols("a", "a_1", "amount", "amount_1"), in("a", "amount"), nil, "", ""}, // a query of one's own: s.a, k.a
 	} {
-		r, f, ok := checks.RenamedColumn(tt.cols, tt.inputs)
+		r, f, ok := checks.RenamedColumn(tt.cols, tt.inputs, tt.roles)
 		if r != tt.renamed || f != tt.from || ok != (tt.renamed != "") {
-			t.Errorf("renamedColumn(%v, %v) = %q, %q, %v; want %q, %q", tt.cols, tt.inputs, r, f, ok, tt.renamed, tt.from)
+			t.Errorf("renamedColumn(%v, %v, %v) = %q, %q, %v; want %q, %q", tt.cols, tt.inputs, tt.roles, r, f, ok, tt.renamed, tt.from)
 		}
 	}
 }

@@ -96,19 +96,20 @@ func runSuite(ctx context.Context, o *runOptions, opt control.Options) error {
 	if unused := params.Unused(); len(unused) > 0 {
 		return fmt.Errorf("%w: --param %s: no spec of this run uses ${%s}", spec.ErrInvalid, strings.Join(unused, ", --param "), strings.Join(unused, "}, ${"))
 	}
-	// A control's name keys its history, lock and metrics: two specs of one
-	// suite with the same name would be classified against each other's
-	// runs (found by a reviewer).
+	// A control's name keys its runs in a history: two specs of one suite
+	// with the same name and history would be classified against each
+	// other's runs (found by a reviewer). (Without a shared history a name
+	// taken from out's last part, such as a day, may repeat.)
 	named := map[string]string{}
 	for _, p := range plan {
-		if p.s == nil {
+		if p.s == nil || p.s.History == "" {
 			continue
 		}
-		n := control.Name(p.s)
-		if first, ok := named[n]; ok {
-			return fmt.Errorf("%w: %s and %s both name the control %q: a control's name keys its run history, lock and metrics, so each spec needs its own (name:)", spec.ErrInvalid, first, p.file, n)
+		key := control.Name(p.s) + "\x00" + control.RealPath(p.s.History)
+		if first, ok := named[key]; ok {
+			return fmt.Errorf("%w: %s and %s both name the control %q and keep one history %s: a control's name keys its runs there, so each spec needs its own (name:)", spec.ErrInvalid, first, p.file, control.Name(p.s), p.s.History)
 		}
-		named[n] = p.file
+		named[key] = p.file
 	}
 	opt.Log = io.Discard
 	if o.progress || isTerminal(o.f.stderr) {
@@ -173,7 +174,7 @@ func runOne(ctx context.Context, o *runOptions, p planned, opt control.Options) 
 		// same previous run (found by a reviewer), so it takes the lock
 		// beside the history as well.
 		if s.History != "" {
-			if hp := lock.Path(s.History, oc.name); hp != lock.Path(s.Out, oc.name) {
+			if hp := lock.Path(s.History, oc.name); control.RealPath(hp) != control.RealPath(lock.Path(s.Out, oc.name)) {
 				hl, hstale, err := lock.Acquire(hp, oc.name, time.Now())
 				if err != nil {
 					if !errors.Is(err, lock.ErrHeld) && !errors.Is(err, lock.ErrForeign) {

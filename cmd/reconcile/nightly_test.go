@@ -312,21 +312,30 @@ func TestSuiteWorstCode(t *testing.T) {
 	}
 }
 
-// Two specs of one suite naming the same control are refused (exit 2) before
-// any runs: the name keys the history, so each would have been classified
-// against the other's runs (found by a reviewer).
+// Two specs of one suite naming the same control and keeping one history
+// are refused (exit 2) before any runs: the name keys the runs there, so
+// each would have been classified against the other's (found by a
+// reviewer). Without a shared history a repeated name — the default one,
+// out's last part, such as a day — runs as before.
 func TestSuiteDuplicateNames(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "src.csv"), "id\n1\n")
+	writeFile(t, filepath.Join(dir, "snk.csv"), "id\n1\n")
 	suite := filepath.Join(dir, "controls")
-	writeFile(t, filepath.Join(suite, "a.yaml"), "name: nightly\nsource: ../src.csv\nsink: ../src.csv\nid: [id]\nout: ../ev/a\n")
-	writeFile(t, filepath.Join(suite, "b.yaml"), "name: nightly\nsource: ../src.csv\nsink: ../src.csv\nid: [id]\nout: ../ev/b\n")
+	writeFile(t, filepath.Join(suite, "a.yaml"), "name: nightly\nsource: ../src.csv\nsink: ../snk.csv\nid: [id]\nout: ../ev/a/n\nhistory: ../ev/h.duckdb\n")
+	writeFile(t, filepath.Join(suite, "b.yaml"), "name: nightly\nsource: ../src.csv\nsink: ../snk.csv\nid: [id]\nout: ../ev/b/n\nhistory: ../ev/h.duckdb\n")
 	code, _, stderr := runCLI(t, "run", suite, "--format", "json")
-	if code != exitUsage || !strings.Contains(stderr, `both name the control "nightly"`) {
+	if code != exitUsage || !strings.Contains(stderr, `both name the control "nightly" and keep one history`) {
 		t.Errorf("exit %d, %q; want 2 naming the control", code, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "ev")); !os.IsNotExist(err) {
 		t.Errorf("a control ran: %v", err)
+	}
+	other := filepath.Join(dir, "days")
+	writeFile(t, filepath.Join(other, "a.yaml"), "source: ../src.csv\nsink: ../snk.csv\nid: [id]\nout: ../ev/ledger/${day}\n")
+	writeFile(t, filepath.Join(other, "b.yaml"), "source: ../src.csv\nsink: ../snk.csv\nid: [id]\nout: ../ev/warehouse/${day}\n")
+	if code, stdout, stderr := runCLI(t, "run", other, "--param", "day=2026-11-28", "--format", "json"); code != exitOK {
+		t.Errorf("two controls named after one day, no history: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
 
@@ -407,6 +416,18 @@ func TestHistoryLockContention(t *testing.T) {
 	sleep.Wait()
 	if code, _, stderr := runCLI(t, args(out)...); code != exitOK {
 		t.Fatalf("after the holder died: exit %d, stderr %q", code, stderr)
+	}
+	// the history beside the evidence, spelt through a link: one lock, taken
+	// once (a reviewer found the run refusing itself: "held by" its own pid)
+	link := filepath.Join(dir, "evlink")
+	if err := os.Symlink(filepath.Join(dir, "d"), link); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "d"), 0o755)
+	same := args(filepath.Join(dir, "d", "ev"))
+	same[len(same)-3] = filepath.Join(link, "h.duckdb")
+	if code, _, stderr := runCLI(t, same...); code != exitOK {
+		t.Errorf("history beside the evidence through a link: exit %d, %q", code, stderr)
 	}
 	inside := filepath.Join(dir, "c", "ev")
 	a := args(inside)

@@ -243,7 +243,7 @@ func checkLocations(s *spec.Spec) error {
 			}
 			p = filepath.Join(dir, p)
 		}
-		if inside(out, p) || inside(realPath(out), realPath(p)) { // a link in either path too
+		if inside(out, p) || inside(RealPath(out), RealPath(p)) { // a link in either path too
 			return fmt.Errorf("%w: the %s file %s lies inside the evidence folder %s, which this run would replace", spec.ErrInvalid, in.role, in.in.URI, s.Out)
 		}
 	}
@@ -256,18 +256,22 @@ func inside(dir, p string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// realPath is absolute path p with the symbolic links of its longest
+// RealPath is path made absolute with the symbolic links of its longest
 // existing prefix resolved (the rest, not yet made, as written), so that
-// two spellings of one place compare equal.
-func realPath(p string) string {
+// two spellings of one place (a relative path, a link) compare equal.
+func RealPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
 	rest := ""
-	for dir := p; ; {
+	for dir := abs; ; {
 		if r, err := filepath.EvalSymlinks(dir); err == nil {
 			return filepath.Join(r, rest)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return p
+			return abs
 		}
 		rest = filepath.Join(filepath.Base(dir), rest)
 		dir = parent

@@ -353,7 +353,7 @@ func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(base, p)
 			}
-			if inside(out, p) || inside(realPath(out), realPath(p)) { // a link in either path too
+			if inside(out, p) || inside(RealPath(out), RealPath(p)) { // a link in either path too
 				return nil, fmt.Errorf("%w: the %s file %s lies inside the evidence folder %s, which this run would replace", spec.ErrInvalid, in.Role, f.Path, s.Out)
 			}
 			fi, err := os.Stat(p)

@@ -730,7 +730,7 @@ func exactReason(d declared) string {
 	case d.Text && d.Class == "date":
 		return "a DATE is a plain date written YYYY-MM-DD, and DuckDB's cast would drop a time of day (even 00:00:00): declare TIMESTAMP, or a dateformat: for another layout"
 	case d.Text && d.Class == "timestamp":
-		return fmt.Sprintf("it holds %d fraction digits of a second, written as ISO 8601 (YYYY-MM-DD, optionally T or a space and hh:mm[:ss[.fraction]], and a zone or offset), and DuckDB's cast would drop further non-zero digits (TIMESTAMP_NS holds nanoseconds, zone-less) or read another layout (epoch, 1970-1-1, 24:00:00): declare a timestampformat: for another layout", d.Digits)
+		return fmt.Sprintf("it holds an ISO 8601 timestamp (YYYY-MM-DD, optionally T or a space and hh:mm[:ss[.fraction]], and a zone or offset) with at most %d fraction digits of a second, and DuckDB's cast would read another layout (epoch, 1970-1-1, 24:00:00) as some instant or drop further non-zero digits (TIMESTAMP_NS holds nanoseconds, zone-less): declare a timestampformat: for another layout", d.Digits)
 	}
 	return fmt.Sprintf("the %s value reads back as another value once converted (the declared type holds less)", d.RoundTrip)
 }
