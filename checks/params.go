@@ -213,7 +213,7 @@ func checkFuncs() template.FuncMap {
 		}{text, class, scale, digits})
 	}
 	f["walldst"] = func(wall, zone, check string) (string, error) {
-		return rule("wall_dst", struct{ Wall, Zone, Check string }{wall, zone, check})
+		return rule("wall_dst", struct{ Wall, Zone, ZoneSQL, Check string }{wall, zone, "", check})
 	}
 	f["instant"] = func(col, typ, zone string, try bool) (string, error) { return instant(col, typ, zone, try) }
 	f["textdecimal"] = textDecimal

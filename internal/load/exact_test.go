@@ -239,3 +239,25 @@ func TestDeclaredTimestampISOOnly(t *testing.T) {
 		}
 	}
 }
+
+// A declared TIMESTAMPTZ text that names its zone is checked for DST in that
+// zone, whatever the input's: 02:30 Europe/Berlin on 27 October 2024 (twice)
+// and on 31 March (never) are refused; DuckDB's cast took one offset
+// without a word (found by a reviewer). 01:30 there, and an offset, read.
+func TestDeclaredNamedZoneDST(t *testing.T) {
+	for _, c := range []struct{ value, want string }{
+		{"2024-10-27 02:30:00 Europe/Berlin", "its wall-clock time there occurs twice"},
+		{"2024-03-31 02:30:00 Europe/Berlin", "its wall-clock time there does not exist"},
+		{"2024-11-03 01:30:00 America/New_York", "its wall-clock time there occurs twice"},
+	} {
+		err := loadWith(t, ".csv", "id,v\n1,"+c.value+"\n", map[string]any{"types": map[string]any{"v": "TIMESTAMPTZ"}}, "")
+		if err == nil || !strings.Contains(err.Error(), `value "`+c.value+`" names its zone`) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: err = %v, want %q", c.value, err, c.want)
+		}
+	}
+	for _, v := range []string{"2024-10-27 01:30:00 Europe/Berlin", "2024-10-27 02:30:00+01:00", "2024-10-27 02:30:00 Asia/Shanghai", "2024-10-27 02:30:00 UTC"} {
+		if err := loadWith(t, ".csv", "id,v\n1,"+v+"\n", map[string]any{"types": map[string]any{"v": "TIMESTAMPTZ"}}, ""); err != nil {
+			t.Errorf("%q: %v", v, err)
+		}
+	}
+}

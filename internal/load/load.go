@@ -62,6 +62,7 @@ var statements = sync.OnceValue(func() *queries.Set {
 	f["hasprefix"] = strings.HasPrefix
 	f["inexacttext"] = inexactText
 	f["walldst"] = wallDST
+	f["walldstin"] = func(wall, zoneSQL, check string) (string, error) { return wallDSTIn(wall, "", zoneSQL, check) }
 	return queries.MustSet("load", f)
 })
 
@@ -111,8 +112,12 @@ var wallDSTRule = sync.OnceValue(func() *sqlfile.File {
 
 // wallDST renders the wall_dst rule for the TIMESTAMP expression wall read
 // in zone, check "gap" or "repeat".
-func wallDST(wall, zone, check string) (string, error) {
-	out, err := wallDSTRule().Render(struct{ Wall, Zone, Check string }{wall, zone, check})
+func wallDST(wall, zone, check string) (string, error) { return wallDSTIn(wall, zone, "", check) }
+
+// wallDSTIn is wallDST with the zone the SQL expression zoneSQL when it is
+// not "" (a zone named in each value).
+func wallDSTIn(wall, zone, zoneSQL, check string) (string, error) {
+	out, err := wallDSTRule().Render(struct{ Wall, Zone, ZoneSQL, Check string }{wall, zone, zoneSQL, check})
 	if err != nil {
 		return "", err
 	}

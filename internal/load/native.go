@@ -565,6 +565,9 @@ type declared struct {
 	Text                bool
 	RoundTrip           string
 	Wall, Zone          string
+	// NamedWall and NamedZone are SQL of a text's own zone name and its
+	// wall-clock time there, for a declared TIMESTAMPTZ (declared_named_zone).
+	NamedWall, NamedZone string
 }
 
 // exactness is what a declared type holds, from the name DuckDB resolves it
@@ -628,6 +631,18 @@ func conversion(table, column, from, typ, resolved, zone string) (declared, erro
 	v.Cast = "TRY_CAST"
 	if data.TryValue, err = statements().SQL("declared_value", v); err != nil {
 		return data, err
+	}
+	// A text naming its zone (10:00 Europe/Berlin) is checked in that zone,
+	// whatever the input's.
+	if v.Zone != "" && from == "VARCHAR" {
+		for _, part := range []struct {
+			name string
+			to   *string
+		}{{"wall", &data.NamedWall}, {"zone", &data.NamedZone}} {
+			if *part.to, err = statements().SQL("declared_named_zone", struct{ Column, Part string }{column, part.name}); err != nil {
+				return data, err
+			}
+		}
 	}
 	// A zone with DST changes (any but UTC) makes a wall-clock time skipped
 	// or repeated: checked for a TIMESTAMPTZ read in it and for a zone-less
@@ -801,18 +816,27 @@ func applyDeclared(ctx context.Context, db *duck.DB, table, role string, declare
 			}
 			return fmt.Errorf("%s does not convert to the declared type %s%s", msg, d.Type, hint)
 		}
-		for _, c := range []string{"exact", "gap", "repeat"} {
-			if c != "exact" && data.Wall == "" {
-				break
+		for _, c := range []string{"exact", "gap", "repeat", "gap named", "repeat named"} {
+			check, named := strings.CutSuffix(c, " named")
+			if c != "exact" && (named && data.NamedWall == "" || !named && data.Wall == "") {
+				continue
 			}
-			data.Check = c
-			msg, bad, err := declaredCheck(ctx, db, data)
+			run := data
+			run.Check = check
+			if !named {
+				run.NamedWall = ""
+			}
+			msg, bad, err := declaredCheck(ctx, db, run)
 			if err != nil {
 				return err
 			}
 			if !bad {
 				continue
 			}
+			if named {
+				return fmt.Errorf("%s names its zone, and its wall-clock time there %s, read as the declared type %s: write the value with its offset", msg, map[string]string{"gap": "does not exist (a DST change skips it)", "repeat": "occurs twice (a DST change repeats it): which instant it is cannot be told"}[check], d.Type)
+			}
+			c = check
 			switch c {
 			case "exact":
 				return fmt.Errorf("%s does not convert exactly to the declared type %s: %s", msg, d.Type, exactReason(data))

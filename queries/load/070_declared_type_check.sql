@@ -9,7 +9,8 @@
 -- description: holds (the cast drops them); for a typed value (RoundTrip, the column's own type), one that reads
 -- description: back as another value once converted (a DOUBLE 1.5 as an INTEGER, a TIMESTAMP_NS as a TIMESTAMP);
 -- description: "gap" and "repeat", a wall-clock time (the declared_wall fragment) that the DST changes of Zone skip
--- description: (ICU would move it by the change) or show twice (ICU would pick one offset): rules/wall_dst.sql.
+-- description: (ICU would move it by the change) or show twice (ICU would pick one offset): rules/wall_dst.sql; with
+-- description: NamedWall, the same of a text that names its zone (2024-10-27 02:30:00 Europe/Berlin) in that zone.
 {{$col := q .Column}}SELECT __file, __line, {{$col}}
 FROM {{q .Table}}
 WHERE {{$col}} IS NOT NULL AND
@@ -19,6 +20,7 @@ WHERE {{$col}} IS NOT NULL AND
   {{- else if .RoundTrip}} TRY_CAST({{.TryValue}} AS {{sqltype .RoundTrip}}) IS DISTINCT FROM {{$col}}
   {{- else}} FALSE
   {{- end}}
+{{- else if .NamedWall}} {{walldstin .NamedWall .NamedZone .Check}}
 {{- else}} {{walldst .Wall .Zone .Check}}
 {{- end}}
 ORDER BY __row

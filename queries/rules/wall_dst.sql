@@ -5,9 +5,10 @@
 -- description: another of the same reading, the day's change of offset away: 2024-10-27 02:30 there). Such a time
 -- description: names no one instant, so it is refused wherever a wall-clock time is read as an instant (IANA tz
 -- description: database rules, as ICU applies them). The offset at an instant is its reading in .Zone less its
--- description: reading in UTC; the change is the offset a day later less the offset a day earlier.
+-- description: reading in UTC; the change is the offset a day later less the offset a day earlier. With .ZoneSQL
+-- description: the zone is that expression, row by row (a zone named in the value itself), instead of .Zone.
 -- returns: BOOLEAN
-{{$w := .Wall}}{{$z := lit .Zone}}{{$i := printf "timezone(%s, %s)" $z $w -}}
+{{$w := .Wall}}{{$z := lit .Zone}}{{if .ZoneSQL}}{{$z = .ZoneSQL}}{{end}}{{$i := printf "timezone(%s, %s)" $z $w -}}
 {{$off := printf "((timezone(%s, %s + INTERVAL 1 DAY) - timezone('UTC', %s + INTERVAL 1 DAY)) - (timezone(%s, %s - INTERVAL 1 DAY) - timezone('UTC', %s - INTERVAL 1 DAY)))" $z $i $i $z $i $i -}}
 ({{$w}} IS NOT NULL AND
 {{- if eq .Check "gap"}} timezone({{$z}}, {{$i}}) <> {{$w}})
