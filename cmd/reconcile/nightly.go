@@ -102,12 +102,18 @@ func runSuite(ctx context.Context, o *runOptions, opt control.Options) error {
 	// taken from out's last part, such as a day, may repeat.)
 	named := map[string]string{}
 	for _, p := range plan {
-		if p.s == nil || p.s.History == "" {
+		if p.s == nil || p.s.History == "" && o.metrics == "" {
 			continue
 		}
-		key := control.Name(p.s) + "\x00" + control.RealPath(p.s.History)
+		// --metrics keys its series by the name too: a repeated one
+		// would write each series twice, a file the textfile collector
+		// rejects whole
+		key, why := control.Name(p.s), "with --metrics: each control's series are labelled with its name"
+		if o.metrics == "" {
+			key, why = key+"\x00"+control.RealPath(p.s.History), "and keep one history "+p.s.History+": a control's name keys its runs there"
+		}
 		if first, ok := named[key]; ok {
-			return fmt.Errorf("%w: %s and %s both name the control %q and keep one history %s: a control's name keys its runs there, so each spec needs its own (name:)", spec.ErrInvalid, first, p.file, control.Name(p.s), p.s.History)
+			return fmt.Errorf("%w: %s and %s both name the control %q %s, so each spec needs its own (name:)", spec.ErrInvalid, first, p.file, control.Name(p.s), why)
 		}
 		named[key] = p.file
 	}

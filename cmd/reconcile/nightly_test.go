@@ -337,6 +337,14 @@ func TestSuiteDuplicateNames(t *testing.T) {
 	if code, stdout, stderr := runCLI(t, "run", other, "--param", "day=2026-11-28", "--format", "json"); code != exitOK {
 		t.Errorf("two controls named after one day, no history: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	// with --metrics the name labels each series: refused, not written twice
+	prom := filepath.Join(dir, "m.prom")
+	if code, _, stderr := runCLI(t, "run", other, "--param", "day=2026-11-29", "--format", "json", "--metrics", prom); code != exitUsage || !strings.Contains(stderr, "with --metrics") {
+		t.Errorf("one name twice with --metrics: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(prom); !os.IsNotExist(err) {
+		t.Errorf("a metrics file was written: %v", err)
+	}
 }
 
 // A run of a control whose lock another live run holds exits 2 naming that

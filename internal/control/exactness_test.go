@@ -94,6 +94,30 @@ func TestZonelessTimeInDSTChangeRefused(t *testing.T) {
 	}
 }
 
+// A plain date as text, compared with an instant, is its day's first
+// instant, as a DATE is: America/Santiago skipped midnight on 8 September
+// 2024, and the day began at 01:00 -03 (a reviewer found it refused as a
+// gap); a time of that skipped hour is refused.
+func TestTextDateIsDayStart(t *testing.T) {
+	run := func(v string) error {
+		dir := t.TempDir()
+		writeFiles(t, dir, [][2]string{{"source.csv", "id,d\n1," + v + "\n"}, {"sink.csv", "id,d\n1,2024-09-08 01:00:00-03:00\n"}})
+		s := &spec.Spec{Source: spec.Input{URI: "source.csv", TimeZone: "America/Santiago"}, Sink: spec.Input{URI: "sink.csv", Options: map[string]any{"types": map[string]any{"d": "TIMESTAMPTZ"}}},
+			ID: []string{"id"}, Out: filepath.Join(dir, "ev"), Dir: dir}
+		res, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+		if err == nil && res.Status != "pass" {
+			return errors.New("status " + string(res.Status))
+		}
+		return err
+	}
+	if err := run("2024-09-08"); err != nil {
+		t.Errorf("a plain date: %v", err)
+	}
+	if err := run("2024-09-08 00:30:00"); !errors.Is(err, checks.ErrTime) || !strings.Contains(err.Error(), "does not exist in America/Santiago") {
+		t.Errorf("00:30, skipped: err = %v", err)
+	}
+}
+
 // dstRunAt runs tc with 01:30 of 27 October (before the change: +02:00,
 // 23:30Z the day before) against its instant: a pass.
 func dstRunAt(t *testing.T, tc dstCase) error {
