@@ -219,10 +219,11 @@ func operand(typ, other string, m Method, zone string) Operand {
 // or when a nanosecond timestamp compared as a microsecond instant would
 // lose digits.
 func checkReadable(ctx context.Context, db *duck.DB, c *Compared) error {
-	for _, side := range []struct {
+	sides := []struct {
 		table, role string
 		op          Operand
-	}{{SourceTable, "source", c.Source}, {SinkTable, "sink", c.Sink}} {
+	}{{SourceTable, "source", c.Source}, {SinkTable, "sink", c.Sink}}
+	for _, side := range sides {
 		var what, class string
 		switch {
 		case side.op.Kind == "text" && c.Method == MethodTimestamp:
@@ -264,10 +265,7 @@ func checkReadable(ctx context.Context, db *duck.DB, c *Compared) error {
 		}
 	}
 	if c.Method == MethodTimestamp && !c.WallClock {
-		for _, side := range []struct {
-			table, role string
-			op          Operand
-		}{{SourceTable, "source", c.Source}, {SinkTable, "sink", c.Sink}} {
+		for _, side := range sides {
 			if side.op.Kind != "zoneless" && side.op.Kind != "text" {
 				continue
 			}

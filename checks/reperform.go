@@ -250,11 +250,10 @@ func checkInstants(ctx context.Context, db *duck.DB, table, col, typ, zone strin
 	if err != nil {
 		return 0, err
 	}
+	side := map[string]string{SourceTable: "source", SinkTable: "sink"}[table]
 	if bad {
-		side := map[string]string{SourceTable: "source", SinkTable: "sink"}[table]
 		return 0, fmt.Errorf("%w: %s in the %s is not a timestamp of a point in time (expected ISO 8601 such as 2026-11-26T03:00:00Z or 2026-11-26 03:00:00, or epoch milliseconds; infinity is none)", ErrTime, msg, side)
 	}
-	side := map[string]string{SourceTable: "source", SinkTable: "sink"}[table]
 	if err := checkWallClock(ctx, db, table, side, col, typ, zone, "to be re-performed in windows"); err != nil {
 		return 0, err
 	}

@@ -530,6 +530,9 @@ func numbersIn(v *fastjson.Value, buf *[]byte) bool {
 // 8.2); fastjson keeps it as the six characters written, or gives U+FFFD
 // for a pair whose second half is no low surrogate.
 func loneSurrogate(b []byte) (string, bool) {
+	if bytes.IndexByte(b, '\\') < 0 {
+		return "", false // no escape at all: the common case, at memchr's speed
+	}
 	hex4 := func(i int) (rune, bool) {
 		if i+6 > len(b) || b[i] != '\\' || b[i+1] != 'u' {
 			return 0, false

@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -79,6 +80,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 	dec := newRecordDecoder(s.rec, cols)
 	parts := map[partitionRef]*kcatPart{}
 	var env fastjson.Parser
+	var keys [][]byte // twiceIn's, used again for every line
 	// The records wait per partition until a partition has BatchRows of
 	// them or all together hold kcatPending bytes, so a dump whose
 	// partitions interleave (as kcat writes them) still makes chunks of
@@ -121,7 +123,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 			if err != nil {
 				return fmt.Errorf("%w: %s: not a kcat -J line: %v", ErrKafkaRead, where(), err)
 			}
-			if dup := twiceIn(v); dup != "" {
+			if dup := twiceIn(v, &keys); dup != "" {
 				return fmt.Errorf("%w: %s: not a kcat -J line: field %q is given twice; which one holds is not defined", ErrKafkaRead, where(), dup)
 			}
 			if esc, ok := loneSurrogate(line); ok {
@@ -267,18 +269,19 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 
 // twiceIn returns a field name given twice in object v (the first so
 // found), or "": fastjson's Get takes the first, another reader the last.
-func twiceIn(v *fastjson.Value) string {
+// keys is scratch, kept by the caller so that a line costs no allocation.
+func twiceIn(v *fastjson.Value, keys *[][]byte) string {
 	o, err := v.Object()
 	if err != nil {
 		return ""
 	}
-	var seen []string
+	*keys = (*keys)[:0]
 	dup := ""
 	o.Visit(func(k []byte, _ *fastjson.Value) {
-		if dup == "" && slices.Contains(seen, string(k)) {
+		if dup == "" && slices.ContainsFunc(*keys, func(s []byte) bool { return bytes.Equal(s, k) }) {
 			dup = string(k)
 		}
-		seen = append(seen, string(k))
+		*keys = append(*keys, k) // valid while v is: within this line
 	})
 	return dup
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -761,10 +760,7 @@ func daysFromCivil(y, m, d int) int64 {
 func myValueText(v driver.Value) string {
 	switch x := v.(type) {
 	case []byte:
-		if len(x) > 64 { // cut, and said to be: 1234… is not the number 1234
-			return strconv.Quote(string(x[:64])) + fmt.Sprintf("… (%d bytes)", len(x))
-		}
-		return strconv.Quote(string(x))
+		return quoteCut(x)
 	case nil:
 		return "NULL"
 	}

@@ -443,7 +443,7 @@ func formatUnscaled(u *big.Int, scale int) string {
 }
 
 // quoteCut quotes the first 64 bytes of v for a message, saying so when v
-// is longer.
+// is longer (1234… is not the number 1234).
 func quoteCut(v []byte) string {
 	if len(v) > 64 {
 		return strconv.Quote(string(v[:64])) + fmt.Sprintf("… (%d bytes)", len(v))

@@ -347,6 +347,26 @@ func TestSuiteDuplicateNames(t *testing.T) {
 	}
 }
 
+// holdLock writes the lock file path of control as held by a live process
+// (a sleep, killed when the test ends) that took it at
+// 2026-11-30T06:00:01Z, and returns that process.
+func holdLock(t *testing.T, path, control string) *exec.Cmd {
+	t.Helper()
+	sleep := exec.Command("sleep", "60")
+	if err := sleep.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sleep.Process.Kill(); sleep.Wait() })
+	start, err := proc.StartTime(sleep.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	held, _ := json.Marshal(lock.Holder{Control: control, PID: sleep.Process.Pid, ProcessStart: start, Host: host, StartedAt: "2026-11-30T06:00:01Z"})
+	writeFile(t, path, string(held))
+	return sleep
+}
+
 // A run of a control whose lock another live run holds exits 2 naming that
 // run's pid and start time; a lock left by a dead run is taken over and
 // reported.
@@ -356,19 +376,8 @@ func TestLockContention(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "snk.csv"), "id\n1\n")
 	out := filepath.Join(dir, "ev", "ledger")
 	args := []string{"run", "--source", filepath.Join(dir, "src.csv"), "--sink", filepath.Join(dir, "snk.csv"), "--id", "id", "--out", out, "--name", "ledger", "--format", "json"}
-	sleep := exec.Command("sleep", "60")
-	if err := sleep.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { sleep.Process.Kill(); sleep.Wait() }()
-	start, err := proc.StartTime(sleep.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	host, _ := os.Hostname()
 	path := lock.Path(out, "ledger")
-	held, _ := json.Marshal(lock.Holder{Control: "ledger", PID: sleep.Process.Pid, ProcessStart: start, Host: host, StartedAt: "2026-11-30T06:00:01Z"})
-	writeFile(t, path, string(held))
+	sleep := holdLock(t, path, "ledger")
 	code, _, stderr := runCLI(t, args...)
 	if code != exitUsage || !strings.Contains(stderr, "held by pid "+strconv.Itoa(sleep.Process.Pid)) || !strings.Contains(stderr, "since 2026-11-30T06:00:01Z") {
 		t.Fatalf("exit %d, stderr %q; want 2 naming pid %d and its start", code, stderr, sleep.Process.Pid)
@@ -400,18 +409,7 @@ func TestHistoryLockContention(t *testing.T) {
 	args := func(out string) []string {
 		return []string{"run", "--source", filepath.Join(dir, "src.csv"), "--sink", filepath.Join(dir, "snk.csv"), "--id", "id", "--out", out, "--name", "ledger", "--history", hist, "--format", "json"}
 	}
-	sleep := exec.Command("sleep", "60")
-	if err := sleep.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { sleep.Process.Kill(); sleep.Wait() }()
-	start, err := proc.StartTime(sleep.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	host, _ := os.Hostname()
-	held, _ := json.Marshal(lock.Holder{Control: "ledger", PID: sleep.Process.Pid, ProcessStart: start, Host: host, StartedAt: "2026-11-30T06:00:01Z"})
-	writeFile(t, lock.Path(hist, "ledger"), string(held)) // a run publishing in folder a holds it
+	sleep := holdLock(t, lock.Path(hist, "ledger"), "ledger") // a run publishing in folder a holds it
 	out := filepath.Join(dir, "b", "ev")
 	code, _, stderr := runCLI(t, args(out)...)
 	if code != exitUsage || !strings.Contains(stderr, "held by pid "+strconv.Itoa(sleep.Process.Pid)) {
