@@ -27,7 +27,7 @@ import (
 //	expected       one row per window and group recomputed from the events:
 //	                 __window_start, __window_end, <group_by columns>,
 //	                 <one column per aggregate, named as the sink column,
-//	                 typed DECIMAL(38,s)>, __events BIGINT, __first_row BIGINT
+//	                 typed DECIMAL(38,s)>, __events BIGINT, __source_events BIGINT
 //	replay_sink    one row per sink row:
 //	                 __row, __file, __line, __window_start, __window_end,
 //	                 <group_by columns>, <aggregate columns as DECIMAL(38,s)>,
@@ -63,6 +63,8 @@ type Replay struct {
 	Zone string
 	// SinkLocation is the sink's location form (Params.SinkLocation).
 	SinkLocation string
+	// Restarts is the number of rows of table restarts (LoadRestarts).
+	Restarts int
 	// SQL are the statements that created the replay tables, in order, for
 	// the evidence (re-performance of the re-performance).
 	SQL []string
@@ -200,8 +202,15 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 	if s.Watermark != "" {
 		stamps = append(stamps, stamp{SinkTable, s.Watermark, sink[s.Watermark], "watermark", false})
 	}
-	for _, st := range stamps {
-		n, err := checkInstants(ctx, db, st.table, st.col, st.typ, r.Zone, st.finite)
+	// A TIMESTAMP WITH TIME ZONE event time is an instant already: only
+	// infinity is refused, and that is found in the aggregation (an
+	// infinite event falls in a window without a start: replay_events.sql)
+	// rather than by a scan of every event beforehand (measured, 10 M
+	// Parquet events: 0.13 s).
+	deferFinite := src[rp.EventTime] == "TIMESTAMP WITH TIME ZONE"
+	for i, st := range stamps {
+		finite := st.finite && !(i == 0 && deferFinite)
+		n, err := checkInstants(ctx, db, st.table, st.col, st.typ, r.Zone, finite)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -221,6 +230,16 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 	}
 	if err := createExpected(ctx, db, r); err != nil {
 		return nil, nil, err
+	}
+	if deferFinite {
+		if n, err := count(ctx, db, replaySQL, "windowless_events", struct{ Table string }{ExpectedTable}); err != nil {
+			return nil, nil, err
+		} else if n > 0 {
+			if _, err := checkInstants(ctx, db, SourceTable, rp.EventTime, src[rp.EventTime], r.Zone, true); err != nil {
+				return nil, nil, err
+			}
+			return nil, nil, fmt.Errorf("%w: %d window(s) of the source's events have no start, though every event time is finite", ErrTime, n)
+		}
 	}
 	if err := createReplaySink(ctx, db, r, sink, asText); err != nil {
 		return nil, nil, err

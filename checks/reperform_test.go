@@ -281,3 +281,39 @@ func TestReplayZonelessEventTimeInDSTChange(t *testing.T) {
 		t.Errorf("01:30, one instant: %v", err)
 	}
 }
+
+// A window and group with source events and no sink row is missing, with
+// the re-performed values and the location of its first event (found for
+// the missing keys alone): for sliding windows, where an event is in two
+// windows, and for tumbling ones.
+func TestReplayMissingKeys(t *testing.T) {
+	dir := "testdata/replay/sliding/"
+	for _, c := range []struct {
+		name   string
+		window spec.Window
+		sink   string
+		want   []string
+	}{
+		{"sliding", window("10m", "5m", ""), "window_start,shop,total,n\n" +
+			"2026-11-25T23:55:00Z,S1,1.00,1\n2026-11-26T00:00:00Z,S1,4.00,3\n2026-11-26T00:10:00Z,S1,4,1\n2026-11-26T00:00:00Z,S2,1.250,1\n",
+			[]string{"2026-11-25 23:55:00+00,2026-11-26 00:05:00+00,S2,1,1.250,1," + dir + "source.csv:4",
+				"2026-11-26 00:05:00+00,2026-11-26 00:15:00+00,S1,3,7.000,3," + dir + "source.csv:3"}},
+		{"tumbling", window("10m", "", ""), "window_start,shop,total,n\n2026-11-26T00:00:00Z,S1,4.00,3\n",
+			[]string{"2026-11-26 00:00:00+00,2026-11-26 00:10:00+00,S2,1,1.25,1," + dir + "source.csv:4",
+				"2026-11-26 00:10:00+00,2026-11-26 00:20:00+00,S1,1,4.00,1," + dir + "source.csv:6"}},
+	} {
+		sink := filepath.Join(t.TempDir(), "sink.csv")
+		if err := os.WriteFile(sink, []byte(c.sink), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, out := reconcile(t, dir+"source.csv", sink, spec.Spec{Reperform: &spec.Reperform{
+			EventTime: "event_time", Window: c.window, WindowStart: "window_start", GroupBy: []string{"shop"},
+			Aggregates: aggs(t, "total", "sum(amount)", "n", "count(*)"),
+		}})
+		wantStatuses(t, res, map[string]string{"missing_keys": "fail 2", "unexpected_keys": "pass 0", "reperformance_mismatches": "pass 0"})
+		want := "window_start,window_end,shop,source_events,expected_total,expected_n,first_source_location\n" + strings.Join(c.want, "\n") + "\n"
+		if got := exceptions(t, out, "missing_keys"); got != want {
+			t.Errorf("%s: missing_keys:\n%s\nwant:\n%s", c.name, got, want)
+		}
+	}
+}

@@ -57,3 +57,20 @@ func LoadRestarts(ctx context.Context, db *duck.DB, rs *restarts.Restarts) ([]st
 	}
 	return stmts, nil
 }
+
+// LoadRestarts creates table restarts from rs (nil: none) as the package
+// function does, keeps its statements in r.SQL for the evidence and sets
+// r.Restarts, which the replay checks render by (without restarts they
+// read no events for them). Errors: a DuckDB error.
+func (r *Replay) LoadRestarts(ctx context.Context, db *duck.DB, rs *restarts.Restarts) error {
+	stmts, err := LoadRestarts(ctx, db, rs)
+	r.SQL = append(r.SQL, stmts...)
+	if err != nil {
+		return err
+	}
+	r.Restarts = 0
+	if rs != nil {
+		r.Restarts = len(rs.Restarts)
+	}
+	return nil
+}

@@ -238,7 +238,7 @@ func replaySpec(t *testing.T) *spec.Spec {
 func replayParams(t *testing.T) *checks.Params {
 	s := replaySpec(t)
 	r := &checks.Replay{GroupBy: s.Reperform.GroupBy, Window: s.Reperform.Window, WindowColumn: "window_end", WindowEdge: "end",
-		EventTime: "event_time", Watermark: "watermark", LastBy: "emit_seq", Checkpoint: "checkpoint_id", Zone: "UTC"}
+		EventTime: "event_time", Watermark: "watermark", LastBy: "emit_seq", Checkpoint: "checkpoint_id", Zone: "UTC", Restarts: 1}
 	for _, a := range s.Reperform.Aggregates {
 		typ := "DECIMAL(38,2)"
 		if a.Func == "count" {
@@ -808,7 +808,7 @@ func TestSummarizeReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	rs := restartsFixture()
-	if _, err := checks.LoadRestarts(ctx, db, rs); err != nil {
+	if err := r.LoadRestarts(ctx, db, rs); err != nil {
 		t.Fatal(err)
 	}
 	own, err := checks.Load(fstest.MapFS{"900_rewritten_rows.sql": {Data: []byte("-- check: rewritten_rows\n-- assertion: accuracy\n" +

@@ -59,7 +59,9 @@ WITH c AS (
     FROM j
 {{- end}}
 ), a AS (
-    SELECT m.*, {{restartofkey "m.first_checkpoint" "m" .Replay.GroupBy}} AS restart
+    {{- /* Without restarts (.Replay.Restarts 0) restart is NULL and events_in_replayed_interval 0, written as
+    such: the subqueries would read the events (measured, 10 M events read where they lie: 40 ms). */}}
+    SELECT m.*, {{if .Replay.Restarts}}{{restartofkey "m.first_checkpoint" "m" .Replay.GroupBy}}{{else}}CAST(NULL AS VARCHAR){{end}} AS restart
     FROM m
     WHERE NOT {{windowagrees}}
 )
@@ -67,7 +69,7 @@ SELECT window_start, window_end{{range .Replay.GroupBy}}, {{q .}}{{end}}, aggreg
        each_row_equals_expected, sum_equals_expected,
        {{windowfinding}} AS finding,
        checkpoint_ids, sink_locations, restart,
-       (SELECT count(*) FROM replay_events AS ev JOIN restarts AS r ON r.restart = a.restart
+       {{if .Replay.Restarts}}(SELECT count(*) FROM replay_events AS ev JOIN restarts AS r ON r.restart = a.restart
         WHERE ev.__window_end = a.window_end{{range .Replay.GroupBy}} AND ev.{{q .}} IS NOT DISTINCT FROM a.{{q .}}{{end}}
-          AND {{replayed "r" "ev.__event_time"}}) AS events_in_replayed_interval
+          AND {{replayed "r" "ev.__event_time"}}){{else}}CAST(0 AS BIGINT){{end}} AS events_in_replayed_interval
 FROM a

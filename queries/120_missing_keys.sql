@@ -5,12 +5,23 @@
 -- requires: reperform
 -- finding: replay
 -- columns: window_start=window_start, window_end=window_end, first_source_location=location, expected_*=source
-SELECT {{replaykey "e" .Replay.GroupBy}},
-       e.__events AS source_events,
+WITH m AS (
+    SELECT e.*
+    FROM expected AS e
+    WHERE NOT EXISTS (SELECT 1 FROM replay_sink AS k WHERE {{replaymatch "k" "e" .Replay.GroupBy}})
+), f AS (
+    -- The first source event of the missing keys only: the events are read again only when a key is missing.
+    SELECT {{replaygroup "ev" .Replay.GroupBy}}, min(ev.__row) AS __first_row
+    FROM replay_events AS ev
+    SEMI JOIN m ON {{replaysame "ev" "m" .Replay.GroupBy}}
+    GROUP BY {{replaygroup "ev" .Replay.GroupBy}}
+)
+SELECT {{replaykey "m" .Replay.GroupBy}},
+       m.__events AS source_events,
 {{- range .Replay.Aggregates}}
-       e.{{q .Column}} AS {{name "expected_" .Column}},
+       m.{{q .Column}} AS {{name "expected_" .Column}},
 {{- end}}
        s.__file || {{locsep $.SourceLocation}} || s.__line AS first_source_location
-FROM expected AS e
-JOIN source AS s ON s.__row = e.__first_row
-WHERE NOT EXISTS (SELECT 1 FROM replay_sink AS k WHERE {{replaymatch "k" "e" .Replay.GroupBy}})
+FROM m
+JOIN f ON {{replaysame "f" "m" .Replay.GroupBy}}
+JOIN source AS s ON s.__row = f.__first_row

@@ -68,11 +68,9 @@ func prepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec, p *checks.Par
 		return nil, nil, fmt.Errorf("re-perform: %w", err)
 	}
 	r.SinkLocation = p.SinkLocation
-	stmts, err := checks.LoadRestarts(ctx, db, rs)
-	if err != nil {
+	if err := r.LoadRestarts(ctx, db, rs); err != nil {
 		return nil, nil, fmt.Errorf("restarts: %w", err)
 	}
-	r.SQL = append(r.SQL, stmts...)
 	p.Replay = r
 	fmt.Fprintf(logw, "re-performed %s windows from the source in %s\n", r.Window, time.Since(t0).Round(time.Millisecond))
 	return &replayRun{replay: r, restarts: rs}, notes, nil

@@ -210,34 +210,42 @@ func TestReplayReadInPlaceFileChanged(t *testing.T) {
 // the run stops naming file, line (or row) and value, for text events and for
 // Parquet TIMESTAMPTZ events read where they lie alike.
 func TestReplayInfiniteEventTime(t *testing.T) {
-	dir := t.TempDir()
-	csv := filepath.Join(dir, "events.csv")
-	if err := os.WriteFile(csv, []byte("event_time,shop,amount\n2026-11-26T00:10:00Z,1,1.50\ninfinity,1,2.25\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sink := filepath.Join(dir, "sink.csv")
-	if err := os.WriteFile(sink, []byte("window_end,shop,total\n2026-11-26T01:00:00Z,1,1.50\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	events := filepath.Join(dir, "events.parquet")
-	toParquet(t, csv, events, map[string]string{"event_time": "TIMESTAMPTZ"})
-	specFile := filepath.Join(dir, "spec.yaml")
-	if err := os.WriteFile(specFile, []byte("name: inf\nsource: events.csv\nsink: sink.csv\n"+
-		"reperform:\n  event_time: event_time\n  window: {size: 1h}\n  window_end: window_end\n  group_by: [shop]\n  aggregates: {total: sum(amount)}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// The CSV file's line 3 (after the header), the Parquet file's row 2.
-	for _, c := range []struct{ source, at string }{{csv, "events.csv:3"}, {events, "events.parquet:2"}} {
-		source, at := c.source, c.at
-		s, err := spec.Load(specFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Source = spec.Input{URI: source}
-		s.Out = filepath.Join(t.TempDir(), "evidence")
-		_, err = control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
-		if !errors.Is(err, checks.ErrTime) || fault.Of(err) != fault.Runtime || !strings.Contains(err.Error(), at+": column event_time") || !strings.Contains(err.Error(), `"infinity"`) {
-			t.Errorf("err = %v, want checks.ErrTime naming %s and infinity", err, at)
+	// The Parquet events are found in the aggregation (a window without a
+	// start), tumbling and sliding alike; the text ones beforehand.
+	for _, inf := range []string{"infinity", "-infinity"} {
+		for _, window := range []string{"{size: 1h}", "{size: 1h, slide: 30m}"} {
+			dir := t.TempDir()
+			csv := filepath.Join(dir, "events.csv")
+			if err := os.WriteFile(csv, []byte("event_time,shop,amount\n2026-11-26T00:10:00Z,1,1.50\n"+inf+",1,2.25\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			sink := filepath.Join(dir, "sink.csv")
+			if err := os.WriteFile(sink, []byte("window_end,shop,total\n2026-11-26T01:00:00Z,1,1.50\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			events := filepath.Join(dir, "events.parquet")
+			toParquet(t, csv, events, map[string]string{"event_time": "TIMESTAMPTZ"})
+			specFile := filepath.Join(dir, "spec.yaml")
+			if err := os.WriteFile(specFile, []byte("name: inf\nsource: events.csv\nsink: sink.csv\n"+
+				"reperform:\n  event_time: event_time\n  window: "+window+"\n  window_end: window_end\n  group_by: [shop]\n  aggregates: {total: sum(amount)}\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// The CSV file's line 3 (after the header), the Parquet file's row 2.
+			for _, c := range []struct{ source, at string }{{csv, "events.csv:3"}, {events, "events.parquet:2"}} {
+				s, err := spec.Load(specFile)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.Source = spec.Input{URI: c.source}
+				s.Out = filepath.Join(t.TempDir(), "evidence")
+				_, err = control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+				if !errors.Is(err, checks.ErrTime) || fault.Of(err) != fault.Runtime || !strings.Contains(err.Error(), c.at+": column event_time") || !strings.Contains(err.Error(), `"`+inf+`"`) {
+					t.Errorf("%s, window %s: err = %v, want checks.ErrTime naming %s and %s", inf, window, err, c.at, inf)
+				}
+				if _, err := os.Stat(s.Out); !os.IsNotExist(err) {
+					t.Errorf("%s, window %s: an evidence folder was published: %v", inf, window, err)
+				}
+			}
 		}
 	}
 }

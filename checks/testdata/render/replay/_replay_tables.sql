@@ -13,12 +13,12 @@ WITH ev AS (
 SELECT __row, __file, __line, __event_time,
        make_timestamptz(__ws) AS __window_start, make_timestamptz(__ws + 600000000) AS __window_end,
        __ws AS __window_start_us, __k = 0 AS __last_window, "region", "amount"
-FROM w WHERE __ws > __ts - 600000000;
+FROM w WHERE __ws > __ts - 600000000 OR __ts IS NULL;
 
 CREATE OR REPLACE TABLE "expected" AS
-SELECT make_timestamptz(__window_start_us) AS __window_start, make_timestamptz(__window_start_us + 600000000) AS __window_end, "region", CAST("__aggregate_0" AS DECIMAL(38,2)) AS "total", CAST("__aggregate_1" AS DECIMAL(38,0)) AS "n", __events, __first_row, __source_events
+SELECT make_timestamptz(__window_start_us) AS __window_start, make_timestamptz(__window_start_us + 600000000) AS __window_end, "region", CAST("__aggregate_0" AS DECIMAL(38,2)) AS "total", CAST("__aggregate_1" AS DECIMAL(38,0)) AS "n", __events, __source_events
 FROM (
-    SELECT __window_start_us, "region", sum("amount") AS "__aggregate_0", count(*) AS "__aggregate_1", count(*) AS __events, min(__row) AS __first_row, count(*) FILTER (WHERE __last_window) AS __source_events
+    SELECT __window_start_us, "region", sum("amount") AS "__aggregate_0", count(*) AS "__aggregate_1", count(*) AS __events, count(*) FILTER (WHERE __last_window) AS __source_events
     FROM "replay_events" GROUP BY __window_start_us, "region"
 );
 
