@@ -2,7 +2,9 @@ package sources_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -127,7 +129,10 @@ func TestGlobSkipsInProgressParts(t *testing.T) {
 	if in.Rows != 2 || len(in.Files) != 2 || len(in.Ignored) != 2 {
 		t.Fatalf("rows %d files %v ignored %v; want 2 rows from 2 files, 2 ignored", in.Rows, in.Files, in.Ignored)
 	}
-	if in.Files[0].Path != "part-0.csv" || len(in.Files[0].SHA256) != 64 {
+	if err := in.Hashed(); err != nil {
+		t.Fatal(err)
+	}
+	if in.Files[0].Path != "part-0.csv" || len(in.Files[0].SHA256) != 64 || in.Files[0].SHA256 != sha256Of(t, filepath.Join(dir, "part-0.csv")) {
 		t.Errorf("file %+v: want a path relative to the base folder and a SHA-256", in.Files[0])
 	}
 	_, rows, _ := db.Strings(context.Background(), "SELECT __file, __line FROM t ORDER BY __row")
@@ -308,4 +313,16 @@ func TestFixinUnknownOptionListsInputKeys(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sha256Of is the SHA-256 of the file at path, lower-case hex, as
+// sha256sum prints it.
+func sha256Of(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }

@@ -44,6 +44,9 @@ func TestKcatSameAsKafka(t *testing.T) {
 			_, live := mustRead(t, sources.Location{URI: c.URI(tc.topic), Options: map[string]any{"isolation": tc.isolation}})
 			in, dump := mustRead(t, sources.Location{URI: "kcat:" + filepath.Join("testdata", "kafka", tc.dump), Options: map[string]any{"isolation": tc.isolation}})
 			wantRows(t, dump, live...)
+			if err := in.Hashed(); err != nil {
+				t.Fatal(err)
+			}
 			if in.Kind != "kcat" || in.LocationForm != sources.LocationOffset || len(in.Files) != 1 || in.Files[0].SHA256 == "" {
 				t.Errorf("input %+v", in)
 			}

@@ -436,38 +436,123 @@ func hiddenName(_, base string, _ []string) (rule, bool) {
 }
 
 // Fingerprint returns the size and SHA-256 of each file (of its bytes as
-// stored, compressed or not), honouring ctx between files.
+// stored, compressed or not), honouring ctx between files and while it
+// reads. Errors: a file that cannot be opened or read, naming it.
 func Fingerprint(ctx context.Context, paths []string) ([]File, error) {
-	out := make([]File, 0, len(paths))
-	for _, p := range paths {
-		if err := ctx.Err(); err != nil {
+	out, err := startFingerprints(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if err := out[i].hashed(); err != nil {
 			return nil, err
 		}
-		f, err := fingerprint(p)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, f)
 	}
 	return out, nil
 }
 
-func fingerprint(p string) (File, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return File{}, fmt.Errorf("read %s: %w", p, err)
+// startFingerprints opens and stats each file now (an error names the
+// first that cannot be) and computes its SHA-256 in the background, one
+// file after another: File.Bytes is set, File.SHA256 once hashed (see
+// Input.Hashed). The run reads the files meanwhile; hashing first cost a
+// re-performance over 10 M Parquet events 0.14 s of 0.9 s before its first
+// statement. A file that is not a regular file (a named pipe) is hashed
+// before startFingerprints returns, as its bytes can be read once.
+func startFingerprints(ctx context.Context, paths []string) ([]File, error) {
+	out := make([]File, 0, len(paths))
+	var files []*os.File
+	var jobs []*hashing
+	var names []string
+	fail := func(err error) ([]File, error) {
+		for _, f := range files {
+			f.Close()
+		}
+		return nil, err
 	}
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return fail(err)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return fail(fmt.Errorf("read %s: %w", p, err))
+		}
+		info, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return fail(fmt.Errorf("read %s: %w", p, err))
+		}
+		h := &hashing{done: make(chan struct{})}
+		out = append(out, File{Path: p, Bytes: info.Size(), at: p, info: info, hash: h})
+		if !info.Mode().IsRegular() {
+			h.run(ctx, p, f)
+			if h.err != nil {
+				return fail(h.err)
+			}
+			continue
+		}
+		files, jobs, names = append(files, f), append(jobs, h), append(names, p)
+	}
+	go func() {
+		for i, h := range jobs {
+			h.run(ctx, names[i], files[i])
+		}
+	}()
+	return out, nil
+}
+
+// hashing is the SHA-256 of one file being computed: sum and bytes, or
+// err, once done is closed.
+type hashing struct {
+	done  chan struct{}
+	sum   string
+	bytes int64
+	err   error
+}
+
+// run hashes f (closing it) and closes h.done.
+func (h *hashing) run(ctx context.Context, p string, f *os.File) {
+	defer close(h.done)
 	defer f.Close()
-	info, err := f.Stat()
+	sum := sha256.New()
+	n, err := io.Copy(sum, ctxReader{ctx, f})
 	if err != nil {
-		return File{}, fmt.Errorf("read %s: %w", p, err)
+		h.err = fmt.Errorf("read %s: %w", p, err)
+		return
 	}
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return File{}, fmt.Errorf("read %s: %w", p, err)
+	h.sum, h.bytes = hex.EncodeToString(sum.Sum(nil)), n
+}
+
+// ctxReader stops a read once ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
 	}
-	return File{Path: p, Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil)), at: p, info: info}, nil
+	return c.r.Read(p)
+}
+
+// hashed waits for f's SHA-256 and sets f.SHA256. Errors: the read error,
+// naming the file; ErrChanged when it held another number of bytes than
+// when it was listed.
+func (f *File) hashed() error {
+	h := f.hash
+	if h == nil {
+		return nil
+	}
+	<-h.done
+	switch {
+	case h.err != nil:
+		return h.err
+	case h.bytes != f.Bytes:
+		return fmt.Errorf("%w: %s was %d bytes when listed, %d bytes when hashed", ErrChanged, f.Path, f.Bytes, h.bytes)
+	}
+	f.SHA256 = h.sum
+	return nil
 }
 
 // Rel shows path relative to base when it lies below it (slash-separated),
@@ -519,7 +604,7 @@ func listInput(ctx context.Context, loc Location, kind string, declared []Column
 	case err != nil:
 		return nil, nil, nil, err
 	}
-	fps, err := Fingerprint(ctx, l.Files)
+	fps, err := startFingerprints(ctx, l.Files)
 	if err != nil {
 		return nil, nil, nil, err
 	}

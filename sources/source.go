@@ -228,7 +228,9 @@ type Input struct {
 	Kind string `json:"kind"`
 	// Location is the URI with any password removed.
 	Location string `json:"location"`
-	// Files lists every file read, with its SHA-256, in read order.
+	// Files lists every file read, with its SHA-256, in read order. The
+	// file kinds hash their files while the run reads them: SHA256 is set
+	// once Hashed returns.
 	Files []File `json:"files,omitempty"`
 	// Skipped lists every file the location matched that was not read as
 	// records, in path order, each with the reason (ListFiles): not
@@ -317,9 +319,10 @@ type File struct {
 	ValidLength *ValidLength `json:"valid_length,omitempty"`
 
 	// at and info are the file as opened and its state when fingerprinted
-	// (Unchanged).
+	// (Unchanged); hash its SHA-256 while it is computed (Input.Hashed).
 	at   string
 	info os.FileInfo
+	hash *hashing
 }
 
 // ErrChanged is in the chain of the error of a file that changed after
@@ -345,6 +348,20 @@ func (f File) Unchanged() error {
 	case now.Size() != f.info.Size() || !now.ModTime().Equal(f.info.ModTime()):
 		return fmt.Errorf("%w: %s was %d bytes modified %s when hashed, %d bytes modified %s now", ErrChanged, f.Path,
 			f.info.Size(), f.info.ModTime().UTC().Format(time.RFC3339Nano), now.Size(), now.ModTime().UTC().Format(time.RFC3339Nano))
+	}
+	return nil
+}
+
+// Hashed waits until the SHA-256 of every file of the input is computed
+// and sets each File.SHA256. Call it once the last statement over the
+// input has run, before File.Unchanged. Errors: a file that could not be
+// read to its end, naming it; ErrChanged for one that held another number
+// of bytes than when it was listed.
+func (in *Input) Hashed() error {
+	for i := range in.Files {
+		if err := in.Files[i].hashed(); err != nil {
+			return err
+		}
 	}
 	return nil
 }

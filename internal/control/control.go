@@ -302,11 +302,16 @@ func inPlaceError(in *sources.Input, err error) error {
 // (load.Options.View); tests turn it off to compare with the loaded table.
 var readInPlace = true
 
-// checkUnchanged returns an error wrapping sources.ErrChanged, naming the
-// input and the file, when a file of an input is no longer the one
-// Fingerprint hashed before the run read it (sources.File.Unchanged).
+// checkUnchanged waits for the SHA-256 of every input file (hashed while
+// the run read them: sources.Input.Hashed) and returns an error wrapping
+// sources.ErrChanged, naming the input and the file, when a file of an
+// input is no longer the one listed before the run read it
+// (sources.File.Unchanged).
 func checkUnchanged(inputs []*sources.Input) error {
 	for _, in := range inputs {
+		if err := in.Hashed(); err != nil {
+			return fmt.Errorf("the %s %s: %w", in.Role, in.Location, err)
+		}
 		for _, f := range in.Files {
 			if err := f.Unchanged(); err != nil {
 				return fmt.Errorf("the %s %s: %w", in.Role, in.Location, err)

@@ -1,0 +1,60 @@
+package sources
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The files of an input are hashed in the background: Input.Hashed gives
+// each file's SHA-256 of its bytes, one after another in order; a file that
+// held other bytes when hashed than when listed is refused (ErrChanged), and
+// a cancelled run gives the context's error.
+func TestFingerprintInBackground(t *testing.T) {
+	dir := t.TempDir()
+	var paths, want []string
+	for i, body := range []string{"a,b\n1,2\n", strings.Repeat("x", 1<<20), ""} {
+		p := filepath.Join(dir, string(rune('a'+i))+".csv")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256([]byte(body))
+		paths, want = append(paths, p), append(want, hex.EncodeToString(sum[:]))
+	}
+	files, err := startFingerprints(context.Background(), paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &Input{Files: files}
+	if err := in.Hashed(); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range in.Files {
+		if f.SHA256 != want[i] || f.Bytes != [3]int64{8, 1 << 20, 0}[i] {
+			t.Errorf("file %d: %d bytes, SHA-256 %s; want %s", i, f.Bytes, f.SHA256, want[i])
+		}
+	}
+
+	// Listed at 8 bytes, hashed at 9.
+	done := make(chan struct{})
+	close(done)
+	f := File{Path: "a.csv", Bytes: 8, hash: &hashing{done: done, sum: want[0], bytes: 9}}
+	if err := f.hashed(); !errors.Is(err, ErrChanged) || f.SHA256 != "" || !strings.Contains(err.Error(), "a.csv was 8 bytes when listed, 9 bytes when hashed") {
+		t.Errorf("err = %v, SHA-256 %q; want ErrChanged and no SHA-256", err, f.SHA256)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	files, err = startFingerprints(ctx, paths)
+	if err == nil {
+		err = (&Input{Files: files}).Hashed()
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v, want context.Canceled", err)
+	}
+}
