@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -166,6 +168,27 @@ func TestKafkaBadRecord(t *testing.T) {
 		"id=3 __partition=0 __offset=2 __file=t[0] __line=2")
 	if len(in.BadRecords) != 1 || in.BadRecords[0].Location != "t[0]@1" || !strings.Contains(in.BadRecords[0].Reason, "not JSON") {
 		t.Errorf("bad records %+v", in.BadRecords)
+	}
+}
+
+// A value that does not convert to its declared type is named by its
+// record's location as the evidence writes it, topic[partition]@offset (not
+// file:line), for a kcat dump of the topic too.
+func TestKafkaDeclaredTypeLocation(t *testing.T) {
+	c := startKafka(t, map[string]int32{"t": 1})
+	produce(t, c,
+		raw("t", 0, "k0", `{"id":"1","amount":1.50}`),
+		raw("t", 0, "k1", `{"id":"2","amount":"1,50"}`))
+	dump := filepath.Join(t.TempDir(), "t.jsonl")
+	if err := os.WriteFile(dump, []byte(`{"topic":"t","partition":0,"offset":0,"tstype":"create","ts":1,"key":"k0","payload":"{\"id\":\"1\",\"amount\":1.50}"}`+"\n"+
+		`{"topic":"t","partition":0,"offset":1,"tstype":"create","ts":2,"key":"k1","payload":"{\"id\":\"2\",\"amount\":\"1,50\"}"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, uri := range []string{c.URI("t"), "kcat:" + dump} {
+		_, _, err := loadInto(t, sources.Location{Role: "sink", URI: uri, Options: map[string]any{"types": map[string]any{"amount": "DECIMAL(10,2)"}}})
+		if err == nil || !strings.Contains(err.Error(), `t[0]@1: column amount: value "1,50"`) {
+			t.Errorf("%s: err = %v, want the value named at t[0]@1", uri, err)
+		}
 	}
 }
 

@@ -39,6 +39,28 @@ type DB struct {
 	// over maps a view made by ViewOver to the table it reads and the
 	// statement that makes it (run again by Refresh).
 	over map[string]viewOver
+	// locSep maps a table to the text between __file and __line in a
+	// location of its rows, where it is not ":" (SetLocationSeparator).
+	locSep map[string]string
+}
+
+// SetLocationSeparator records that a location of table's rows reads
+// __file, sep, __line: "@" for a Kafka topic (topic[partition]@offset).
+// A table without one reads file:line.
+func (d *DB) SetLocationSeparator(table, sep string) {
+	if d.locSep == nil {
+		d.locSep = map[string]string{}
+	}
+	d.locSep[table] = sep
+}
+
+// LocationSeparator is the text between __file and __line in a location of
+// table's rows: as SetLocationSeparator recorded it, else ":".
+func (d *DB) LocationSeparator(table string) string {
+	if sep, ok := d.locSep[table]; ok {
+		return sep
+	}
+	return ":"
 }
 
 // viewOver is a view that adds columns to the rows of one table.
@@ -227,6 +249,7 @@ func (d *DB) DropView(ctx context.Context, name string) error {
 // (dropped, or become a table), and forgets the view; a no-op for any
 // other name.
 func (d *DB) forget(ctx context.Context, name string) error {
+	delete(d.locSep, name)
 	v, ok := d.over[name]
 	if !ok {
 		return nil

@@ -261,7 +261,7 @@ func checkFormat(ctx context.Context, db *duck.DB, table, column, pattern, regex
 	if err != nil {
 		return err
 	}
-	msg, bad, err := firstBad(ctx, db, q, column)
+	msg, bad, err := firstBad(ctx, db, table, q, column)
 	if err != nil {
 		return fmt.Errorf("check the format of %s: %w", column, err)
 	}

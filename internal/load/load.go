@@ -270,6 +270,9 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		}
 		in = rin
 	}
+	if in.LocationForm == sources.LocationOffset {
+		db.SetLocationSeparator(table, "@")
+	}
 	if rewrites(opt, in) {
 		// A view (over the raw rows, file_provenance.sql) becomes a table.
 		if err := db.Materialize(ctx, table); err != nil {
@@ -463,7 +466,8 @@ func UserColumns(ctx context.Context, db *duck.DB, table string) ([]duck.Column,
 }
 
 // BadValue locates the first row of table, in read order, where cond holds
-// and returns `file:line: column C: value "v"` for an error message (NULL
+// and returns `file:line: column C: value "v"` (`topic[partition]@offset: …`
+// for a Kafka topic) for an error message (NULL
 // shown as NULL). cond is a DuckDB boolean expression over the table's
 // columns, rendered by the caller from its own SQL file. ok is false when
 // no row matches.
@@ -472,12 +476,13 @@ func BadValue(ctx context.Context, db *duck.DB, table, column, cond string) (msg
 	if err != nil {
 		return "", false, err
 	}
-	return firstBad(ctx, db, q, column)
+	return firstBad(ctx, db, table, q, column)
 }
 
 // firstBad runs a statement returning (__file, __line, value) of at most one
-// row and formats it as BadValue does.
-func firstBad(ctx context.Context, db *duck.DB, q, column string) (string, bool, error) {
+// row of table and formats it as BadValue does, the location as the table's
+// rows read (duck.DB.LocationSeparator: topic[partition]@offset for Kafka).
+func firstBad(ctx context.Context, db *duck.DB, table, q, column string) (string, bool, error) {
 	_, rows, err := db.Strings(ctx, q)
 	if err != nil || len(rows) == 0 {
 		return "", false, err
@@ -487,7 +492,7 @@ func firstBad(ctx context.Context, db *duck.DB, q, column string) (string, bool,
 	if r[2] != nil {
 		val = strconv.Quote(*r[2])
 	}
-	return fmt.Sprintf("%s:%s: column %s: value %s", deref(r[0]), deref(r[1]), column, val), true, nil
+	return fmt.Sprintf("%s%s%s: column %s: value %s", deref(r[0]), db.LocationSeparator(table), deref(r[1]), column, val), true, nil
 }
 
 // Uncommitted loads the records of one uncommitted file (rr, from

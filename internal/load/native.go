@@ -868,7 +868,7 @@ func declaredCheck(ctx context.Context, db *duck.DB, data declared) (string, boo
 	if err != nil {
 		return "", false, err
 	}
-	msg, bad, err := firstBad(ctx, db, q, data.Column)
+	msg, bad, err := firstBad(ctx, db, data.Table, q, data.Column)
 	if err != nil {
 		return "", false, fmt.Errorf("check declared type %s of %s: %w", data.Type, data.Column, err)
 	}
