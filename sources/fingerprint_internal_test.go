@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -56,5 +58,44 @@ func TestFingerprintInBackground(t *testing.T) {
 	}
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v, want context.Canceled", err)
+	}
+}
+
+// An input of more files than the process may hold open is hashed: no file
+// is held open between its listing and its hash.
+func TestFingerprintManyFiles(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i := range 300 {
+		p := filepath.Join(dir, fmt.Sprintf("part-%03d.csv", i))
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("id\n%d\n", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &old); err != nil {
+		t.Skip("no descriptor limit to lower:", err)
+	}
+	low := old
+	low.Cur = 128
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
+		t.Skip("cannot lower the descriptor limit:", err)
+	}
+	files, err := startFingerprints(context.Background(), paths)
+	in := &Input{Files: files}
+	if err == nil {
+		err = in.Hashed()
+	}
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old); err != nil {
+		t.Fatal(err)
+	}
+	if err != nil {
+		t.Fatalf("300 files under a limit of 128 descriptors: %v", err)
+	}
+	for i, f := range in.Files {
+		if sum := sha256.Sum256([]byte(fmt.Sprintf("id\n%d\n", i))); f.SHA256 != hex.EncodeToString(sum[:]) {
+			t.Fatalf("file %d: SHA-256 %s", i, f.SHA256)
+		}
 	}
 }
