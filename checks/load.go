@@ -145,8 +145,13 @@ type Check struct {
 	Reads []string
 	// Roles are the "-- columns:" entries, in header order.
 	Roles []ColumnRole
-	File  string
-	file  *sqlfile.File
+	// Writes are the "-- writes:" entries: the other columns the check
+	// writes of its own (no role), such as source_value. Like a role's
+	// column, one whose name an input column also has is refused
+	// (ErrNameClash) rather than renamed by DuckDB.
+	Writes []string
+	File   string
+	file   *sqlfile.File
 }
 
 // ColumnRole is one entry of a "-- columns:" key: output column Name (or a
@@ -196,8 +201,8 @@ func Load(fsys fs.FS) ([]*Check, error) {
 // checkKeys are the header keys a check file may carry; reportKeys those of
 // them that only tell reconcile's reports how to read the exceptions.
 var (
-	checkKeys  = []string{"check", "assertion", "description", "requires", "reads", "severity", "chart", "finding", "notes", "columns", "tolerance", "totals"}
-	reportKeys = []string{"chart", "finding", "notes", "columns", "tolerance", "totals"}
+	checkKeys  = []string{"check", "assertion", "description", "requires", "reads", "severity", "chart", "finding", "notes", "columns", "writes", "tolerance", "totals"}
+	reportKeys = []string{"chart", "finding", "notes", "columns", "writes", "tolerance", "totals"}
 )
 
 // ReadsIDCounts is the value of a check file's "-- reads:" key for a check
@@ -273,6 +278,7 @@ func parse(name, text string) (*Check, error) {
 		}
 		c.Reads = append(c.Reads, r)
 	}
+	c.Writes = f.List("writes")
 	for _, n := range f.List("notes") {
 		if !slices.Contains(notes, n) {
 			return nil, fmt.Errorf("%s:%d: notes %q: want %s", name, f.Line("notes"), n, strings.Join(notes, ", "))

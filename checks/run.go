@@ -339,11 +339,14 @@ func inputColumns(ctx context.Context, db *duck.DB) (map[string]bool, error) {
 // name was taken (base name, then "_" and digits, the base among cols) and
 // that no input table has, when the base is a column the check declares of
 // its own (its "-- columns:" roles: an exact name, or a pattern such as
-// source_*), and the name it was renamed from. A query of one's own that
+// source_*; or its "-- writes:" names), and the name it was renamed from. A query of one's own that
 // selects a column of both inputs (s.a, k.a: a, a_1) declares neither, and
 // is left as DuckDB names it.
-func renamedColumn(cols []duck.Column, inputCols map[string]bool, roles []ColumnRole) (renamed, from string, ok bool) {
+func renamedColumn(cols []duck.Column, inputCols map[string]bool, roles []ColumnRole, writes []string) (renamed, from string, ok bool) {
 	declared := func(name string) bool {
+		if slices.Contains(writes, name) {
+			return true
+		}
 		for _, r := range roles {
 			if prefix, suffix, wild := strings.Cut(r.Name, "*"); wild {
 				if len(name) > len(prefix)+len(suffix) && strings.HasPrefix(name, prefix) && strings.HasSuffix(name, suffix) {
@@ -398,7 +401,7 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome, i
 	if err != nil {
 		return err
 	}
-	if renamed, from, ok := renamedColumn(cols, inputCols, c.Roles); ok {
+	if renamed, from, ok := renamedColumn(cols, inputCols, c.Roles, c.Writes); ok {
 		return fmt.Errorf("%w: it writes a column %q of its own and selects an input column of that name too (DuckDB named the second %q, and the evidence would label the columns wrongly): rename the input column (rename: in the spec)", ErrNameClash, from, renamed)
 	}
 	o.Columns = c.columns(cols, p)

@@ -874,7 +874,7 @@ func TestPrepareFixnumSizedFromData(t *testing.T) {
 
 // renamedColumn finds the column DuckDB renamed because its name was taken
 // ("x" → "x_1", a taken "x_1" → "x_1_1") when the name is one the check
-// declares of its own (its roles, exact or a pattern), and leaves alone
+// declares of its own (its roles, exact or a pattern, and its writes), and leaves alone
 // names that an input has (an input's own "amount_1"), whose base is not
 // an input's, or that the check does not declare (a query of one's own
 // selecting s.a and k.a).
@@ -919,9 +919,17 @@ func TestRenamedColumn(t *testing.T) {
 		{cols("x_", "x"), in("x"), roles("x"), "", ""},
 		{cols("a", "a_1", "amount", "amount_1"), in("a", "amount"), nil, "", ""}, // a query of one's own: s.a, k.a
 	} {
-		r, f, ok := checks.RenamedColumn(tt.cols, tt.inputs, tt.roles)
+		r, f, ok := checks.RenamedColumn(tt.cols, tt.inputs, tt.roles, nil)
 		if r != tt.renamed || f != tt.from || ok != (tt.renamed != "") {
 			t.Errorf("renamedColumn(%v, %v, %v) = %q, %q, %v; want %q, %q", tt.cols, tt.inputs, tt.roles, r, f, ok, tt.renamed, tt.from)
 		}
+	}
+	// A column the check writes without a role (-- writes:) counts as its own.
+	c := cols("source_value", "column", "source_value_1")
+	if r, f, ok := checks.RenamedColumn(c, in("source_value"), roles("column"), []string{"source_value", "sink_value"}); !ok || r != "source_value_1" || f != "source_value" {
+		t.Errorf("writes: renamedColumn = %q, %q, %v; want source_value_1, source_value", r, f, ok)
+	}
+	if _, _, ok := checks.RenamedColumn(c, in("source_value"), roles("column"), nil); ok {
+		t.Errorf("without writes: source_value_1 refused")
 	}
 }

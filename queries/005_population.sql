@@ -3,6 +3,7 @@
 -- description: The source and the sink each hold records: a control over an empty input proves nothing (the night
 -- description: the partition never arrived passes every other check). An exception is an input with no records,
 -- description: unless the spec's allow_empty: declares that legitimate for it.
+-- writes: side, records
 SELECT side, n AS records
 FROM (SELECT 'source' AS side, count(*) AS n FROM source
       UNION ALL

@@ -5,6 +5,7 @@
 -- requires: id
 -- notes: partial_null_ids
 -- totals: null_ids
+-- writes: side, file, line
 SELECT {{cols "s" .ID}}, 'source' AS side, s.__file AS file, s.__line AS line
 FROM source AS s
 WHERE {{nullid "s" .ID}}

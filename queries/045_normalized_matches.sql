@@ -8,6 +8,7 @@
 -- severity: info
 -- notes: partial_null_ids
 -- columns: column=column, source_location=location, sink_location=location
+-- writes: source_value, sink_value, normalized_value, collision
 WITH spellings AS (
     -- Normalised values written more than one way within one input.
 {{- range $i, $c := .Normalized}}{{if $i}}

@@ -10,6 +10,7 @@
 -- tolerance: compare
 -- columns: column=column, difference=difference, tolerance=tolerance, within_tolerance=within_tolerance,
 -- columns: source_location=location, sink_location=location
+-- writes: source_value, sink_value
 WITH pairs AS (
     -- Each matched pair with some difference, once; its compared columns as a list.
     SELECT {{cols "s" .ID}},

@@ -9,6 +9,7 @@
 -- chart: replayed_keys
 -- finding: replay
 -- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints, locations=location
+-- writes: checkpoints, row_count
 {{- if .Replay}}
 WITH repeated AS (
     SELECT {{replaygroup "k" .Replay.GroupBy}}{{if .Replay.LastBy}}, k.__emission{{end}}

@@ -7,6 +7,7 @@
 -- chart: replayed_keys
 -- finding: replay
 -- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints, first_checkpoint=checkpoints, restart=restart
+-- writes: row_count, conflicting, sink_rows
 WITH x AS (
     -- The repeated keys first (a plain count), so the ordered aggregates below run over their rows only.
     SELECT {{replaygroup "x" .Replay.GroupBy}}

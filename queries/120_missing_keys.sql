@@ -5,6 +5,7 @@
 -- requires: reperform
 -- finding: replay
 -- columns: window_start=window_start, window_end=window_end, first_source_location=location, expected_*=source
+-- writes: source_events
 WITH m AS (
     SELECT e.*
     FROM expected AS e

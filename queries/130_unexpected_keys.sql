@@ -5,6 +5,7 @@
 -- requires: reperform
 -- finding: replay
 -- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints
+-- writes: row_count, on_window_grid, sink_rows
 SELECT {{replaykey "k" .Replay.GroupBy}},
        count(*) AS row_count,
        bool_and((epoch_us(k.__window_start) - {{.Replay.Window.Offset.Micros}}) % {{if .Replay.Window.Sliding}}{{.Replay.Window.Slide.Micros}}{{else}}{{.Replay.Window.Size.Micros}}{{end}} = 0) AS on_window_grid,

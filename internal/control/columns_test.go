@@ -175,6 +175,10 @@ func TestInputColumnNamedLikeCheckColumn(t *testing.T) {
 		{"id difference", "difference", "", "value_mismatches", "difference"},
 		{"id source_location", "source_location", "", "missing_ids", "source_location"},
 		{"group difference", "entry_id", "difference", "row_count_balance", "difference"},
+		// columns a check writes without a role (-- writes:)
+		{"id source_value", "source_value", "", "value_mismatches", "source_value"},
+		{"id side", "side", "", "null_ids", "side"},
+		{"id row_count", "row_count", "", "duplicate_ids", "row_count"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()

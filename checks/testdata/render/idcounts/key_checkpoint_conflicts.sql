@@ -9,6 +9,7 @@
 -- chart: replayed_keys
 -- finding: replay
 -- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints, locations=location
+-- writes: checkpoints, row_count
 WITH repeated AS (
     -- The logical key is the record id: its repeated values, null keys
     -- included, are those of id_counts (_id_counts.sql) on more than one

@@ -8,6 +8,7 @@
 -- notes: partial_null_ids
 -- totals: repeated_ids
 -- columns: checkpoint_ids=checkpoints, locations=location
+-- writes: side, row_count, conflicting
 WITH repeated_source AS (
     -- Only ids seen more than once are looked at again: the value keys and
     -- locations below are built for those rows alone.

@@ -9,6 +9,7 @@
 -- chart: replayed_keys
 -- finding: replay
 -- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints, locations=location
+-- writes: checkpoints, row_count
 WITH repeated AS (
     SELECT "entry_id", "leg" FROM sink GROUP BY "entry_id", "leg" HAVING count(*) > 1
 )

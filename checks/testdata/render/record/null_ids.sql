@@ -5,6 +5,7 @@
 -- requires: id
 -- notes: partial_null_ids
 -- totals: null_ids
+-- writes: side, file, line
 SELECT s."entry_id", s."leg", 'source' AS side, s.__file AS file, s.__line AS line
 FROM source AS s
 WHERE ((s."entry_id" IS NULL OR length(CAST(s."entry_id" AS VARCHAR)) = 0) AND (s."leg" IS NULL OR length(CAST(s."leg" AS VARCHAR)) = 0))

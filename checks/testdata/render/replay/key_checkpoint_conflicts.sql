@@ -9,6 +9,7 @@
 -- chart: replayed_keys
 -- finding: replay
 -- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints, locations=location
+-- writes: checkpoints, row_count
 WITH repeated AS (
     SELECT k.__window_start, k.__window_end, k."region", k.__emission
     FROM replay_sink AS k

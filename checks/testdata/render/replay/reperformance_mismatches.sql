@@ -12,6 +12,7 @@
 -- finding: replay
 -- columns: window_start=window_start, window_end=window_end, aggregate=measure, expected=source, sink_sum=sink,
 -- columns: difference=difference, finding=finding, checkpoint_ids=checkpoints, sink_locations=location, restart=restart
+-- writes: expression, sink_rows, sink_values, each_row_equals_expected, sum_equals_expected, events_in_replayed_interval
 WITH c AS (
     -- The candidate keys first, from a plain count and sum per key: a key of one sink row agrees exactly when its
     -- sum equals the re-performed value (the row is the sum), so only keys of several rows or a differing sum can

@@ -5,6 +5,7 @@
 -- requires: reperform
 -- finding: replay
 -- columns: window_start=window_start, window_end=window_end, checkpoint_ids=checkpoints
+-- writes: row_count, on_window_grid, sink_rows
 SELECT k.__window_start AS window_start, k.__window_end AS window_end, k."region",
        count(*) AS row_count,
        bool_and((epoch_us(k.__window_start) - 0) % 300000000 = 0) AS on_window_grid,
