@@ -102,6 +102,8 @@ func ListFiles(pattern, baseDir string) (*Listing, error) {
 	st, statErr := os.Stat(p)
 	var matches []string
 	switch {
+	case statErr == nil && !st.IsDir() && !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%w: %s is not a regular file but %s: an input is read more than once (fingerprinted, then loaded), so each reading would get other bytes; write it to a file first", ErrInvalidLocation, pattern, fileType(st.Mode()))
 	case statErr == nil && !st.IsDir():
 		l.Root = filepath.Dir(p)
 		l.Files = []string{p}
@@ -136,6 +138,9 @@ func ListFiles(pattern, baseDir string) (*Listing, error) {
 			rel = m
 		}
 		rule, skip := classify(filepath.ToSlash(rel))
+		if st, err := os.Stat(m); err == nil && !st.Mode().IsRegular() {
+			rule, skip = notRegular(st), true
+		}
 		switch {
 		case !skip:
 			l.Files = append(l.Files, m)
@@ -168,6 +173,26 @@ func ListFiles(pattern, baseDir string) (*Listing, error) {
 }
 
 func hasWildcard(p string) bool { return strings.ContainsAny(p, "*?[{") }
+
+// notRegular is the rule for a named pipe, socket or device among a
+// folder's or a glob's files: not read (its bytes could be read once, and
+// an input is read more than once), listed as skipped.
+func notRegular(st os.FileInfo) rule {
+	return rule{reason: fmt.Sprintf("not a regular file but %s: not read", fileType(st.Mode()))}
+}
+
+// fileType names what a file that is not a regular file is.
+func fileType(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "of type " + m.Type().String()
+}
 
 // walkFiles returns every regular file below dir, at any depth, sorted.
 // Symbolic links are followed for files, not for folders.
@@ -444,9 +469,15 @@ func Fingerprint(ctx context.Context, paths []string) ([]File, error) {
 		return nil, err
 	}
 	for i := range out {
-		if err := out[i].hashed(); err != nil {
-			return nil, err
+		// the bytes hashed: a file still being written (an in-progress
+		// part file read to label findings) is fingerprinted as it was
+		// when read, not refused for growing since its stat
+		h := out[i].hash
+		<-h.done
+		if h.err != nil {
+			return nil, h.err
 		}
+		out[i].Bytes, out[i].SHA256 = h.bytes, h.sum
 	}
 	return out, nil
 }

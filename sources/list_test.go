@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/reconcile-dev/reconcile/sources"
@@ -195,5 +196,32 @@ func TestValidLength(t *testing.T) {
 	writeTree(t, d, map[string]string{"p/part-0-1": "1\n", "p/_part-0-0.valid-length": writeUTF("2")})
 	if _, err := sources.ListFiles("p", d); !errors.Is(err, sources.ErrValidLength) || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("a side file without its part file: err = %v", err)
+	}
+}
+
+// A named pipe can be read once, and an input is read more than once (its
+// fingerprint, then its load): given as the input it is refused at once,
+// naming it (before, reconcile drained it reading the header and then
+// waited forever to open it again); among a folder's files it is skipped
+// with the reason, and the others are read.
+func TestListFilesNamedPipe(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"out/part-0.csv": "id\n1\n"})
+	fifo := filepath.Join(dir, "out", "part-1.csv")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	if _, err := sources.ListFiles(fifo, ""); !errors.Is(err, sources.ErrInvalidLocation) || !strings.Contains(err.Error(), "part-1.csv is not a regular file") {
+		t.Errorf("the pipe as the input: err = %v, want ErrInvalidLocation naming it", err)
+	}
+	l, err := sources.ListFiles(filepath.Join(dir, "out"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rels(dir, l.Files); len(got) != 1 || got[0] != "out/part-0.csv" {
+		t.Errorf("files %v, want out/part-0.csv", got)
+	}
+	if len(l.Skipped) != 1 || l.Skipped[0].Path != fifo || !strings.Contains(l.Skipped[0].Reason, "not a regular file") || l.Skipped[0].Uncommitted {
+		t.Errorf("skipped %+v, want the pipe, not a regular file", l.Skipped)
 	}
 }

@@ -346,7 +346,7 @@ func (f File) Unchanged() error {
 	case !os.SameFile(f.info, now):
 		return fmt.Errorf("%w: %s was replaced by another file", ErrChanged, f.Path)
 	case now.Size() != f.info.Size() || !now.ModTime().Equal(f.info.ModTime()):
-		return fmt.Errorf("%w: %s was %d bytes modified %s when hashed, %d bytes modified %s now", ErrChanged, f.Path,
+		return fmt.Errorf("%w: %s was %d bytes modified %s when listed, %d bytes modified %s now", ErrChanged, f.Path,
 			f.info.Size(), f.info.ModTime().UTC().Format(time.RFC3339Nano), now.Size(), now.ModTime().UTC().Format(time.RFC3339Nano))
 	}
 	return nil
