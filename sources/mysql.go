@@ -588,6 +588,9 @@ func (s *mysqlSource) Read(ctx context.Context) (in *Input, records array.Record
 	for _, c := range floatCols {
 		input.Notes = append(input.Notes, fmt.Sprintf("WARNING: %s column %s is a MySQL FLOAT, which the server's text protocol prints with at most 6 significant digits: values that differ past the 6th (1234567 and 1234568) arrive equal; read CAST(%s AS DOUBLE) in a query to compare the stored values", s.loc.Role, c, c))
 	}
+	// the database before the fill starts: it writes details while the
+	// records stream, after Read returns
+	dbName := fmt.Sprint(details["database"])
 	records, err = ReadRows(ctx, fields, ReadOptions{Progress: s.loc.Progress, Label: label}, func(ctx context.Context, w *RowWriter) error {
 		zd := &zeroDates{asNull: s.zeroNull, counts: make([]int64, len(cols))}
 		err := myFill(ctx, ss.conn, query, cols, file, w, zd)
@@ -620,7 +623,7 @@ func (s *mysqlSource) Read(ctx context.Context) (in *Input, records array.Record
 	handed = true
 	in = input
 	if s.table != nil {
-		db, name := fmt.Sprint(details["database"]), s.table[len(s.table)-1]
+		db, name := dbName, s.table[len(s.table)-1]
 		if len(s.table) == 2 {
 			db = s.table[0]
 		}
