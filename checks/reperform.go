@@ -141,6 +141,9 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 	if err := exec(ctx, db, replaySQL, "check_zone", struct{ Zone string }{r.Zone}); err != nil {
 		return nil, nil, fmt.Errorf("%w: time_zone %q is not a zone DuckDB knows (use an IANA name such as Europe/Berlin): %w", spec.ErrInvalid, r.Zone, err)
 	}
+	if err := reservedReplayNames(s, r); err != nil {
+		return nil, nil, err
+	}
 	tc, err := readColumns(ctx, db)
 	if err != nil {
 		return nil, nil, err
@@ -245,6 +248,30 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 		return nil, nil, err
 	}
 	return r, notes, nil
+}
+
+// reservedReplayNames refuses (ErrColumn, a usage error) a column the
+// re-performance reads whose name starts with "__": the replay tables name
+// their own columns so (__window_start_us, __events, __k, …), and an input
+// column of such a name would be taken for one of them (a group column
+// __window_start_us was replaced by the window's start).
+func reservedReplayNames(s *spec.Spec, r *Replay) error {
+	rp := s.Reperform
+	type named struct{ field, col string }
+	cols := []named{{"reperform.event_time", rp.EventTime}, {"reperform.window_" + r.WindowEdge, r.WindowColumn},
+		{"watermark", s.Watermark}, {"emission.last_by", r.LastBy}, {"checkpoint", s.Checkpoint}}
+	for _, g := range rp.GroupBy {
+		cols = append(cols, named{"reperform.group_by", g})
+	}
+	for _, a := range rp.Aggregates {
+		cols = append(cols, named{"reperform.aggregates", a.Column}, named{"reperform.aggregates", a.Arg})
+	}
+	for _, c := range cols {
+		if strings.HasPrefix(c.col, "__") {
+			return fmt.Errorf("%w: %s: column %q: names starting with __ are reserved for the columns of the re-performance's own tables; rename it (rename: in the spec)", ErrColumn, c.field, c.col)
+		}
+	}
+	return nil
 }
 
 // checkInstants fails with ErrTime naming the first value of col that is

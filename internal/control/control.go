@@ -11,6 +11,7 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -282,10 +283,18 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 
 // inPlaceError names the files of an input read where it lies in err: its
 // rows are first read by the statement that failed, so a file DuckDB cannot
-// read (a corrupt page) fails there, not in the load that names it.
+// read (a corrupt page) fails there, not in the load that names it. A
+// refusal of the re-performance's own (a bad timestamp or value, a column),
+// which names its input, file and line already, is left as it is: it may
+// be about the sink.
 func inPlaceError(in *sources.Input, err error) error {
 	if !in.ReadInPlace {
 		return err
+	}
+	for _, own := range []error{checks.ErrTime, checks.ErrValue, checks.ErrColumn, spec.ErrInvalid} {
+		if errors.Is(err, own) {
+			return err
+		}
 	}
 	var names []string
 	for i, f := range in.Files {

@@ -287,3 +287,33 @@ func TestReplayReadInPlaceCorruptFile(t *testing.T) {
 		t.Errorf("an evidence folder was published: %v", err)
 	}
 }
+
+// A bad timestamp of the sink in a run whose events are read where they lie
+// is named as the sink's, without the events' files put before it (the
+// prefix that names them is for the engine's errors reading them).
+func TestReplayReadInPlaceSinkErrorNamesSink(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "events.csv")
+	if err := os.WriteFile(csv, []byte("event_time,shop,amount\n2026-11-26T00:10:00Z,1,1.50\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	events := filepath.Join(dir, "events.parquet")
+	toParquet(t, csv, events, map[string]string{"event_time": "TIMESTAMPTZ"})
+	if err := os.WriteFile(filepath.Join(dir, "sink.csv"), []byte("window_end,shop,total\nnot-a-time,1,1.50\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	specFile := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(specFile, []byte("name: s\nsource: events.parquet\nsink: sink.csv\n"+
+		"reperform:\n  event_time: event_time\n  window: {size: 1h}\n  window_end: window_end\n  group_by: [shop]\n  aggregates: {total: sum(amount)}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := spec.Load(specFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Out = filepath.Join(t.TempDir(), "evidence")
+	_, err = control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+	if !errors.Is(err, checks.ErrTime) || !strings.Contains(err.Error(), "sink.csv:2: column window_end") || strings.Contains(err.Error(), "read where it lies") {
+		t.Errorf("err = %v, want checks.ErrTime naming sink.csv:2 and not the events' files", err)
+	}
+}
