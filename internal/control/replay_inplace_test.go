@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -315,5 +316,40 @@ func TestReplayReadInPlaceSinkErrorNamesSink(t *testing.T) {
 	_, err = control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
 	if !errors.Is(err, checks.ErrTime) || !strings.Contains(err.Error(), "sink.csv:2: column window_end") || strings.Contains(err.Error(), "read where it lies") {
 		t.Errorf("err = %v, want checks.ErrTime naming sink.csv:2 and not the events' files", err)
+	}
+}
+
+// A blank event time (spaces, written as text) is no timestamp: the run
+// stops naming file, line and value (it stopped on DuckDB's conversion
+// error, naming no row); an empty field is no event time (NULL), noted.
+func TestReplayBlankEventTime(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "sink.csv"), []byte("window_end,shop,total\n2026-11-26T01:00:00Z,1,1.50\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ field, want string }{{`"  "`, `events.csv:3: column event_time: value "  "`}, {"", ""}} {
+		if err := os.WriteFile(filepath.Join(dir, "events.csv"), []byte("event_time,shop,amount\n2026-11-26T00:10:00Z,1,1.50\n"+c.field+",1,2.25\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		specFile := filepath.Join(dir, "spec.yaml")
+		if err := os.WriteFile(specFile, []byte("name: b\nsource: events.csv\nsink: sink.csv\n"+
+			"reperform:\n  event_time: event_time\n  window: {size: 1h}\n  window_end: window_end\n  group_by: [shop]\n  aggregates: {total: sum(amount)}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := spec.Load(specFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Out = filepath.Join(t.TempDir(), "evidence")
+		res, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+		if c.want != "" {
+			if !errors.Is(err, checks.ErrTime) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%q: err = %v, want checks.ErrTime naming %s", c.field, err, c.want)
+			}
+			continue
+		}
+		if err != nil || res.Status != "pass" || !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "1 source row(s) have no event time") }) {
+			t.Errorf("empty field: err = %v, want a pass noting the row without an event time", err)
+		}
 	}
 }
