@@ -250,11 +250,25 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 	return r, notes, nil
 }
 
+// replayOwnColumns are the names the replay tables and the replay checks
+// and explain statements give their own columns and read back (queries/replay,
+// queries/1NN_*.sql, queries/explain), besides the provenance columns
+// __file, __line and __row that every input reserves, and the prefix of
+// the aggregates' (__aggregate_0, …).
+var replayOwnColumns = []string{"__aggregate_*", "__checkpoint", "__compared", "__emission", "__epoch", "__event_time", "__events",
+	"__first_row", "__k", "__last_start", "__last_window", "__loc", "__nearest_micros", "__nearest_relation", "__nearest_replayed",
+	"__nearest_restart", "__sink_rows", "__source_events", "__ts", "__watermark", "__window_end", "__window_start",
+	"__window_start_us", "__windows", "__ws",
+	// reperformance_mismatches' own, compared in its SQL (a group column of
+	// such a name stopped it on a conversion error)
+	"each_row_equals_expected", "sum_above", "sum_equals_expected"}
+
 // reservedReplayNames refuses (ErrColumn, a usage error) a column the
-// re-performance reads whose name starts with "__": the replay tables name
-// their own columns so (__window_start_us, __events, __k, …), and an input
-// column of such a name would be taken for one of them (a group column
-// __window_start_us was replaced by the window's start).
+// re-performance reads that has the name of one of its own columns
+// (replayOwnColumns): an input column __window_start_us was taken for the
+// window's start, and others stopped the run on a binder error. Other
+// names starting with __ (a Kafka topic's __timestamp, __partition,
+// __header_<name>) are read as any column.
 func reservedReplayNames(s *spec.Spec, r *Replay) error {
 	rp := s.Reperform
 	type named struct{ field, col string }
@@ -267,8 +281,11 @@ func reservedReplayNames(s *spec.Spec, r *Replay) error {
 		cols = append(cols, named{"reperform.aggregates", a.Column}, named{"reperform.aggregates", a.Arg})
 	}
 	for _, c := range cols {
-		if strings.HasPrefix(c.col, "__") {
-			return fmt.Errorf("%w: %s: column %q: names starting with __ are reserved for the columns of the re-performance's own tables; rename it (rename: in the spec)", ErrColumn, c.field, c.col)
+		for _, own := range replayOwnColumns {
+			prefix, wild := strings.CutSuffix(own, "*")
+			if c.col == own || wild && strings.HasPrefix(c.col, prefix) {
+				return fmt.Errorf("%w: %s: column %q has the name of a column of the re-performance's own tables; rename it (rename: in the spec)", ErrColumn, c.field, c.col)
+			}
 		}
 	}
 	return nil

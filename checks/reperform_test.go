@@ -320,9 +320,10 @@ func TestReplayMissingKeys(t *testing.T) {
 
 // A group column named like a column of the replay tables
 // (__window_start_us) was taken for it: its values replaced by the
-// window's start, and every key reported missing and unexpected. Names
-// starting with __ are refused for every column the re-performance reads,
-// naming the spec field; renamed, the same inputs reconcile.
+// window's start, and every key reported missing and unexpected. Such
+// names are refused for every column the re-performance reads, naming the
+// spec field; renamed, the same inputs reconcile, and so do other names
+// starting with __ (a Kafka topic's __partition, a CSV's __day).
 func TestReplayReservedColumnNames(t *testing.T) {
 	dir := t.TempDir()
 	src, sink := filepath.Join(dir, "source.csv"), filepath.Join(dir, "sink.csv")
@@ -346,5 +347,20 @@ func TestReplayReservedColumnNames(t *testing.T) {
 	res, err := control.Run(context.Background(), &s, control.Options{Formats: []string{"json"}})
 	if err != nil || res.Status != "pass" {
 		t.Fatalf("renamed: err = %v, want a run that passes", err)
+	}
+	for _, name := range []string{"__partition", "__day"} {
+		if err := os.WriteFile(src, []byte("amount,et,"+name+"\n1.50,2026-01-01T00:10:00Z,7\n2.00,2026-01-01T00:20:00Z,8\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(sink, []byte("window_end,"+name+",revenue\n2026-01-01T01:00:00Z,7,1.50\n2026-01-01T01:00:00Z,8,2.00\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s.Source.Rename, s.Sink.Rename = nil, nil
+		s.Reperform.GroupBy = []string{name}
+		s.Out = filepath.Join(dir, "ev-"+name)
+		res, err := control.Run(context.Background(), &s, control.Options{Formats: []string{"json"}})
+		if err != nil || res.Status != "pass" {
+			t.Fatalf("group %s: err = %v, want a run that passes", name, err)
+		}
 	}
 }
