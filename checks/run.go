@@ -343,34 +343,42 @@ func inputColumns(ctx context.Context, db *duck.DB) (map[string]bool, error) {
 // selects a column of both inputs (s.a, k.a: a, a_1) declares neither, and
 // is left as DuckDB names it.
 func renamedColumn(cols []duck.Column, inputCols map[string]bool, roles []ColumnRole, writes []string) (renamed, from string, ok bool) {
+	// DuckDB tells column names apart without case: "Source_Value" takes
+	// "source_value" too.
+	lower := strings.ToLower
 	declared := func(name string) bool {
-		if slices.Contains(writes, name) {
+		if slices.ContainsFunc(writes, func(w string) bool { return lower(w) == name }) {
 			return true
 		}
 		for _, r := range roles {
-			if prefix, suffix, wild := strings.Cut(r.Name, "*"); wild {
+			rn := lower(r.Name)
+			if prefix, suffix, wild := strings.Cut(rn, "*"); wild {
 				if len(name) > len(prefix)+len(suffix) && strings.HasPrefix(name, prefix) && strings.HasSuffix(name, suffix) {
 					return true
 				}
-			} else if r.Name == name {
+			} else if rn == name {
 				return true
 			}
 		}
 		return false
 	}
-	has := map[string]bool{}
+	has, input := map[string]bool{}, map[string]bool{}
 	for _, c := range cols {
-		has[c.Name] = true
+		has[lower(c.Name)] = true
+	}
+	for n := range inputCols {
+		input[lower(n)] = true
 	}
 	for _, c := range cols {
-		if inputCols[c.Name] {
+		name := lower(c.Name)
+		if input[name] {
 			continue
 		}
-		i := strings.LastIndexByte(c.Name, '_')
-		if i <= 0 || i == len(c.Name)-1 || strings.Trim(c.Name[i+1:], "0123456789") != "" {
+		i := strings.LastIndexByte(name, '_')
+		if i <= 0 || i == len(name)-1 || strings.Trim(name[i+1:], "0123456789") != "" {
 			continue
 		}
-		base := c.Name[:i]
+		base := name[:i]
 		// DuckDB renames a taken "x" to "x_1", and a taken "x_1" to "x_1_1"
 		for !has[base] {
 			j := strings.LastIndexByte(base, '_')
@@ -379,7 +387,7 @@ func renamedColumn(cols []duck.Column, inputCols map[string]bool, roles []Column
 			}
 			base = base[:j]
 		}
-		if has[base] && inputCols[base] && declared(base) {
+		if has[base] && input[base] && declared(base) {
 			return c.Name, base, true
 		}
 	}

@@ -932,4 +932,8 @@ func TestRenamedColumn(t *testing.T) {
 	if _, _, ok := checks.RenamedColumn(c, in("source_value"), roles("column"), nil); ok {
 		t.Errorf("without writes: source_value_1 refused")
 	}
+	// DuckDB names without case: an id Source_Value takes source_value.
+	if r, f, ok := checks.RenamedColumn(cols("Source_Value", "column", "source_value_1"), in("Source_Value"), roles("column"), []string{"source_value"}); !ok || r != "source_value_1" || f != "source_value" {
+		t.Errorf("case: renamedColumn = %q, %q, %v; want source_value_1, source_value", r, f, ok)
+	}
 }

@@ -179,6 +179,8 @@ func TestInputColumnNamedLikeCheckColumn(t *testing.T) {
 		{"id source_value", "source_value", "", "value_mismatches", "source_value"},
 		{"id side", "side", "", "null_ids", "side"},
 		{"id row_count", "row_count", "", "duplicate_ids", "row_count"},
+		{"id Source_Value", "Source_Value", "", "value_mismatches", "source_value"},
+		{"id SIDE", "SIDE", "", "null_ids", "side"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
