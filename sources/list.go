@@ -473,9 +473,8 @@ func Fingerprint(ctx context.Context, paths []string) ([]File, error) {
 		// part file read to label findings) is fingerprinted as it was
 		// when read, not refused for growing since its stat
 		h := out[i].hash
-		<-h.done
-		if h.err != nil {
-			return nil, h.err
+		if err := h.wait(); err != nil {
+			return nil, err
 		}
 		out[i].Bytes, out[i].SHA256 = h.bytes, h.sum
 	}
@@ -490,8 +489,8 @@ func Fingerprint(ctx context.Context, paths []string) ([]File, error) {
 // statement. No file is held open in between (an input of many part files
 // needs one descriptor at a time), and a file opened again to be hashed
 // that is not the one stat'ed is ErrChanged. A file that is not a regular
-// file (a named pipe) is hashed before startFingerprints returns, as its
-// bytes can be read once.
+// file (a named pipe, whose bytes can be read once) is refused, as
+// ListFiles refuses or skips it.
 func startFingerprints(ctx context.Context, paths []string) ([]File, error) {
 	out := make([]File, 0, len(paths))
 	type job struct {
@@ -513,16 +512,12 @@ func startFingerprints(ctx context.Context, paths []string) ([]File, error) {
 			f.Close()
 			return nil, fmt.Errorf("read %s: %w", p, err)
 		}
+		f.Close()
+		if !info.Mode().IsRegular() {
+			return nil, fmt.Errorf("%w: %s is not a regular file but %s", ErrInvalidLocation, p, fileType(info.Mode()))
+		}
 		h := &hashing{done: make(chan struct{})}
 		out = append(out, File{Path: p, Bytes: info.Size(), at: p, info: info, hash: h})
-		if !info.Mode().IsRegular() {
-			h.run(ctx, p, f)
-			if h.err != nil {
-				return nil, h.err
-			}
-			continue
-		}
-		f.Close()
 		jobs = append(jobs, job{p, info, h})
 	}
 	go func() {
@@ -565,6 +560,12 @@ func (h *hashing) run(ctx context.Context, p string, f *os.File) {
 	h.sum, h.bytes = hex.EncodeToString(sum.Sum(nil)), n
 }
 
+// wait returns once h is done, with its error.
+func (h *hashing) wait() error {
+	<-h.done
+	return h.err
+}
+
 // fail ends h with err.
 func (h *hashing) fail(err error) {
 	h.err = err
@@ -592,11 +593,10 @@ func (f *File) hashed() error {
 	if h == nil {
 		return nil
 	}
-	<-h.done
-	switch {
-	case h.err != nil:
-		return h.err
-	case h.bytes != f.Bytes:
+	if err := h.wait(); err != nil {
+		return err
+	}
+	if h.bytes != f.Bytes {
 		return fmt.Errorf("%w: %s was %d bytes when listed, %d bytes when hashed", ErrChanged, f.Path, f.Bytes, h.bytes)
 	}
 	f.SHA256 = h.sum

@@ -226,20 +226,10 @@ func TestReplayInfiniteEventTime(t *testing.T) {
 			}
 			events := filepath.Join(dir, "events.parquet")
 			toParquet(t, csv, events, map[string]string{"event_time": "TIMESTAMPTZ"})
-			specFile := filepath.Join(dir, "spec.yaml")
-			if err := os.WriteFile(specFile, []byte("name: inf\nsource: events.csv\nsink: sink.csv\n"+
-				"reperform:\n  event_time: event_time\n  window: "+window+"\n  window_end: window_end\n  group_by: [shop]\n  aggregates: {total: sum(amount)}\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
 			// The CSV file's line 3 (after the header), the Parquet file's row 2.
 			for _, c := range []struct{ source, at string }{{csv, "events.csv:3"}, {events, "events.parquet:2"}} {
-				s, err := spec.Load(specFile)
-				if err != nil {
-					t.Fatal(err)
-				}
-				s.Source = spec.Input{URI: c.source}
-				s.Out = filepath.Join(t.TempDir(), "evidence")
-				_, err = control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+				s := replaySpecIn(t, dir, c.source, window)
+				_, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
 				if !errors.Is(err, checks.ErrTime) || fault.Of(err) != fault.Runtime || !strings.Contains(err.Error(), c.at+": column event_time") || !strings.Contains(err.Error(), `"`+inf+`"`) {
 					t.Errorf("%s, window %s: err = %v, want checks.ErrTime naming %s and %s", inf, window, err, c.at, inf)
 				}
@@ -303,17 +293,8 @@ func TestReplayReadInPlaceSinkErrorNamesSink(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "sink.csv"), []byte("window_end,shop,total\nnot-a-time,1,1.50\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	specFile := filepath.Join(dir, "spec.yaml")
-	if err := os.WriteFile(specFile, []byte("name: s\nsource: events.parquet\nsink: sink.csv\n"+
-		"reperform:\n  event_time: event_time\n  window: {size: 1h}\n  window_end: window_end\n  group_by: [shop]\n  aggregates: {total: sum(amount)}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := spec.Load(specFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Out = filepath.Join(t.TempDir(), "evidence")
-	_, err = control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+	s := replaySpecIn(t, dir, "events.parquet", "{size: 1h}")
+	_, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
 	if !errors.Is(err, checks.ErrTime) || !strings.Contains(err.Error(), "sink.csv:2: column window_end") || strings.Contains(err.Error(), "read where it lies") {
 		t.Errorf("err = %v, want checks.ErrTime naming sink.csv:2 and not the events' files", err)
 	}
@@ -331,16 +312,7 @@ func TestReplayBlankEventTime(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "events.csv"), []byte("event_time,shop,amount\n2026-11-26T00:10:00Z,1,1.50\n"+c.field+",1,2.25\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		specFile := filepath.Join(dir, "spec.yaml")
-		if err := os.WriteFile(specFile, []byte("name: b\nsource: events.csv\nsink: sink.csv\n"+
-			"reperform:\n  event_time: event_time\n  window: {size: 1h}\n  window_end: window_end\n  group_by: [shop]\n  aggregates: {total: sum(amount)}\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		s, err := spec.Load(specFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Out = filepath.Join(t.TempDir(), "evidence")
+		s := replaySpecIn(t, dir, "events.csv", "{size: 1h}")
 		res, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
 		if c.want != "" {
 			if !errors.Is(err, checks.ErrTime) || !strings.Contains(err.Error(), c.want) {
@@ -352,4 +324,23 @@ func TestReplayBlankEventTime(t *testing.T) {
 			t.Errorf("empty field: err = %v, want a pass noting the row without an event time", err)
 		}
 	}
+}
+
+// replaySpecIn writes dir/spec.yaml — events from source (a path), sink
+// sink.csv, windows window (a YAML flow map) over event_time, per shop,
+// total = sum(amount) ending at window_end — and loads it, its evidence
+// going to a new temporary folder.
+func replaySpecIn(t *testing.T, dir, source, window string) *spec.Spec {
+	t.Helper()
+	specFile := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(specFile, []byte("name: replay\nsource: "+source+"\nsink: sink.csv\n"+
+		"reperform:\n  event_time: event_time\n  window: "+window+"\n  window_end: window_end\n  group_by: [shop]\n  aggregates: {total: sum(amount)}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := spec.Load(specFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Out = filepath.Join(t.TempDir(), "evidence")
+	return s
 }
