@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -406,14 +407,13 @@ func (s *kafkaSource) Read(ctx context.Context) (*Input, array.RecordReader, err
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			dc := kgo.DefaultDecompressor()
-			var buf []kafkaRecord
+			arena := &fetchArena{}
+			dc := kgo.DefaultDecompressor(arena)
 			for f := range chans[i] {
 				if errs[i] != nil {
 					continue
 				}
-				recs, err := s.records(f, dc, buf)
-				buf = recs
+				recs, err := s.records(f, dc, arena)
 				if err == nil {
 					var n int
 					n, err = decs[i].decodeChunk(s.spools[i], f.part.ref, recs)
@@ -421,6 +421,7 @@ func (s *kafkaSource) Read(ctx context.Context) (*Input, array.RecordReader, err
 					f.part.bad += int64(len(recs) - n)
 					prog.Add(int64(len(recs)))
 				}
+				arena.reset()
 				if err != nil {
 					errs[i] = err
 					wcancel()
@@ -795,7 +796,10 @@ func (s *kafkaSource) fetchLeader(ctx context.Context, cl *kgo.Client, leader in
 			rp := kmsg.NewFetchRequestTopicPartition()
 			rp.Partition = p.ref.Partition
 			rp.FetchOffset = p.next
-			rp.PartitionMaxBytes = 2 << 20
+			// Kafka's consumer default (max.partition.fetch.bytes, 1 MiB):
+			// measured on 5 M records against 2 MiB, the read 4% faster
+			// (README, Kafka inputs, Performance)
+			rp.PartitionMaxBytes = 1 << 20
 			rp.CurrentLeaderEpoch = -1
 			rp.LogStartOffset = -1
 			req.Topics[i].Partitions = append(req.Topics[i].Partitions, rp)
@@ -902,15 +906,16 @@ func batchesEnd(raw []byte, from int64) (next int64, ok bool) {
 	return next, true
 }
 
-// records decodes f's records below the partition's end into buf (reused:
-// the records of the last call are gone): with kgo.ProcessFetchPartition
-// from the raw batches (whose next offset must be the one the fetch went
-// on from), or as processed already.
-func (s *kafkaSource) records(f fetched, dec kgo.Decompressor, buf []kafkaRecord) ([]kafkaRecord, error) {
+// records returns f's records below the partition's end: decoded with
+// kgo.ProcessFetchPartition from the raw batches (whose next offset must
+// be the one the fetch went on from) into arena's buffers, which hold them
+// until the arena is reset, or as processed already.
+func (s *kafkaSource) records(f fetched, dec kgo.Decompressor, arena *fetchArena) ([]*kgo.Record, error) {
 	recs := f.recs
 	if f.raw != nil {
 		fp, next := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
 			Offset: f.from, IsolationLevel: s.iso(), Topic: f.part.ref.Topic, Partition: f.part.ref.Partition,
+			Pools: []kgo.Pool{arena},
 		}, f.raw, dec, nil)
 		if fp.Err != nil {
 			return nil, fmt.Errorf("%w: %s: %s at offset %d: %w", ErrKafkaRead, s.uri, f.part.ref.file(), f.from, fp.Err)
@@ -920,21 +925,9 @@ func (s *kafkaSource) records(f fetched, dec kgo.Decompressor, buf []kafkaRecord
 		}
 		recs = fp.Records
 	}
-	out := slices.Grow(buf[:0], len(recs))
-	for _, r := range recs {
-		if r.Offset >= f.part.end {
-			break
-		}
-		kr := kafkaRecord{Offset: r.Offset, Key: r.Key, Value: r.Value}
-		if ms := r.Timestamp.UnixMilli(); ms >= 0 {
-			kr.Timestamp, kr.HasTime = ms, true
-		}
-		for _, h := range r.Headers {
-			kr.Headers = append(kr.Headers, kafkaHeader{h.Key, h.Value})
-		}
-		out = append(out, kr)
-	}
-	return out, nil
+	// records are in offset order: cut at the first past the end
+	i, _ := slices.BinarySearchFunc(recs, f.part.end, func(r *kgo.Record, end int64) int { return cmp.Compare(r.Offset, end) })
+	return recs[:i], nil
 }
 
 // input describes the read for the evidence: Details are the "as of" of

@@ -3,14 +3,18 @@ package sources
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 func BenchmarkKafkaDecode(b *testing.B) {
-	var recs []kafkaRecord
+	var recs []*kgo.Record
 	for i := 0; i < 16384; i++ {
-		recs = append(recs, kafkaRecord{Offset: int64(i), Value: []byte(fmt.Sprintf(`{"entry_id":"E%09d","account":"ACC-%02d","amount":%d.%02d,"checkpoint_id":%d}`, i, i%64, i*7919%100000, i%100, i/100))})
+		recs = append(recs, &kgo.Record{Offset: int64(i), Value: []byte(fmt.Sprintf(`{"entry_id":"E%09d","account":"ACC-%02d","amount":%d.%02d,"checkpoint_id":%d}`, i, i%64, i*7919%100000, i%100, i/100))})
 	}
 	d := newRecordDecoder(recordOptions{value: payloadJSON, key: payloadString}, newKafkaColumns())
 	p := partitionRef{"t", 0}
@@ -66,14 +70,17 @@ func TestSpoolMemoryOrFile(t *testing.T) {
 		d := newRecordDecoder(recordOptions{value: payloadJSON, key: payloadString}, cols)
 		for c := 0; c < 6; c++ {
 			for _, p := range parts {
-				var recs []kafkaRecord
+				var recs []*kgo.Record
 				for i := 0; i < 500; i++ {
 					off := int64(c*500 + i)
 					v := fmt.Sprintf(`{"id":"%d-%d","amount":%d.5}`, p.Partition, off, off)
 					if c >= 3 && p.Partition == 1 {
 						v = fmt.Sprintf(`{"id":"%d-%d","late":null,"note":"n%d"}`, p.Partition, off, off)
 					}
-					r := kafkaRecord{Offset: off, Value: []byte(v), Timestamp: off, HasTime: i%7 != 0}
+					r := &kgo.Record{Offset: off, Value: []byte(v), Timestamp: time.UnixMilli(off)}
+					if i%7 == 0 {
+						r.Timestamp = noTime
+					}
 					if i%3 == 0 {
 						r.Key = []byte(fmt.Sprint("k", off))
 					}
@@ -130,7 +137,7 @@ func TestPlainAndEscapedRecordsAgree(t *testing.T) {
 	cols := newKafkaColumns()
 	d := newRecordDecoder(recordOptions{value: payloadJSON, key: payloadNone}, cols)
 	p := partitionRef{"t", 0}
-	if _, err := d.decodeChunk(sp, p, []kafkaRecord{{Offset: 0, Value: []byte(plain)}, {Offset: 1, Value: []byte(escaped)}}); err != nil {
+	if _, err := d.decodeChunk(sp, p, []*kgo.Record{{Offset: 0, Value: []byte(plain)}, {Offset: 1, Value: []byte(escaped)}}); err != nil {
 		t.Fatal(err)
 	}
 	rr, err := spooledRecords(context.Background(), []*spool{sp}, []*recordDecoder{d}, cols, []partitionRef{p}, ReadOptions{})
@@ -154,4 +161,25 @@ func TestPlainAndEscapedRecordsAgree(t *testing.T) {
 	if row[0] != want || row[1] != want {
 		t.Errorf("plain:   %s\nescaped: %s\nwant:    %s", row[0], row[1], want)
 	}
+}
+
+// jsonNumber accepts exactly RFC 8259's number grammar: every string of up
+// to six characters of the grammar's alphabet (and a letter it does not
+// have) is judged as the grammar's regular expression judges it.
+func TestJSONNumberGrammar(t *testing.T) {
+	rfc := regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+	const alphabet = "-+.eE019a"
+	var walk func(prefix []byte)
+	walk = func(prefix []byte) {
+		if got, want := jsonNumber(prefix), rfc.Match(prefix); got != want {
+			t.Fatalf("jsonNumber(%q) = %v, want %v", prefix, got, want)
+		}
+		if len(prefix) == 6 {
+			return
+		}
+		for i := range len(alphabet) {
+			walk(append(prefix, alphabet[i]))
+		}
+	}
+	walk(make([]byte, 0, 6))
 }

@@ -223,3 +223,27 @@ func TestKafkaLoneSurrogate(t *testing.T) {
 		}
 	}
 }
+
+// An end offset inside a record batch cuts the batch there: records of
+// one batch (a producer lingering until all five are buffered) read to
+// end offset 3 give offsets 0–2.
+func TestKafkaEndInsideBatch(t *testing.T) {
+	c := startKafka(t, map[string]int32{"t": 1})
+	cl, err := c.Producer(kgo.ProducerLinger(200 * time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	var recs []*kgo.Record
+	for i := range 5 {
+		recs = append(recs, kafkatest.Record("t", 0, "i", i))
+	}
+	if err := kafkatest.Plain(context.Background(), cl, recs...); err != nil {
+		t.Fatal(err)
+	}
+	_, rows := mustRead(t, sources.Location{URI: c.URI("t"), Options: map[string]any{"end": "0:3"}})
+	wantRows(t, rows,
+		"i=0 __partition=0 __offset=0 __file=t[0] __line=0",
+		"i=1 __partition=0 __offset=1 __file=t[0] __line=1",
+		"i=2 __partition=0 __offset=2 __file=t[0] __line=2")
+}

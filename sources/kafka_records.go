@@ -17,12 +17,14 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/valyala/fastjson"
 
 	"github.com/reconcile-dev/reconcile/internal/fault"
@@ -125,17 +127,14 @@ type BadRecord struct {
 	Reason string `json:"reason"`
 }
 
-// kafkaRecord is one record of a topic partition.
-type kafkaRecord struct {
-	Offset     int64
-	Timestamp  int64 // milliseconds since the Unix epoch
-	HasTime    bool
-	Key, Value []byte // nil: null
-	Headers    []kafkaHeader
-}
+// A record of a topic partition is franz-go's kgo.Record, decoded where
+// franz-go put it (the kafka kind) or made from a kcat line: Offset, Key
+// and Value (nil: null), Headers, and Timestamp, which is no time when
+// its milliseconds since the Unix epoch are negative (Kafka's -1 for a
+// record without one; recordTime).
 
-// size is the record's bytes: key, value and headers.
-func (r *kafkaRecord) size() int {
+// recordSize is r's bytes: key, value and headers.
+func recordSize(r *kgo.Record) int {
 	n := len(r.Key) + len(r.Value)
 	for _, h := range r.Headers {
 		n += len(h.Key) + len(h.Value)
@@ -143,10 +142,15 @@ func (r *kafkaRecord) size() int {
 	return n
 }
 
-type kafkaHeader struct {
-	Key   string
-	Value []byte
+// recordTime returns r's timestamp in milliseconds since the Unix epoch,
+// and false when it has none (negative: Kafka writes -1).
+func recordTime(r *kgo.Record) (int64, bool) {
+	ms := r.Timestamp.UnixMilli()
+	return ms, ms >= 0
 }
+
+// noTime is the timestamp of a record without one (recordTime).
+var noTime = time.UnixMilli(-1)
 
 // partitionRef names one partition of a read; parts of a read are in
 // (topic, partition) order.
@@ -280,7 +284,7 @@ func bad(format string, args ...any) error { return &errBad{fmt.Sprintf(format, 
 // the caller, or rolled back when decode fails). It returns an *errBad for a record that
 // does not decode, or an ErrKafkaRecord error for fields that cannot be
 // columns at all.
-func (d *recordDecoder) decode(r *kafkaRecord) error {
+func (d *recordDecoder) decode(r *kgo.Record) error {
 	d.gen++
 	d.offset, d.pos = r.Offset, 0
 	switch d.opt.key {
@@ -770,7 +774,7 @@ const maxChunkData = 1<<31 - 1
 
 // endRow ends r's row, to n of whose columns decode appended a value (at
 // most one each): a column the record does not have is null in it.
-func (c *chunkRows) endRow(r *kafkaRecord, n int) {
+func (c *chunkRows) endRow(r *kgo.Record, n int) {
 	c.rows++
 	if n < len(c.used) {
 		for _, col := range c.used {
@@ -780,9 +784,10 @@ func (c *chunkRows) endRow(r *kafkaRecord, n int) {
 		}
 	}
 	c.off = append(c.off, r.Offset)
-	c.tsBit = appendBit(c.tsBit, c.rows-1, r.HasTime)
-	if r.HasTime {
-		c.ts = append(c.ts, r.Timestamp)
+	ms, ok := recordTime(r)
+	c.tsBit = appendBit(c.tsBit, c.rows-1, ok)
+	if ok {
+		c.ts = append(c.ts, ms)
 	} else {
 		c.ts = append(c.ts, 0)
 		c.tsN++
@@ -1067,7 +1072,7 @@ func (ch chunk) read() (arrow.RecordBatch, error) {
 // of at most BatchBytes of record bytes each (a chunk, and the batch it
 // becomes, stays bounded however large the records). It returns the
 // number of rows spooled.
-func (d *recordDecoder) decodeChunk(s *spool, p partitionRef, recs []kafkaRecord) (int, error) {
+func (d *recordDecoder) decodeChunk(s *spool, p partitionRef, recs []*kgo.Record) (int, error) {
 	d.part = p
 	if d.cur = d.first[p]; d.cur == nil {
 		d.cur = &partFirst{}
@@ -1077,12 +1082,11 @@ func (d *recordDecoder) decodeChunk(s *spool, p partitionRef, recs []kafkaRecord
 	c.reset()
 	defer c.reset()
 	rows, size := 0, 0
-	for i := range recs {
-		r := &recs[i]
+	for _, r := range recs {
 		err := d.decode(r)
 		if err == nil {
 			c.endRow(r, d.pos)
-			if size += r.size(); size >= BatchBytes {
+			if size += recordSize(r); size >= BatchBytes {
 				if err := d.writeChunk(s, p); err != nil {
 					return 0, err
 				}

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/valyala/fastjson"
 )
 
@@ -85,7 +87,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 	// them or all together hold kcatPending bytes, so a dump whose
 	// partitions interleave (as kcat writes them) still makes chunks of
 	// many records each.
-	pending := map[partitionRef][]kafkaRecord{}
+	pending := map[partitionRef][]*kgo.Record{}
 	var order []partitionRef // partitions with pending records, first seen first
 	ordered := map[partitionRef]bool{}
 	pendingBytes := 0
@@ -97,8 +99,8 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 		n, err := dec.decodeChunk(sp, ref, batch)
 		parts[ref].rows += int64(n)
 		parts[ref].bad += int64(len(batch) - n)
-		for i := range batch {
-			pendingBytes -= batch[i].size()
+		for _, r := range batch {
+			pendingBytes -= recordSize(r)
 		}
 		pending[ref] = batch[:0]
 		return err
@@ -150,10 +152,10 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 			default:
 				kp.last = off
 			}
-			r := kafkaRecord{Offset: off}
+			r := &kgo.Record{Offset: off, Timestamp: noTime}
 			if v.GetStringBytes("tstype") != nil && string(v.GetStringBytes("tstype")) != "none" {
 				if ts, err := v.Get("ts").Int64(); err == nil && ts >= 0 {
-					r.Timestamp, r.HasTime = ts, true
+					r.Timestamp = time.UnixMilli(ts)
 				}
 			}
 			// kcat writes a key's or payload's bytes into the JSON string as
@@ -187,7 +189,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 					if err != nil {
 						return fmt.Errorf("%w: %s: headers: a name that is not a string", ErrKafkaRead, where())
 					}
-					h := kafkaHeader{Key: string(k)}
+					h := kgo.RecordHeader{Key: string(k)}
 					if arr[i+1].Type() != fastjson.TypeNull {
 						b, err := arr[i+1].StringBytes()
 						if err != nil {
@@ -203,7 +205,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 				order = append(order, ref)
 			}
 			pending[ref] = append(pending[ref], r)
-			pendingBytes += r.size()
+			pendingBytes += recordSize(r)
 			switch {
 			case pendingBytes >= kcatPending:
 				return flushAll()
