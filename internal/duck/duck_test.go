@@ -182,3 +182,56 @@ func TestViewOver(t *testing.T) {
 		t.Errorf("AlterTarget(v) after Materialize = %s", got)
 	}
 }
+
+// Columns gives each column's name and type as DuckDB's catalog
+// (information_schema.columns) writes them, for tables, temporary tables
+// and views, types of every kind the checks meet: the type strings are
+// compared by checks.sameTypes and read by the typed comparison.
+func TestColumns(t *testing.T) {
+	ctx := context.Background()
+	db, err := duck.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`CREATE TYPE mood AS ENUM ('a', 'b')`,
+		`CREATE TABLE t AS SELECT 1::TINYINT AS "a b", 2::SMALLINT AS "Mixed", 3::INTEGER AS i, 4::BIGINT AS bi, 5::HUGEINT AS hi,
+			6::UBIGINT AS ub, 7::UHUGEINT AS uh, 1.5::FLOAT AS f, 2.5::DOUBLE AS d, 1.25::DECIMAL(4,2) AS d4, 1.25::DECIMAL(18,2) AS d18,
+			1.25::DECIMAL(38,10) AS d38, 'x'::VARCHAR AS v, 'x'::BLOB AS bl, TRUE AS b, DATE '2024-01-01' AS dt,
+			TIME '01:02:03' AS tm, TIMESTAMP '2024-01-01 01:02:03' AS ts, TIMESTAMPTZ '2024-01-01 01:02:03+00' AS tz,
+			TIMESTAMP_NS '2024-01-01 01:02:03' AS tns, INTERVAL 1 DAY AS iv, 'a'::mood AS m, [1, 2] AS l, {'k': 1, 'w': 'x'} AS s,
+			MAP {'k': 1} AS mp, uuid() AS u, [1, 2]::INTEGER[2] AS arr`,
+		`CREATE TEMP TABLE tt AS SELECT 1 AS a, 'x' AS "B"`,
+		`CREATE VIEW vw AS SELECT i, d18, 'y' AS c FROM t`,
+		`CREATE TABLE "Odd.Name" AS SELECT 1 AS x`,
+	} {
+		if err := db.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, table := range []string{"t", "tt", "vw", "Odd.Name"} {
+		got, err := db.Columns(ctx, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, rows, err := db.Strings(ctx, "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = '"+table+"' ORDER BY ordinal_position")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(rows) || len(got) == 0 {
+			t.Fatalf("%s: %d columns, the catalog %d", table, len(got), len(rows))
+		}
+		for i, r := range rows {
+			if got[i].Name != *r[0] || got[i].Type != *r[1] {
+				t.Errorf("%s column %d: %s %s, the catalog %s %s", table, i, got[i].Name, got[i].Type, *r[0], *r[1])
+			}
+		}
+	}
+	// a table that does not exist has no columns, as in the catalog
+	for _, table := range []string{"no_such_table", "No Such.Table"} {
+		if cols, err := db.Columns(ctx, table); err != nil || len(cols) != 0 {
+			t.Errorf("%s: %v, %v; want no columns and no error", table, cols, err)
+		}
+	}
+}

@@ -3,7 +3,10 @@
 -- description: once to aggregate the windows and once to count the events): every source event with an event time, once per window it belongs to, as
 -- description: Apache Flink's event-time window assigners assign it (TimeWindow.getWindowStartWithOffset: start =
 -- description: ts - (ts - offset) mod slide, with a non-negative remainder; SlidingEventTimeWindows: every start
--- description: lastStart - k·slide with start > ts - size), in integer microseconds on UTC instants. .Windows is
+-- description: lastStart - k·slide with start > ts - size), in integer microseconds on UTC instants: DuckDB's % takes
+-- description: the dividend's sign, so an event before the offset (before 1970) takes (r + slide) mod slide, and
+-- description: any other the remainder as it is (one division instead of two: the hourly re-performance of 10 M
+-- description: events 175 ms → 160 ms, measured alone). .Windows is
 -- description: ceil(size / slide). Group columns of different types in the two inputs are compared as text
 -- description: (.Groups[].AsText); an aggregated DECIMAL or integer column whose every value fits the aggregate's
 -- description: exact type (.Args[].Exact) is left as stored — DuckDB's sum of it is exact (DECIMAL(38,s) or HUGEINT,
@@ -30,7 +33,8 @@ WITH ev AS (
 {{- if eq .Slide .Size}}
 ), w AS (
     SELECT *, epoch_us(__event_time) AS __ts,
-           epoch_us(__event_time) - (((epoch_us(__event_time) - {{.Offset}}) % {{.Slide}} + {{.Slide}}) % {{.Slide}}) AS __ws
+           epoch_us(__event_time) - CASE WHEN epoch_us(__event_time) >= {{.Offset}} THEN (epoch_us(__event_time) - {{.Offset}}) % {{.Slide}}
+               ELSE ((epoch_us(__event_time) - {{.Offset}}) % {{.Slide}} + {{.Slide}}) % {{.Slide}} END AS __ws
     FROM ev WHERE __event_time IS NOT NULL
 )
 SELECT __row, __file, __line, __event_time,
@@ -41,7 +45,8 @@ FROM w
 {{- else}}
 ), us AS (
     SELECT *, epoch_us(__event_time) AS __ts,
-           epoch_us(__event_time) - (((epoch_us(__event_time) - {{.Offset}}) % {{.Slide}} + {{.Slide}}) % {{.Slide}}) AS __last_start
+           epoch_us(__event_time) - CASE WHEN epoch_us(__event_time) >= {{.Offset}} THEN (epoch_us(__event_time) - {{.Offset}}) % {{.Slide}}
+               ELSE ((epoch_us(__event_time) - {{.Offset}}) % {{.Slide}} + {{.Slide}}) % {{.Slide}} END AS __last_start
     FROM ev WHERE __event_time IS NOT NULL
 ), w AS (
     SELECT *, __last_start - __k * {{.Slide}} AS __ws FROM us CROSS JOIN range(0, {{.Windows}}) AS t(__k)

@@ -5,7 +5,8 @@ WITH ev AS (
 	  ELSE timezone('UTC', CAST(trim(CAST("event_time" AS VARCHAR)) AS TIMESTAMP)) END AS __event_time, "region" AS "region", coalesce(CASE WHEN NOT contains(trim(CAST("amount" AS VARCHAR)), 'e') AND NOT contains(trim(CAST("amount" AS VARCHAR)), 'E') THEN TRY_CAST(trim(CAST("amount" AS VARCHAR)) AS DECIMAL(18,2)) END, CAST(trim(CAST("amount" AS VARCHAR)) AS DECIMAL(38,2))) AS "amount" FROM source
 ), us AS (
     SELECT *, epoch_us(__event_time) AS __ts,
-           epoch_us(__event_time) - (((epoch_us(__event_time) - 0) % 300000000 + 300000000) % 300000000) AS __last_start
+           epoch_us(__event_time) - CASE WHEN epoch_us(__event_time) >= 0 THEN (epoch_us(__event_time) - 0) % 300000000
+               ELSE ((epoch_us(__event_time) - 0) % 300000000 + 300000000) % 300000000 END AS __last_start
     FROM ev WHERE __event_time IS NOT NULL
 ), w AS (
     SELECT *, __last_start - __k * 300000000 AS __ws FROM us CROSS JOIN range(0, 2) AS t(__k)
