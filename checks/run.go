@@ -58,6 +58,11 @@ type Outcome struct {
 	// Tolerances are the declared tolerances the check applies (its
 	// "-- tolerance:" key), column by column; none when none was declared.
 	Tolerances []ToleranceNote `json:"-"`
+	// Requires and ToleranceKey are the check's "-- requires:" and
+	// "-- tolerance:" keys: the settings it looks with (the run history
+	// compares them with the previous run's, evidence.CheckScope).
+	Requires     []string `json:"-"`
+	ToleranceKey string   `json:"-"`
 	// File is the exceptions CSV, relative to the evidence folder ("" when
 	// skipped). checks.Run leaves it empty: the caller writes the file
 	// from Table and names it here.
@@ -204,7 +209,10 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 		if !c.Applies(p) {
 			continue
 		}
-		o := &Outcome{ID: c.ID, Assertion: strings.Join(c.Assertion, ", "), Description: c.Description, Chart: c.Chart, Finding: c.Finding, Totals: c.Totals}
+		o := &Outcome{ID: c.ID, Assertion: strings.Join(c.Assertion, ", "), Description: c.Description, Chart: c.Chart, Finding: c.Finding, Totals: c.Totals, ToleranceKey: c.Tolerance}
+		for _, r := range c.Requires {
+			o.Requires = append(o.Requires, string(r))
+		}
 		outs = append(outs, o)
 		ran = append(ran, c)
 		if miss := c.Missing(p); len(miss) > 0 {

@@ -24,6 +24,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
+	"github.com/reconcile-dev/reconcile/internal/history"
 	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/internal/spec"
@@ -195,7 +196,8 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		return nil, err
 	}
 	runID := runIDOf(started, s)
-	if err := hist.classify(ctx, db, Name(s), runID, started, outcomes); err != nil {
+	if err := hist.classify(ctx, db, history.Run{Control: Name(s), ID: runID, StartedAt: started,
+		Parameters: parametersOf(redactSpec(s)), Comparison: comparisonOf(params)}, outcomes); err != nil {
 		return nil, err
 	}
 	t0 = time.Now()

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
@@ -37,22 +36,23 @@ func openHistory(ctx context.Context, s *spec.Spec) (*runHistory, error) {
 	return &runHistory{path: s.History}, nil
 }
 
-// classify classifies every outcome's exceptions and points the outcome at
+// classify classifies every outcome's exceptions (run: the control, run id,
+// start, parameters and comparison of this run) and points the outcome at
 // its table with the lifecycle columns appended (evidence.LifecycleColumns),
 // so the exceptions CSVs carry them.
-func (h *runHistory) classify(ctx context.Context, db *duck.DB, control, runID string, started time.Time, outs []*checks.Outcome) error {
+func (h *runHistory) classify(ctx context.Context, db *duck.DB, run history.Run, outs []*checks.Outcome) error {
 	if h == nil {
 		return nil
 	}
 	var tables []history.Table
 	for _, o := range outs {
-		t := history.Table{Check: o.ID, Status: o.Status, Table: o.Table}
+		t := history.Table{Check: o.ID, Status: o.Status, Table: o.Table, Requires: o.Requires, Tolerance: o.ToleranceKey}
 		for _, col := range o.Columns {
 			t.Columns = append(t.Columns, evidence.Column{Name: col.Name, Type: col.Type, Role: col.Role, Measure: col.Measure})
 		}
 		tables = append(tables, t)
 	}
-	c, err := history.Classify(ctx, db, h.path, history.Run{Control: control, ID: runID, StartedAt: started}, tables)
+	c, err := history.Classify(ctx, db, h.path, run, tables)
 	if err != nil {
 		return err
 	}

@@ -250,3 +250,97 @@ func makeDuck(t *testing.T, path, stmts string) {
 		}
 	}
 }
+
+// A check looked for with other settings than the previous run's (a
+// column added to ignore:, a balance tolerance) is not compared with that
+// run: its exceptions are all new, the note says what changed, and none of
+// the previous run's is called resolved — this run no longer looks for
+// them. A scale the data widens (1.000 for 1.00) is no change of the
+// check, and the check without a change is compared as before.
+func TestHistoryScopeChange(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	hist := filepath.Join(dir, "evidence", "history.duckdb")
+	run := func(name string, h int, sinkAmount string, mutate func(*spec.Spec)) *evidence.Summary {
+		t.Helper()
+		var src, snk strings.Builder
+		src.WriteString("id,account,amount,status\n")
+		snk.WriteString("id,account,amount,status\n")
+		for i := 1; i <= 8; i++ {
+			fmt.Fprintf(&src, "E%03d,ACC-%d,%d.00,posted\n", i, i%2, i)
+			status := "posted"
+			if i == 3 || i == 4 {
+				status = "" // the replayed copies of seed 003, written without a status
+			}
+			amount := fmt.Sprintf("%d.00", i)
+			if i == 7 {
+				amount = sinkAmount
+			}
+			fmt.Fprintf(&snk, "E%03d,ACC-%d,%s,%s\n", i, i%2, amount, status)
+		}
+		fmt.Fprintf(&snk, "E005,ACC-1,5.00,posted\n") // a duplicate every night
+		d := filepath.Join(dir, name)
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, "source.csv"), []byte(src.String()), 0o644)
+		os.WriteFile(filepath.Join(d, "sink.csv"), []byte(snk.String()), 0o644)
+		s := &spec.Spec{
+			Name: "ledger-nightly", Source: spec.Input{URI: "source.csv"}, Sink: spec.Input{URI: "sink.csv"},
+			ID: []string{"id"}, Measures: []string{"amount"}, GroupBy: []string{"account"},
+			Out: filepath.Join(dir, "evidence", name), Dir: d, History: hist,
+		}
+		if mutate != nil {
+			mutate(s)
+		}
+		res, err := control.Run(ctx, s, control.Options{Formats: []string{"json"}, Now: clock(h)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	since := func(r *evidence.Summary, check string) evidence.SinceLastRun {
+		t.Helper()
+		c := r.Check(check)
+		if c == nil || c.SinceLastRun == nil {
+			t.Fatalf("%s: no since_last_run", check)
+		}
+		return *c.SinceLastRun
+	}
+	r1 := run("n1", 1, "7.00", nil)
+	if c := r1.Check("value_mismatches"); c.Exceptions != 2 {
+		t.Fatalf("night 1 value_mismatches: %d exceptions, want 2 (status of E003 and E004)", c.Exceptions)
+	}
+	ignore := func(s *spec.Spec) { s.Ignore = []string{"status"} }
+	r2 := run("n2", 2, "7.00", ignore)
+	vm := since(r2, "value_mismatches")
+	if vm.Compared || vm.Resolved != 0 || vm.ResolvedFile != "" || !strings.Contains(vm.Note, "status (text)") || !strings.Contains(vm.Note, r1.Run.ID) {
+		t.Errorf("night 2 value_mismatches with status ignored: %+v; want not compared, nothing resolved, a note naming the run and the column", vm)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "evidence", "n2", "resolved", "value_mismatches.csv")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("night 2 lists resolved value mismatches: %v", err)
+	}
+	if d := since(r2, "duplicate_ids"); !d.Compared || d.Recurring != 1 {
+		t.Errorf("night 2 duplicate_ids (its settings unchanged): %+v, want compared, 1 recurring", d)
+	}
+	// Night 3: the same settings, E007's sink amount written 7.000 (a
+	// scale the data widens): compared again.
+	r3 := run("n3", 3, "7.000", ignore)
+	if vm := since(r3, "value_mismatches"); !vm.Compared || vm.Note != "" {
+		t.Errorf("night 3 value_mismatches (settings as night 2): %+v, want compared", vm)
+	}
+	if sb := since(r3, "sum_balance"); !sb.Compared || sb.Recurring != 1 {
+		t.Errorf("night 3 sum_balance (a wider scale only): %+v, want compared, 1 recurring", sb)
+	}
+	// Night 4: a tolerance on amount: value_mismatches is looked for with
+	// other settings again; the balances are not.
+	tol, err := spec.ParseTolerance("0.01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r4 := run("n4", 4, "7.000", func(s *spec.Spec) { ignore(s); s.Tolerance = map[string]spec.Tolerance{"amount": tol} })
+	if vm := since(r4, "value_mismatches"); vm.Compared || !strings.Contains(vm.Note, "amount (number) → account (text), amount (number, tolerance 0.01)") {
+		t.Errorf("night 4 value_mismatches with a tolerance: %+v", vm)
+	}
+	if sb := since(r4, "sum_balance"); !sb.Compared || sb.Recurring != 1 {
+		t.Errorf("night 4 sum_balance: %+v, want compared, 1 recurring", sb)
+	}
+}

@@ -284,6 +284,11 @@ type Run struct {
 	Control   string
 	ID        string
 	StartedAt time.Time
+	// Parameters and Comparison are the run's summary.json parts of the
+	// same names, from which each check's scope is taken
+	// (evidence.CheckScope); Comparison is nil for a windowed sink.
+	Parameters *evidence.Parameters
+	Comparison *evidence.Comparison
 }
 
 // Table is one check's exception table in the session.
@@ -295,6 +300,11 @@ type Table struct {
 	// Columns are its columns with their roles (the key is made of those
 	// whose role is one of evidence.KeyRoles).
 	Columns []evidence.Column
+	// Requires and Tolerance are the check's "-- requires:" and
+	// "-- tolerance:" keys (package checks): what its scope is made of
+	// (evidence.CheckScope).
+	Requires  []string
+	Tolerance string
 }
 
 // Classification is what Classify found, for the evidence and for Record.
@@ -342,6 +352,7 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 	c := &Classification{File: abs, Run: run, Checks: map[string]*Checked{}}
 	var prevSeq int64
 	CheckRecords := map[string]CheckRecord{}
+	var prevSummary *evidence.Summary
 	err = locked(ctx, abs, func() error {
 		exists, err := sniff(abs)
 		if err != nil {
@@ -372,6 +383,9 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 		for _, pc := range last.Checks {
 			CheckRecords[pc.ID] = pc
 		}
+		if prevSummary, err = runSummary(ctx, db, prevSeq); err != nil {
+			return err
+		}
 		return exec(ctx, db, "previous_exceptions", struct {
 			DB  string
 			Seq int64
@@ -389,7 +403,7 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 				return nil, fmt.Errorf("%w: check %s has a column named %s, the name of a column the run history adds; rename it in the check's SQL", ErrHistory, t.Check, col.Name)
 			}
 		}
-		ch, err := classify(ctx, db, c, t, CheckRecords)
+		ch, err := classify(ctx, db, c, t, CheckRecords, prevSummary)
 		if err != nil {
 			return nil, fmt.Errorf("history: classify %s: %w", t.Check, err)
 		}
@@ -399,11 +413,17 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 }
 
 // classify makes the keys, classified rows and resolved keys of one check.
-func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev map[string]CheckRecord) (*Checked, error) {
+func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev map[string]CheckRecord, prevSummary *evidence.Summary) (*Checked, error) {
 	keyCols := evidence.KeyColumns(t.Columns)
 	ch := &Checked{Table: "history_classified__" + t.Check, Keys: "history_keys__" + t.Check}
 	ch.Since = evidence.SinceLastRun{KeyColumns: keyCols}
 	pc, ran := prev[t.Check]
+	var scopeChange string
+	if prevSummary != nil && prevSummary.Parameters != nil && c.Run.Parameters != nil {
+		scopeChange = evidence.ScopeChange(
+			evidence.CheckScope(prevSummary.Parameters, prevSummary.Comparison, t.Requires, t.Tolerance),
+			evidence.CheckScope(c.Run.Parameters, c.Run.Comparison, t.Requires, t.Tolerance))
+	}
 	switch {
 	case c.Previous == nil:
 		ch.Since.Note = "the control's first run in this history: every exception is new"
@@ -411,6 +431,11 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 		ch.Since.Note = "the previous run (" + c.Previous.ID + ") did not run this check: every exception is new"
 	case !slices.Equal(pc.KeyColumns, keyCols):
 		ch.Since.Note = fmt.Sprintf("the previous run (%s) keyed this check by %s, this one by %s: every exception is new", c.Previous.ID, listOrNone(pc.KeyColumns), listOrNone(keyCols))
+	case scopeChange != "":
+		// The spec changed between the runs (a column added to ignore:, a
+		// tolerance): an exception of the previous run this one does not
+		// find may be one it no longer looks for, not one resolved.
+		ch.Since.Note = fmt.Sprintf("the previous run (%s) looked for this check's exceptions with other settings (%s): every exception is new, and none of that run's is called resolved, since this run may no longer look for it", c.Previous.ID, scopeChange)
 	default:
 		ch.Since.Compared = true
 	}
@@ -459,6 +484,27 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 		ch.Since.ResolvedFile = evidence.ResolvedFileOf(t.Check)
 	}
 	return ch, nil
+}
+
+// runSummary reads the summary.json of run seq from the attached history
+// (its parameters and comparison, for the scope of its checks). A summary
+// that is not JSON is ErrHistory.
+func runSummary(ctx context.Context, db *duck.DB, seq int64) (*evidence.Summary, error) {
+	r, err := rows(ctx, db, "run_summary", struct {
+		DB  string
+		Seq int64
+	}{dbName, seq})
+	if err != nil {
+		return nil, err
+	}
+	if len(r) != 1 || r[0][0] == nil {
+		return nil, fmt.Errorf("%w: run %d has no summary", ErrHistory, seq)
+	}
+	var s evidence.Summary
+	if err := json.Unmarshal([]byte(*r[0][0]), &s); err != nil {
+		return nil, fmt.Errorf("%w: run %d: summary: %w", ErrHistory, seq, err)
+	}
+	return &s, nil
 }
 
 func listOrNone(cols []string) string {

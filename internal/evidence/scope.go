@@ -1,0 +1,146 @@
+package evidence
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// ScopeField is one setting of the spec a check's answer depends on, as
+// text: a check finds other exceptions when it changes, even from the same
+// inputs.
+type ScopeField struct {
+	Name  string
+	Value string
+}
+
+// CheckScope returns the settings a check looks with, beyond its key
+// columns, from a run's summary.json parts: p its parameters, c its
+// comparison (nil for a windowed sink), requires the check's
+// "-- requires:" keys and tolerance its "-- tolerance:" key (package
+// checks). By requirement: id, measures, group_by, checkpoint and
+// logical_key their columns; reperform the re-performance (window, event
+// time, aggregates, columns) and the spec's time zone; watermark and
+// emission theirs; compare and normalize every compared column with its
+// method, normalisations, tolerance and the zones its zone-less values
+// were read in (never its types, which follow the values read: a scale
+// the data widens is not a change of the check); the balance tolerance
+// for "-- tolerance: balance". Each field once, in that order.
+//
+// The run history (package history) compares a check's scope with the
+// previous run's: when it differs, the exceptions of the two runs were
+// looked for differently, so an exception of the previous run that this
+// one does not find is not "resolved" — it may no longer be looked for (a
+// column added to ignore:).
+func CheckScope(p *Parameters, c *Comparison, requires []string, tolerance string) []ScopeField {
+	var out []ScopeField
+	add := func(name, value string) {
+		if !slices.ContainsFunc(out, func(f ScopeField) bool { return f.Name == name }) {
+			out = append(out, ScopeField{name, value})
+		}
+	}
+	for _, r := range requires {
+		switch r {
+		case "id":
+			add("id", strings.Join(p.ID, ", "))
+		case "measures":
+			add("measures", strings.Join(p.Measures, ", "))
+		case "group_by":
+			add("group_by", strings.Join(p.GroupBy, ", "))
+		case "checkpoint":
+			add("checkpoint", p.Checkpoint)
+		case "logical_key":
+			add("logical_key", strings.Join(p.LogicalKey, ", "))
+		case "reperform":
+			add("reperform", jsonText(p.Reperform))
+			add("time_zone", p.TimeZone)
+		case "watermark":
+			add("watermark", p.Watermark)
+		case "emission":
+			add("emission", jsonText(p.Emission))
+		case "compare", "normalize":
+			add("compared", comparedText(c))
+		}
+	}
+	if tolerance == "balance" {
+		var kv []string
+		for _, m := range slices.Sorted(maps.Keys(p.BalanceTolerance)) {
+			kv = append(kv, m+" "+p.BalanceTolerance[m])
+		}
+		add("balance_tolerance", strings.Join(kv, ", "))
+	}
+	return out
+}
+
+// ScopeChange says how scope cur differs from prev, field by field
+// ("compared: a (text), b (text) → a (text)"), or "" when they are the
+// same.
+func ScopeChange(prev, cur []ScopeField) string {
+	value := func(fs []ScopeField, name string) (string, bool) {
+		for _, f := range fs {
+			if f.Name == name {
+				return f.Value, true
+			}
+		}
+		return "", false
+	}
+	var names []string
+	for _, fs := range [][]ScopeField{prev, cur} {
+		for _, f := range fs {
+			if !slices.Contains(names, f.Name) {
+				names = append(names, f.Name)
+			}
+		}
+	}
+	var diffs []string
+	for _, n := range names {
+		a, _ := value(prev, n)
+		b, _ := value(cur, n)
+		if a != b {
+			diffs = append(diffs, fmt.Sprintf("%s: %s → %s", n, orNone(a), orNone(b)))
+		}
+	}
+	return strings.Join(diffs, "; ")
+}
+
+// comparedText lists the compared columns as "name (method, normalize …,
+// tolerance …, zones …)", or "none".
+func comparedText(c *Comparison) string {
+	if c == nil || len(c.Compared) == 0 {
+		return ""
+	}
+	var cols []string
+	for _, col := range c.Compared {
+		how := []string{col.Method}
+		if len(col.Normalize) > 0 {
+			how = append(how, "normalize "+strings.Join(col.Normalize, " "))
+		}
+		if col.Tolerance != "" {
+			how = append(how, "tolerance "+col.Tolerance)
+		}
+		if col.SourceZone != "" || col.SinkZone != "" {
+			how = append(how, "zones "+orNone(col.SourceZone)+"/"+orNone(col.SinkZone))
+		}
+		cols = append(cols, col.Column+" ("+strings.Join(how, ", ")+")")
+	}
+	return strings.Join(cols, ", ")
+}
+
+// jsonText is v as JSON (struct fields in order, map keys sorted), or ""
+// for nil.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil || string(b) == "null" {
+		return ""
+	}
+	return string(b)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
