@@ -273,6 +273,9 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if _, err := evidence.WriteManifest(ctx, folder.Dir(), res, opt.SignKey); err != nil {
 		return nil, err
 	}
+	if err := hist.markPublishing(res, s.Out); err != nil {
+		return nil, err
+	}
 	if err := folder.Commit(); err != nil {
 		return nil, err
 	}

@@ -117,6 +117,27 @@ func (h *runHistory) summarize(res *evidence.Summary) {
 		}
 	}
 	res.History = &evidence.History{File: h.c.File, PreviousRun: h.c.Previous, Runs: append(append([]evidence.HistoryRun{}, h.c.Trend...), this)}
+	if u := h.c.Unrecorded; u != nil {
+		prev := "nothing: every exception is new"
+		if h.c.Previous != nil {
+			prev = "the run before it, " + h.c.Previous.ID
+		}
+		res.Notes = append(res.Notes, fmt.Sprintf("WARNING: run %s of this control (started %s) published its evidence (%s) but is not in the history %s: it was stopped, or its recording failed, between the two; this run's exceptions are classified against %s", u.RunID, u.StartedAt, u.Evidence, h.c.File, prev))
+	}
+}
+
+// markPublishing marks the run as publishing its evidence folder out in
+// the history (history.MarkPublishing), before it does: a run stopped
+// before it is recorded is then found by the next.
+func (h *runHistory) markPublishing(res *evidence.Summary, out string) error {
+	if h == nil {
+		return nil
+	}
+	dir, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	return history.MarkPublishing(h.c.File, history.Publishing{RunID: res.Run.ID, Control: res.Control.Name, Evidence: dir, StartedAt: res.Run.StartedAt})
 }
 
 // record appends the published run to the history. The evidence folder
@@ -135,7 +156,8 @@ func (h *runHistory) record(ctx context.Context, db *duck.DB, res *evidence.Summ
 	}
 	sum := sha256.Sum256(manifest)
 	if err := history.Record(ctx, db, h.c, res, dir, hex.EncodeToString(sum[:])); err != nil {
-		return fmt.Errorf("the evidence folder %s is published, but the run is not in the history: %w", dir, err)
+		return fmt.Errorf("the evidence folder %s is published, but the run is not in the history (the next run will say so): %w", dir, err)
 	}
-	return nil
+	// recorded: neither this run nor one found unrecorded needs a word now
+	return history.ClearPublishing(h.c.File, res.Control.Name)
 }

@@ -344,3 +344,78 @@ func TestHistoryScopeChange(t *testing.T) {
 		t.Errorf("night 4 sum_balance: %+v, want compared, 1 recurring", sb)
 	}
 }
+
+// A run that published its evidence but is not in the history — stopped
+// (SIGKILL, a cron timeout) or its recording failed between the two,
+// which leaves its publishing mark beside the history — is named in the
+// next run's evidence with a WARNING, and that run is classified against
+// the run before it. A run recorded normally leaves no mark, and a mark of
+// a run that never published (its folder absent) or that the history
+// holds is dropped without a word.
+func TestHistoryUnrecordedRun(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	hist := filepath.Join(dir, "evidence", "history.duckdb")
+	mark := filepath.Join(dir, "evidence", ".history.duckdb.ledger-nightly.publishing")
+	run := func(s *spec.Spec, h int) *evidence.Summary {
+		t.Helper()
+		res, err := control.Run(ctx, s, control.Options{Formats: []string{"json"}, Now: clock(h)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	warning := func(r *evidence.Summary) string {
+		for _, n := range r.Notes {
+			if strings.HasPrefix(n, "WARNING: run ") && strings.Contains(n, "is not in the history") {
+				return n
+			}
+		}
+		return ""
+	}
+	r1 := run(night(t, dir, "n1", 10, []int{2}, hist), 1)
+	if _, err := os.Stat(mark); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a recorded run left its publishing mark: %v", err)
+	}
+	// Night 2 publishes and is stopped before it is recorded: its
+	// evidence is in place, its mark beside the history, the history
+	// without it.
+	n2 := night(t, dir, "n2", 10, []int{2, 3}, "")
+	n2.Name = "ledger-nightly"
+	r2 := run(n2, 2)
+	if err := history.MarkPublishing(hist, history.Publishing{RunID: r2.Run.ID, Control: "ledger-nightly", Evidence: n2.Out, StartedAt: r2.Run.StartedAt}); err != nil {
+		t.Fatal(err)
+	}
+	r3 := run(night(t, dir, "n3", 10, []int{2, 3}, hist), 3)
+	w := warning(r3)
+	if w == "" || !strings.Contains(w, r2.Run.ID) || !strings.Contains(w, n2.Out) || !strings.Contains(w, r1.Run.ID) {
+		t.Errorf("night 3 notes %q: want a WARNING naming night 2 (%s, %s) and the run it is classified against (%s)", r3.Notes, r2.Run.ID, n2.Out, r1.Run.ID)
+	}
+	if r3.History.PreviousRun == nil || r3.History.PreviousRun.ID != r1.Run.ID {
+		t.Errorf("night 3 previous run %+v, want night 1", r3.History.PreviousRun)
+	}
+	if _, err := os.Stat(mark); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("night 3, recorded, left a publishing mark: %v", err)
+	}
+	// Night 4 after it: no word.
+	if r4 := run(night(t, dir, "n4", 10, []int{2, 3}, hist), 4); warning(r4) != "" {
+		t.Errorf("night 4: %s", warning(r4))
+	}
+	// A mark of a run whose folder is not there (stopped before
+	// publishing), or of a run the history holds (stopped after recording):
+	// dropped, no word.
+	for i, p := range []history.Publishing{
+		{RunID: "20261127T050000Z-00000000", Control: "ledger-nightly", Evidence: filepath.Join(dir, "evidence", "never"), StartedAt: "2026-11-27T05:00:00Z"},
+		{RunID: r3.Run.ID, Control: "ledger-nightly", Evidence: filepath.Join(dir, "evidence", "n3"), StartedAt: r3.Run.StartedAt},
+	} {
+		if err := history.MarkPublishing(hist, p); err != nil {
+			t.Fatal(err)
+		}
+		if r := run(night(t, dir, fmt.Sprintf("n%d", 5+i), 10, nil, hist), 5+i); warning(r) != "" {
+			t.Errorf("mark of %s: %s", p.RunID, warning(r))
+		}
+		if _, err := os.Stat(mark); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("mark of %s left: %v", p.RunID, err)
+		}
+	}
+}

@@ -320,6 +320,10 @@ type Classification struct {
 	Trend    []evidence.HistoryRun
 	// Checks are the classified checks, by check id.
 	Checks map[string]*Checked
+	// Unrecorded is a run of the control that published its evidence but
+	// is not in the history (FindUnrecorded): Previous is the run before
+	// it. nil when there is none.
+	Unrecorded *Publishing
 }
 
 // Checked is one check's exceptions, classified.
@@ -359,6 +363,9 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 			return err
 		}
 		if !exists {
+			if c.Unrecorded, err = FindUnrecorded(abs, run.Control, func(string) bool { return false }); err != nil {
+				return err
+			}
 			return exec(ctx, db, "no_previous", nil)
 		}
 		detach, err := attach(ctx, db, abs, true)
@@ -373,6 +380,12 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 		c.Trend = make([]evidence.HistoryRun, len(recent))
 		for i, r := range recent {
 			c.Trend[i] = r.HistoryRun
+		}
+		c.Unrecorded, err = FindUnrecorded(abs, run.Control, func(id string) bool {
+			return slices.ContainsFunc(recent, func(r *RunRecord) bool { return r.ID == id })
+		})
+		if err != nil {
+			return err
 		}
 		if len(recent) == 0 {
 			return exec(ctx, db, "no_previous", nil)
