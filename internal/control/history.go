@@ -5,8 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
@@ -117,6 +120,9 @@ func (h *runHistory) summarize(res *evidence.Summary) {
 		}
 	}
 	res.History = &evidence.History{File: h.c.File, PreviousRun: h.c.Previous, Runs: append(append([]evidence.HistoryRun{}, h.c.Trend...), this)}
+	if r := h.c.Repeats; r != nil {
+		res.Notes = append(res.Notes, fmt.Sprintf("WARNING: run %s of this control had the same parameters (%s) and later runs followed it: this run repeats an earlier period, and its exceptions are classified against the last run recorded, %s (%s), not against the run before that period; the next run is classified against this one", r.ID, paramsText(r.Params), h.c.Previous.ID, paramsText(h.c.Previous.Params)))
+	}
 	if u := h.c.Unrecorded; u != nil {
 		prev := "nothing: every exception is new"
 		if h.c.Previous != nil {
@@ -160,4 +166,13 @@ func (h *runHistory) record(ctx context.Context, db *duck.DB, res *evidence.Summ
 	}
 	// recorded: neither this run nor one found unrecorded needs a word now
 	return history.ClearPublishing(h.c.File, res.Control.Name)
+}
+
+// paramsText is a run's parameters as name=value, sorted by name.
+func paramsText(params map[string]string) string {
+	var kv []string
+	for _, k := range slices.Sorted(maps.Keys(params)) {
+		kv = append(kv, k+"="+params[k])
+	}
+	return strings.Join(kv, " ")
 }

@@ -419,3 +419,38 @@ func TestHistoryUnrecordedRun(t *testing.T) {
 		}
 	}
 }
+
+// A period run again after later ones (a backfill: day=2 after day=3) is
+// classified against the last run recorded, and says so with a WARNING
+// naming the earlier run of the same parameters; the runs of other
+// parameters after it say nothing.
+func TestHistoryRepeatedParameters(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	hist := filepath.Join(dir, "evidence", "history.duckdb")
+	var ids []string
+	warnings := map[string]string{}
+	for i, day := range []string{"1", "2", "3", "2", "4"} {
+		s := night(t, dir, fmt.Sprintf("n%d", i), 10, []int{2}, hist)
+		s.Params = map[string]string{"day": day}
+		res, err := control.Run(ctx, s, control.Options{Formats: []string{"json"}, Now: clock(i + 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, res.Run.ID)
+		for _, n := range res.Notes {
+			if strings.HasPrefix(n, "WARNING") {
+				warnings[res.Run.ID] += n
+			}
+		}
+	}
+	w := warnings[ids[3]]
+	if !strings.Contains(w, ids[1]) || !strings.Contains(w, "day=2") || !strings.Contains(w, ids[2]+" (day=3)") {
+		t.Errorf("the repeated day=2 run: warnings %q; want one naming the first day=2 run %s and the last run %s", w, ids[1], ids[2])
+	}
+	for _, i := range []int{0, 1, 2, 4} {
+		if w := warnings[ids[i]]; w != "" {
+			t.Errorf("run %d: %s", i, w)
+		}
+	}
+}

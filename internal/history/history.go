@@ -72,6 +72,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -324,6 +325,11 @@ type Classification struct {
 	// is not in the history (FindUnrecorded): Previous is the run before
 	// it. nil when there is none.
 	Unrecorded *Publishing
+	// Repeats is the latest run before Previous with this run's parameters
+	// (a period run again after later ones: a backfill), which this run is
+	// not classified against; nil when there is none or the run has no
+	// parameters.
+	Repeats *evidence.HistoryRun
 }
 
 // Checked is one check's exceptions, classified.
@@ -393,6 +399,14 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 		last := recent[len(recent)-1]
 		prevSeq = last.Seq
 		c.Previous = &c.Trend[len(c.Trend)-1]
+		if run.Parameters != nil && len(run.Parameters.Params) > 0 && !maps.Equal(last.Params, run.Parameters.Params) {
+			for i := len(c.Trend) - 2; i >= 0; i-- {
+				if maps.Equal(c.Trend[i].Params, run.Parameters.Params) {
+					c.Repeats = &c.Trend[i]
+					break
+				}
+			}
+		}
 		for _, pc := range last.Checks {
 			CheckRecords[pc.ID] = pc
 		}
