@@ -34,6 +34,10 @@
 //	                                    and drawn on the window timeline
 //	-- notes: partial_null_ids         notes reconcile adds to the outcome: how many rows
 //	                                    have a composite id with some NULL parts
+//	-- scope: allow_empty              spec settings its exceptions depend on besides those
+//	                                    it requires: the run history compares them with the
+//	                                    previous run's, as it does the required ones
+//	                                    (evidence.CheckScope)
 //	-- tolerance: compare              the declared tolerances the check applies, printed
 //	                                    next to its verdict: compare (tolerance: of the
 //	                                    compared columns) or balance (balance_tolerance:)
@@ -138,6 +142,10 @@ type Check struct {
 	// Tolerance is the "-- tolerance:" key: which declared tolerances the
 	// check applies (ToleranceCompare, ToleranceBalance; "" for none).
 	Tolerance string
+	// Scope is the "-- scope:" key: spec settings the check's exceptions
+	// depend on besides those it requires (ScopeAllowEmpty), which the run
+	// history compares with the previous run's (evidence.CheckScope).
+	Scope []string
 	// Totals is the "-- totals:" key: TotalsRepeatedIDs, or "".
 	Totals string
 	// Reads are the "-- reads:" entries: the tables Run prepares for the
@@ -201,8 +209,8 @@ func Load(fsys fs.FS) ([]*Check, error) {
 // checkKeys are the header keys a check file may carry; reportKeys those of
 // them that only tell reconcile's reports how to read the exceptions.
 var (
-	checkKeys  = []string{"check", "assertion", "description", "requires", "reads", "severity", "chart", "finding", "notes", "columns", "writes", "tolerance", "totals"}
-	reportKeys = []string{"chart", "finding", "notes", "columns", "writes", "tolerance", "totals"}
+	checkKeys  = []string{"check", "assertion", "description", "requires", "reads", "severity", "chart", "finding", "notes", "columns", "writes", "tolerance", "totals", "scope"}
+	reportKeys = []string{"chart", "finding", "notes", "columns", "writes", "tolerance", "totals", "scope"}
 )
 
 // ReadsIDCounts is the value of a check file's "-- reads:" key for a check
@@ -219,6 +227,10 @@ const (
 	TotalsNullIDs = "null_ids"
 )
 
+// ScopeAllowEmpty is a value of a check file's "-- scope:" key: its
+// exceptions depend on the spec's allow_empty:.
+const ScopeAllowEmpty = "allow_empty"
+
 // The values of a check file's "-- tolerance:" key.
 const (
 	// ToleranceCompare: the tolerance: of the compared columns.
@@ -231,7 +243,10 @@ var (
 	charts   = []string{ChartBalance, ChartReperformance, ChartReplayedKeys}
 	findings = []string{FindingReplay}
 	tolKinds = []string{ToleranceCompare, ToleranceBalance}
-	notes    = []string{NotePartialNullIDs}
+	// scopes are the values of the "-- scope:" key: spec settings a check
+	// reads besides those it requires.
+	scopes = []string{ScopeAllowEmpty}
+	notes  = []string{NotePartialNullIDs}
 )
 
 func parse(name, text string) (*Check, error) {
@@ -271,6 +286,12 @@ func parse(name, text string) (*Check, error) {
 	}
 	if c.Totals = f.Value("totals"); c.Totals != "" && c.Totals != TotalsRepeatedIDs && c.Totals != TotalsNullIDs {
 		return nil, fmt.Errorf("%s:%d: totals %q: want %s or %s", name, f.Line("totals"), c.Totals, TotalsRepeatedIDs, TotalsNullIDs)
+	}
+	for _, sc := range f.List("scope") {
+		if !slices.Contains(scopes, sc) {
+			return nil, fmt.Errorf("%s:%d: scope %q: want %s", name, f.Line("scope"), sc, strings.Join(scopes, ", "))
+		}
+		c.Scope = append(c.Scope, sc)
 	}
 	for _, r := range f.List("reads") {
 		if r != ReadsIDCounts {

@@ -58,9 +58,10 @@ type Outcome struct {
 	// Tolerances are the declared tolerances the check applies (its
 	// "-- tolerance:" key), column by column; none when none was declared.
 	Tolerances []ToleranceNote `json:"-"`
-	// Requires and ToleranceKey are the check's "-- requires:" and
-	// "-- tolerance:" keys: the settings it looks with (the run history
-	// compares them with the previous run's, evidence.CheckScope).
+	// Requires and ToleranceKey are the check's "-- requires:" (followed
+	// by its "-- scope:") and "-- tolerance:" keys: the settings it looks
+	// with (the run history compares them with the previous run's,
+	// evidence.CheckScope).
 	Requires     []string `json:"-"`
 	ToleranceKey string   `json:"-"`
 	// File is the exceptions CSV, relative to the evidence folder ("" when
@@ -213,6 +214,7 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 		for _, r := range c.Requires {
 			o.Requires = append(o.Requires, string(r))
 		}
+		o.Requires = append(o.Requires, c.Scope...)
 		outs = append(outs, o)
 		ran = append(ran, c)
 		if miss := c.Missing(p); len(miss) > 0 {

@@ -252,22 +252,31 @@ func makeDuck(t *testing.T, path, stmts string) {
 }
 
 // A check looked for with other settings than the previous run's (a
-// column added to ignore:, a balance tolerance) is not compared with that
-// run: its exceptions are all new, the note says what changed, and none of
-// the previous run's is called resolved — this run no longer looks for
-// them. A scale the data widens (1.000 for 1.00) is no change of the
-// check, and the check without a change is compared as before.
+// column added to ignore:, a tolerance, allow_empty:) calls none of that
+// run's exceptions resolved — this run may no longer look for them — and
+// its note says what changed and how many are not found now; an exception
+// both runs found still recurs. A scale the data widens (1.000 for 1.00),
+// the compared columns in another order and a check without a change are
+// compared as before.
 func TestHistoryScopeChange(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	hist := filepath.Join(dir, "evidence", "history.duckdb")
-	run := func(name string, h int, sinkAmount string, mutate func(*spec.Spec)) *evidence.Summary {
+	run := func(name string, h int, sinkAmount string, reorder bool, mutate func(*spec.Spec)) *evidence.Summary {
 		t.Helper()
 		var src, snk strings.Builder
-		src.WriteString("id,account,amount,status\n")
+		if reorder {
+			src.WriteString("id,status,amount,account\n")
+		} else {
+			src.WriteString("id,account,amount,status\n")
+		}
 		snk.WriteString("id,account,amount,status\n")
 		for i := 1; i <= 8; i++ {
-			fmt.Fprintf(&src, "E%03d,ACC-%d,%d.00,posted\n", i, i%2, i)
+			if reorder {
+				fmt.Fprintf(&src, "E%03d,posted,%d.00,ACC-%d\n", i, i, i%2)
+			} else {
+				fmt.Fprintf(&src, "E%03d,ACC-%d,%d.00,posted\n", i, i%2, i)
+			}
 			status := "posted"
 			if i == 3 || i == 4 {
 				status = "" // the replayed copies of seed 003, written without a status
@@ -275,6 +284,9 @@ func TestHistoryScopeChange(t *testing.T) {
 			amount := fmt.Sprintf("%d.00", i)
 			if i == 7 {
 				amount = sinkAmount
+			}
+			if i == 8 {
+				amount = "8.01" // a mismatch of amount every night
 			}
 			fmt.Fprintf(&snk, "E%03d,ACC-%d,%s,%s\n", i, i%2, amount, status)
 		}
@@ -305,43 +317,65 @@ func TestHistoryScopeChange(t *testing.T) {
 		}
 		return *c.SinceLastRun
 	}
-	r1 := run("n1", 1, "7.00", nil)
-	if c := r1.Check("value_mismatches"); c.Exceptions != 2 {
-		t.Fatalf("night 1 value_mismatches: %d exceptions, want 2 (status of E003 and E004)", c.Exceptions)
+	r1 := run("n1", 1, "7.00", false, nil)
+	if c := r1.Check("value_mismatches"); c.Exceptions != 3 {
+		t.Fatalf("night 1 value_mismatches: %d exceptions, want 3 (status of E003 and E004, amount of E008)", c.Exceptions)
 	}
 	ignore := func(s *spec.Spec) { s.Ignore = []string{"status"} }
-	r2 := run("n2", 2, "7.00", ignore)
+	r2 := run("n2", 2, "7.00", false, ignore)
 	vm := since(r2, "value_mismatches")
-	if vm.Compared || vm.Resolved != 0 || vm.ResolvedFile != "" || !strings.Contains(vm.Note, "status (text)") || !strings.Contains(vm.Note, r1.Run.ID) {
-		t.Errorf("night 2 value_mismatches with status ignored: %+v; want not compared, nothing resolved, a note naming the run and the column", vm)
+	if !vm.Compared || vm.Recurring != 1 || vm.New != 0 || vm.Resolved != 0 || vm.ResolvedFile != "" ||
+		!strings.Contains(vm.Note, "status (text)") || !strings.Contains(vm.Note, r1.Run.ID) || !strings.Contains(vm.Note, ": 2 of that run's exceptions are not found now") {
+		t.Errorf("night 2 value_mismatches with status ignored: %+v; want E008 recurring, nothing resolved, a note naming the run, the column and the 2 not found", vm)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "evidence", "n2", "resolved", "value_mismatches.csv")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("night 2 lists resolved value mismatches: %v", err)
 	}
-	if d := since(r2, "duplicate_ids"); !d.Compared || d.Recurring != 1 {
+	if d := since(r2, "duplicate_ids"); !d.Compared || d.Recurring != 1 || d.Note != "" {
 		t.Errorf("night 2 duplicate_ids (its settings unchanged): %+v, want compared, 1 recurring", d)
 	}
 	// Night 3: the same settings, E007's sink amount written 7.000 (a
-	// scale the data widens): compared again.
-	r3 := run("n3", 3, "7.000", ignore)
-	if vm := since(r3, "value_mismatches"); !vm.Compared || vm.Note != "" {
-		t.Errorf("night 3 value_mismatches (settings as night 2): %+v, want compared", vm)
+	// scale the data widens) and the source's columns in another order:
+	// compared as before, E008 open three runs.
+	r3 := run("n3", 3, "7.000", true, ignore)
+	if vm := since(r3, "value_mismatches"); !vm.Compared || vm.Note != "" || vm.Recurring != 1 {
+		t.Errorf("night 3 value_mismatches (settings as night 2): %+v, want compared, 1 recurring, no note", vm)
 	}
-	if sb := since(r3, "sum_balance"); !sb.Compared || sb.Recurring != 1 {
-		t.Errorf("night 3 sum_balance (a wider scale only): %+v, want compared, 1 recurring", sb)
+	rows := readCSV(t, filepath.Join(dir, "evidence", "n3", "exceptions", "value_mismatches.csv"))
+	if got := column(rows, "open_runs"); !reflect.DeepEqual(got, []string{"3"}) {
+		t.Errorf("night 3 value_mismatches open_runs = %v, want [3] (E008 since night 1)", got)
 	}
-	// Night 4: a tolerance on amount: value_mismatches is looked for with
-	// other settings again; the balances are not.
+	if sb := since(r3, "sum_balance"); !sb.Compared || sb.Recurring != 2 {
+		t.Errorf("night 3 sum_balance (a wider scale only): %+v, want compared, 2 recurring", sb)
+	}
+	// Night 4: a tolerance on amount covers E008's cent: nothing resolved,
+	// the note names the tolerance.
 	tol, err := spec.ParseTolerance("0.01")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r4 := run("n4", 4, "7.000", func(s *spec.Spec) { ignore(s); s.Tolerance = map[string]spec.Tolerance{"amount": tol} })
-	if vm := since(r4, "value_mismatches"); vm.Compared || !strings.Contains(vm.Note, "amount (number) → account (text), amount (number, tolerance 0.01)") {
+	r4 := run("n4", 4, "7.000", true, func(s *spec.Spec) { ignore(s); s.Tolerance = map[string]spec.Tolerance{"amount": tol} })
+	if vm := since(r4, "value_mismatches"); vm.Resolved != 0 || !strings.Contains(vm.Note, "amount (number) → account (text), amount (number, tolerance 0.01)): every exception of that run is found again") {
 		t.Errorf("night 4 value_mismatches with a tolerance: %+v", vm)
 	}
-	if sb := since(r4, "sum_balance"); !sb.Compared || sb.Recurring != 1 {
-		t.Errorf("night 4 sum_balance: %+v, want compared, 1 recurring", sb)
+	if sb := since(r4, "sum_balance"); !sb.Compared || sb.Recurring != 2 || sb.Note != "" {
+		t.Errorf("night 4 sum_balance: %+v, want compared, 2 recurring", sb)
+	}
+	// Nights 5 and 6: an empty sink fails population; with allow_empty:
+	// [sink] the next night it is not called resolved.
+	for i, allow := range []bool{false, true} {
+		s := night(t, dir, fmt.Sprintf("n%d", 5+i), 3, nil, hist)
+		os.WriteFile(filepath.Join(s.Dir, "sink.csv"), []byte("id,account,amount\n"), 0o644)
+		if allow {
+			s.AllowEmpty = []string{"sink"}
+		}
+		res, err := control.Run(ctx, s, control.Options{Formats: []string{"json"}, Now: clock(5 + i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := since(res, "population"); allow && (p.Resolved != 0 || !strings.Contains(p.Note, "allow_empty: none → sink") || !strings.Contains(p.Note, "1 of that run's exceptions are not found now")) {
+			t.Errorf("night 6 population with allow_empty: [sink]: %+v", p)
+		}
 	}
 }
 

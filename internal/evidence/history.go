@@ -59,7 +59,10 @@ type SinceLastRun struct {
 	// ResolvedFile lists the resolved keys (ResolvedFileOf); "" when none
 	// was resolved.
 	ResolvedFile string `json:"resolved_file,omitempty"`
-	// Note says why the check was not compared.
+	// Note says why the check was not compared; or, for a check compared
+	// whose settings differ from the previous run's (CheckScope), how, and
+	// how many of that run's exceptions are not found now, none of which
+	// is called resolved (Resolved is 0).
 	Note string `json:"note,omitempty"`
 }
 

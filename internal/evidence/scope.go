@@ -18,35 +18,41 @@ type ScopeField struct {
 
 // CheckScope returns the settings a check looks with, beyond its key
 // columns, from a run's summary.json parts: p its parameters, c its
-// comparison (nil for a windowed sink), requires the check's
-// "-- requires:" keys and tolerance its "-- tolerance:" key (package
-// checks). By requirement: id, measures, group_by, checkpoint and
-// logical_key their columns; reperform the re-performance (window, event
-// time, aggregates, columns) and the spec's time zone; watermark and
-// emission theirs; compare and normalize every compared column with its
-// method, normalisations, tolerance and the zones its zone-less values
-// were read in (never its types, which follow the values read: a scale
-// the data widens is not a change of the check); the balance tolerance
-// for "-- tolerance: balance". Each field once, in that order.
+// comparison (nil for a windowed sink), settings the check's
+// "-- requires:" and "-- scope:" keys and tolerance its "-- tolerance:"
+// key (package checks). By setting: id, group_by, checkpoint and
+// logical_key their columns in order (they make the key); measures the
+// measures; reperform the re-performance (window, event time, aggregates,
+// columns) and the spec's time zone; watermark and emission theirs;
+// compare and normalize every compared column with its method,
+// normalisations, tolerance and the zones its zone-less values were read
+// in; allow_empty the inputs allowed to be empty; and the balance
+// tolerance for "-- tolerance: balance". Each field once, in that order.
+// Lists whose order means nothing (the measures, the compared columns,
+// their normalisations, allow_empty) are sorted, so a column that moves in
+// an input, a field first seen later in a topic or a reordered compare:
+// changes nothing; and a compared column's types are left out: they follow
+// the values read (a scale the data widens is no change of the check).
 //
 // The run history (package history) compares a check's scope with the
-// previous run's: when it differs, the exceptions of the two runs were
-// looked for differently, so an exception of the previous run that this
+// previous run's: when it differs, the two runs looked for the check's
+// exceptions differently, so an exception of the previous run that this
 // one does not find is not "resolved" — it may no longer be looked for (a
 // column added to ignore:).
-func CheckScope(p *Parameters, c *Comparison, requires []string, tolerance string) []ScopeField {
+func CheckScope(p *Parameters, c *Comparison, settings []string, tolerance string) []ScopeField {
 	var out []ScopeField
 	add := func(name, value string) {
 		if !slices.ContainsFunc(out, func(f ScopeField) bool { return f.Name == name }) {
 			out = append(out, ScopeField{name, value})
 		}
 	}
-	for _, r := range requires {
+	sorted := func(l []string) string { return strings.Join(slices.Sorted(slices.Values(l)), ", ") }
+	for _, r := range settings {
 		switch r {
 		case "id":
 			add("id", strings.Join(p.ID, ", "))
 		case "measures":
-			add("measures", strings.Join(p.Measures, ", "))
+			add("measures", sorted(p.Measures))
 		case "group_by":
 			add("group_by", strings.Join(p.GroupBy, ", "))
 		case "checkpoint":
@@ -62,6 +68,8 @@ func CheckScope(p *Parameters, c *Comparison, requires []string, tolerance strin
 			add("emission", jsonText(p.Emission))
 		case "compare", "normalize":
 			add("compared", comparedText(c))
+		case "allow_empty":
+			add("allow_empty", sorted(p.AllowEmpty))
 		}
 	}
 	if tolerance == "balance" {
@@ -105,8 +113,8 @@ func ScopeChange(prev, cur []ScopeField) string {
 	return strings.Join(diffs, "; ")
 }
 
-// comparedText lists the compared columns as "name (method, normalize …,
-// tolerance …, zones …)", or "none".
+// comparedText lists the compared columns by name as "name (method,
+// normalize …, tolerance …, zones …)", or "" for none.
 func comparedText(c *Comparison) string {
 	if c == nil || len(c.Compared) == 0 {
 		return ""
@@ -115,7 +123,7 @@ func comparedText(c *Comparison) string {
 	for _, col := range c.Compared {
 		how := []string{col.Method}
 		if len(col.Normalize) > 0 {
-			how = append(how, "normalize "+strings.Join(col.Normalize, " "))
+			how = append(how, "normalize "+strings.Join(slices.Sorted(slices.Values(col.Normalize)), " "))
 		}
 		if col.Tolerance != "" {
 			how = append(how, "tolerance "+col.Tolerance)
@@ -125,6 +133,7 @@ func comparedText(c *Comparison) string {
 		}
 		cols = append(cols, col.Column+" ("+strings.Join(how, ", ")+")")
 	}
+	slices.Sort(cols)
 	return strings.Join(cols, ", ")
 }
 

@@ -458,11 +458,6 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 		ch.Since.Note = "the previous run (" + c.Previous.ID + ") did not run this check: every exception is new"
 	case !slices.Equal(pc.KeyColumns, keyCols):
 		ch.Since.Note = fmt.Sprintf("the previous run (%s) keyed this check by %s, this one by %s: every exception is new", c.Previous.ID, listOrNone(pc.KeyColumns), listOrNone(keyCols))
-	case scopeChange != "":
-		// The spec changed between the runs (a column added to ignore:, a
-		// tolerance): an exception of the previous run this one does not
-		// find may be one it no longer looks for, not one resolved.
-		ch.Since.Note = fmt.Sprintf("the previous run (%s) looked for this check's exceptions with other settings (%s): every exception is new, and none of that run's is called resolved, since this run may no longer look for it", c.Previous.ID, scopeChange)
 	default:
 		ch.Since.Compared = true
 	}
@@ -505,6 +500,20 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 	}
 	if ch.Since.Resolved, err = db.CountRows(ctx, resolved); err != nil {
 		return nil, err
+	}
+	if scopeChange != "" {
+		// The spec changed between the runs (a column added to ignore:, a
+		// tolerance): an exception found by both recurs, but one of the
+		// previous run this one does not find may be one it no longer
+		// looks for, not one resolved.
+		ch.Since.Note = fmt.Sprintf("this run looked for the check's exceptions with other settings than the previous run (%s) did (%s): ", c.Previous.ID, scopeChange)
+		if ch.Since.Resolved == 0 {
+			ch.Since.Note += "every exception of that run is found again"
+		} else {
+			ch.Since.Note += fmt.Sprintf("%d of that run's exceptions are not found now, and none is called resolved: this run may no longer look for them", ch.Since.Resolved)
+		}
+		ch.Since.Resolved = 0
+		return ch, nil
 	}
 	if ch.Since.Resolved > 0 {
 		ch.Resolved = resolved

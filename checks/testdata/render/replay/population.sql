@@ -4,6 +4,7 @@
 -- description: the partition never arrived passes every other check). An exception is an input with no records,
 -- description: unless the spec's allow_empty: declares that legitimate for it.
 -- writes: side, records
+-- scope: allow_empty
 SELECT side, n AS records
 FROM (SELECT 'source' AS side, count(*) AS n FROM source
       UNION ALL
