@@ -204,16 +204,7 @@ func TestKafkaManyFetches(t *testing.T) {
 	}
 	const n = 100_000
 	c := kafkaBenchTopic(t, n)
-	src, err := sources.Open(sources.Location{Role: "sink", URI: c.URI("bench")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	_, rr, err := src.Read(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rr.Release()
+	rr := records(t, sources.Location{Role: "sink", URI: c.URI("bench")})
 	seen := make([]bool, n)
 	rows := 0
 	for rr.Next() {

@@ -75,6 +75,23 @@ func readTable(t *testing.T, loc sources.Location) (*sources.Input, []string, er
 	return in, rows, rr.Err()
 }
 
+// records opens loc and returns its records, released and closed when
+// the test ends.
+func records(t *testing.T, loc sources.Location) array.RecordReader {
+	t.Helper()
+	src, err := sources.Open(loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	_, rr, err := src.Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(rr.Release)
+	return rr
+}
+
 func mustRead(t *testing.T, loc sources.Location) (*sources.Input, []string) {
 	t.Helper()
 	in, rows, err := readTable(t, loc)

@@ -141,16 +141,7 @@ func kcatBatches(t *testing.T, lines []string, opts map[string]any) (rows []int6
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	src, err := sources.Open(sources.Location{Role: "sink", URI: "kcat:" + path, Options: opts})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	_, rr, err := src.Read(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rr.Release()
+	rr := records(t, sources.Location{Role: "sink", URI: "kcat:" + path, Options: opts})
 	for rr.Next() {
 		rec := rr.RecordBatch()
 		rows = append(rows, rec.NumRows())

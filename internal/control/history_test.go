@@ -95,15 +95,7 @@ func TestHistoryClassifies(t *testing.T) {
 		t.Fatalf("night 1: status %s, history %+v", r1.Status, r1.History)
 	}
 	r2 := run(night(t, dir, "n2", 20, []int{3, 4, 5, 6}, hist), 2)
-	since := func(r *evidence.Summary, check string) evidence.SinceLastRun {
-		t.Helper()
-		c := r.Check(check)
-		if c == nil || c.SinceLastRun == nil {
-			t.Fatalf("%s: no since_last_run", check)
-		}
-		return *c.SinceLastRun
-	}
-	if got, want := since(r2, "duplicate_ids"), (evidence.SinceLastRun{Compared: true, KeyColumns: []string{"id"}, New: 4}); !reflect.DeepEqual(got, want) {
+	if got, want := sinceLastRun(t, r2, "duplicate_ids"), (evidence.SinceLastRun{Compared: true, KeyColumns: []string{"id"}, New: 4}); !reflect.DeepEqual(got, want) {
 		t.Errorf("night 2 duplicate_ids: %+v, want %+v", got, want)
 	}
 	if r2.History.PreviousRun == nil || r2.History.PreviousRun.ID != r1.Run.ID {
@@ -112,11 +104,11 @@ func TestHistoryClassifies(t *testing.T) {
 	// Night 3: 3 and 4 repaired, 5 and 6 still doubled, 7 new.
 	r3 := run(night(t, dir, "n3", 20, []int{5, 6, 7}, hist), 3)
 	want := evidence.SinceLastRun{Compared: true, KeyColumns: []string{"id"}, New: 1, Recurring: 2, Resolved: 2, ResolvedFile: "resolved/duplicate_ids.csv"}
-	if got := since(r3, "duplicate_ids"); !reflect.DeepEqual(got, want) {
+	if got := sinceLastRun(t, r3, "duplicate_ids"); !reflect.DeepEqual(got, want) {
 		t.Errorf("night 3 duplicate_ids: %+v, want %+v", got, want)
 	}
 	// Both accounts are off in both nights: recurring groups.
-	if got := since(r3, "row_count_balance"); got.KeyColumns[0] != "account" || got.Recurring != 2 || got.New != 0 || got.Resolved != 0 {
+	if got := sinceLastRun(t, r3, "row_count_balance"); got.KeyColumns[0] != "account" || got.Recurring != 2 || got.New != 0 || got.Resolved != 0 {
 		t.Errorf("night 3 row_count_balance: %+v", got)
 	}
 	ev3 := filepath.Join(dir, "evidence", "n3")
@@ -173,6 +165,16 @@ func TestHistoryClassifies(t *testing.T) {
 	if runs, _ := history.List(ctx, hist, ""); len(runs) != 3 {
 		t.Errorf("after the failed run the history lists %d runs, want 3", len(runs))
 	}
+}
+
+// sinceLastRun is check's since_last_run in r.
+func sinceLastRun(t *testing.T, r *evidence.Summary, check string) evidence.SinceLastRun {
+	t.Helper()
+	c := r.Check(check)
+	if c == nil || c.SinceLastRun == nil {
+		t.Fatalf("%s: no since_last_run", check)
+	}
+	return *c.SinceLastRun
 }
 
 func findCheck(r *history.RunRecord, id string) history.CheckRecord {
@@ -309,21 +311,13 @@ func TestHistoryScopeChange(t *testing.T) {
 		}
 		return res
 	}
-	since := func(r *evidence.Summary, check string) evidence.SinceLastRun {
-		t.Helper()
-		c := r.Check(check)
-		if c == nil || c.SinceLastRun == nil {
-			t.Fatalf("%s: no since_last_run", check)
-		}
-		return *c.SinceLastRun
-	}
 	r1 := run("n1", 1, "7.00", false, nil)
 	if c := r1.Check("value_mismatches"); c.Exceptions != 3 {
 		t.Fatalf("night 1 value_mismatches: %d exceptions, want 3 (status of E003 and E004, amount of E008)", c.Exceptions)
 	}
 	ignore := func(s *spec.Spec) { s.Ignore = []string{"status"} }
 	r2 := run("n2", 2, "7.00", false, ignore)
-	vm := since(r2, "value_mismatches")
+	vm := sinceLastRun(t, r2, "value_mismatches")
 	if !vm.Compared || vm.Recurring != 1 || vm.New != 0 || vm.Resolved != 0 || vm.ResolvedFile != "" ||
 		!strings.Contains(vm.Note, "status (text)") || !strings.Contains(vm.Note, r1.Run.ID) || !strings.Contains(vm.Note, ": 2 of that run's exceptions are not found now") {
 		t.Errorf("night 2 value_mismatches with status ignored: %+v; want E008 recurring, nothing resolved, a note naming the run, the column and the 2 not found", vm)
@@ -331,21 +325,21 @@ func TestHistoryScopeChange(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "evidence", "n2", "resolved", "value_mismatches.csv")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("night 2 lists resolved value mismatches: %v", err)
 	}
-	if d := since(r2, "duplicate_ids"); !d.Compared || d.Recurring != 1 || d.Note != "" {
+	if d := sinceLastRun(t, r2, "duplicate_ids"); !d.Compared || d.Recurring != 1 || d.Note != "" {
 		t.Errorf("night 2 duplicate_ids (its settings unchanged): %+v, want compared, 1 recurring", d)
 	}
 	// Night 3: the same settings, E007's sink amount written 7.000 (a
 	// scale the data widens) and the source's columns in another order:
 	// compared as before, E008 open three runs.
 	r3 := run("n3", 3, "7.000", true, ignore)
-	if vm := since(r3, "value_mismatches"); !vm.Compared || vm.Note != "" || vm.Recurring != 1 {
+	if vm := sinceLastRun(t, r3, "value_mismatches"); !vm.Compared || vm.Note != "" || vm.Recurring != 1 {
 		t.Errorf("night 3 value_mismatches (settings as night 2): %+v, want compared, 1 recurring, no note", vm)
 	}
 	rows := readCSV(t, filepath.Join(dir, "evidence", "n3", "exceptions", "value_mismatches.csv"))
 	if got := column(rows, "open_runs"); !reflect.DeepEqual(got, []string{"3"}) {
 		t.Errorf("night 3 value_mismatches open_runs = %v, want [3] (E008 since night 1)", got)
 	}
-	if sb := since(r3, "sum_balance"); !sb.Compared || sb.Recurring != 2 {
+	if sb := sinceLastRun(t, r3, "sum_balance"); !sb.Compared || sb.Recurring != 2 {
 		t.Errorf("night 3 sum_balance (a wider scale only): %+v, want compared, 2 recurring", sb)
 	}
 	// Night 4: a tolerance on amount covers E008's cent: nothing resolved,
@@ -355,10 +349,10 @@ func TestHistoryScopeChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	r4 := run("n4", 4, "7.000", true, func(s *spec.Spec) { ignore(s); s.Tolerance = map[string]spec.Tolerance{"amount": tol} })
-	if vm := since(r4, "value_mismatches"); vm.Resolved != 0 || !strings.Contains(vm.Note, "amount (number) → account (text), amount (number, tolerance 0.01)): every exception of that run is found again") {
+	if vm := sinceLastRun(t, r4, "value_mismatches"); vm.Resolved != 0 || !strings.Contains(vm.Note, "amount (number) → account (text), amount (number, tolerance 0.01)): every exception of that run is found again") {
 		t.Errorf("night 4 value_mismatches with a tolerance: %+v", vm)
 	}
-	if sb := since(r4, "sum_balance"); !sb.Compared || sb.Recurring != 2 || sb.Note != "" {
+	if sb := sinceLastRun(t, r4, "sum_balance"); !sb.Compared || sb.Recurring != 2 || sb.Note != "" {
 		t.Errorf("night 4 sum_balance: %+v, want compared, 2 recurring", sb)
 	}
 	// Nights 5 and 6: an empty sink fails population; with allow_empty:
@@ -373,7 +367,7 @@ func TestHistoryScopeChange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p := since(res, "population"); allow && (p.Resolved != 0 || !strings.Contains(p.Note, "allow_empty: none → sink") || !strings.Contains(p.Note, "1 of that run's exceptions are not found now")) {
+		if p := sinceLastRun(t, res, "population"); allow && (p.Resolved != 0 || !strings.Contains(p.Note, "allow_empty: none → sink") || !strings.Contains(p.Note, "1 of that run's exceptions are not found now")) {
 			t.Errorf("night 6 population with allow_empty: [sink]: %+v", p)
 		}
 	}
