@@ -5,6 +5,8 @@ package duck_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -66,13 +68,13 @@ func TestSessionSetup(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	_, rows, err := db.Strings(ctx, "SELECT current_setting('TimeZone'), current_setting('temp_directory'), current_setting('memory_limit'), current_setting('preserve_insertion_order')")
+	_, rows, err := db.Strings(ctx, "SELECT current_setting('TimeZone'), current_setting('temp_directory'), current_setting('memory_limit'), current_setting('preserve_insertion_order'), current_setting('parquet_metadata_cache')")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := []string{*rows[0][0], *rows[0][1], *rows[0][3]}
-	if got[0] != "UTC" || got[1] != tmp || got[2] != "true" {
-		t.Errorf("settings %q, want UTC, %s, true", got, tmp)
+	got := []string{*rows[0][0], *rows[0][1], *rows[0][3], *rows[0][4]}
+	if got[0] != "UTC" || got[1] != tmp || got[2] != "true" || got[3] != "true" {
+		t.Errorf("settings %q, want UTC, %s, true, true", got, tmp)
 	}
 	if lim := *rows[0][2]; !strings.Contains(lim, "MiB") && !strings.Contains(lim, "MB") {
 		t.Errorf("memory_limit %q, want the cap %s", lim, duck.MemoryLimit)
@@ -232,6 +234,31 @@ func TestColumns(t *testing.T) {
 	for _, table := range []string{"no_such_table", "No Such.Table"} {
 		if cols, err := db.Columns(ctx, table); err != nil || len(cols) != 0 {
 			t.Errorf("%s: %v, %v; want no columns and no error", table, cols, err)
+		}
+	}
+}
+
+// With Parquet footers cached (session_setup.sql), a file written again
+// under the same name is read as it is now, not by its old footer: a
+// smaller file, then a larger one, each read whole.
+func TestParquetFooterCacheSeesNewFile(t *testing.T) {
+	ctx := context.Background()
+	db, err := duck.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	path := filepath.Join(t.TempDir(), "p.parquet")
+	for _, n := range []int{1000, 10, 100000} {
+		if err := db.Exec(ctx, fmt.Sprintf("COPY (SELECT range AS i, range * 2 AS j FROM range(%d)) TO '%s' (FORMAT parquet)", n, path)); err != nil {
+			t.Fatal(err)
+		}
+		_, rows, err := db.Strings(ctx, fmt.Sprintf("SELECT count(*), sum(j) FROM read_parquet('%s')", path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprint(n, " ", n*(n-1)); *rows[0][0]+" "+*rows[0][1] != want {
+			t.Errorf("%d rows written: read %s %s, want %s", n, *rows[0][0], *rows[0][1], want)
 		}
 	}
 }
