@@ -257,7 +257,7 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	res.Control.Name = Name(s)
 	res.Run = runInfo(runID, started, now().UTC(), dv, s)
 	res.Run.Memory = memoryOf(budget)
-	hist.summarize(res)
+	hist.summarize(res, s.Out)
 	view, err := report.NewView(ctx, res, os.DirFS(folder.Dir()))
 	if err != nil {
 		return nil, err

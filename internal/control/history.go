@@ -102,9 +102,11 @@ func (h *runHistory) writeResolved(ctx context.Context, db *duck.DB, folder *evi
 }
 
 // summarize puts the classification into the summary: each check's
-// since_last_run, and the history with the previous and recent runs (this
-// one last).
-func (h *runHistory) summarize(res *evidence.Summary) {
+// since_last_run, the history with the previous and recent runs (this one
+// last), and a WARNING note for a run this one repeats the parameters of
+// and for each run of the control found published but not recorded (out
+// is this run's evidence folder).
+func (h *runHistory) summarize(res *evidence.Summary, out string) {
 	if h == nil {
 		return
 	}
@@ -123,12 +125,20 @@ func (h *runHistory) summarize(res *evidence.Summary) {
 	if r := h.c.Repeats; r != nil {
 		res.Notes = append(res.Notes, fmt.Sprintf("WARNING: run %s of this control had the same parameters (%s) and later runs followed it: this run repeats an earlier period, and its exceptions are classified against the last run recorded, %s (%s), not against the run before that period; the next run is classified against this one", r.ID, paramsText(r.Params), h.c.Previous.ID, paramsText(h.c.Previous.Params)))
 	}
-	if u := h.c.Unrecorded; u != nil {
-		prev := "nothing: every exception is new"
-		if h.c.Previous != nil {
-			prev = "the run before it, " + h.c.Previous.ID
+	prev := "nothing: every exception is new"
+	if h.c.Previous != nil {
+		prev = "the run before, " + h.c.Previous.ID
+	}
+	here, _ := filepath.Abs(out)
+	for _, u := range h.c.Unrecorded {
+		replaced := ""
+		if u.Evidence == here {
+			replaced = ", which this run replaces"
 		}
-		res.Notes = append(res.Notes, fmt.Sprintf("WARNING: run %s of this control (started %s) published its evidence (%s) but is not in the history %s: it was stopped, or its recording failed, between the two; this run's exceptions are classified against %s", u.RunID, u.StartedAt, u.Evidence, h.c.File, prev))
+		res.Notes = append(res.Notes, fmt.Sprintf("WARNING: run %s of this control (started %s) published its evidence (%s%s) but is not in the history %s: it was stopped, or its recording failed, between the two; this run's exceptions are classified against %s", u.RunID, u.StartedAt, u.Evidence, replaced, h.c.File, prev))
+	}
+	for _, d := range h.c.Damaged {
+		res.Notes = append(res.Notes, fmt.Sprintf("WARNING: the publishing mark %s cannot be read (%s): a run of this control may have published evidence the history does not hold (it is removed once this run is recorded)", d.File, d.Reason))
 	}
 }
 
@@ -164,8 +174,17 @@ func (h *runHistory) record(ctx context.Context, db *duck.DB, res *evidence.Summ
 	if err := history.Record(ctx, db, h.c, res, dir, hex.EncodeToString(sum[:])); err != nil {
 		return fmt.Errorf("the evidence folder %s is published, but the run is not in the history (the next run will say so): %w", dir, err)
 	}
-	// recorded: neither this run nor one found unrecorded needs a word now
-	return history.ClearPublishing(h.c.File, res.Control.Name)
+	// recorded: neither this run nor those it found unrecorded (and said
+	// so) need a word now
+	ids := []string{res.Run.ID}
+	for _, u := range h.c.Unrecorded {
+		ids = append(ids, u.RunID)
+	}
+	var files []string
+	for _, d := range h.c.Damaged {
+		files = append(files, d.File)
+	}
+	return history.ClearPublishing(h.c.File, res.Control.Name, ids, files)
 }
 
 // paramsText is a run's parameters as name=value, sorted by name.

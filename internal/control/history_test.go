@@ -319,7 +319,7 @@ func TestHistoryScopeChange(t *testing.T) {
 	r2 := run("n2", 2, "7.00", false, ignore)
 	vm := sinceLastRun(t, r2, "value_mismatches")
 	if !vm.Compared || vm.Recurring != 1 || vm.New != 0 || vm.Resolved != 0 || vm.ResolvedFile != "" ||
-		!strings.Contains(vm.Note, "status (text)") || !strings.Contains(vm.Note, r1.Run.ID) || !strings.Contains(vm.Note, ": 2 of that run's exceptions are not found now") {
+		!strings.Contains(vm.Note, "compared: account, amount, status → account, amount") || !strings.Contains(vm.Note, r1.Run.ID) || !strings.Contains(vm.Note, ": 2 of that run's exceptions are not found now") {
 		t.Errorf("night 2 value_mismatches with status ignored: %+v; want E008 recurring, nothing resolved, a note naming the run, the column and the 2 not found", vm)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "evidence", "n2", "resolved", "value_mismatches.csv")); !errors.Is(err, os.ErrNotExist) {
@@ -349,7 +349,7 @@ func TestHistoryScopeChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	r4 := run("n4", 4, "7.000", true, func(s *spec.Spec) { ignore(s); s.Tolerance = map[string]spec.Tolerance{"amount": tol} })
-	if vm := sinceLastRun(t, r4, "value_mismatches"); vm.Resolved != 0 || !strings.Contains(vm.Note, "amount (number) → account (text), amount (number, tolerance 0.01)): every exception of that run is found again") {
+	if vm := sinceLastRun(t, r4, "value_mismatches"); vm.Resolved != 0 || !strings.Contains(vm.Note, "compared: account, amount → account, amount (tolerance 0.01)): every exception of that run is found again") {
 		t.Errorf("night 4 value_mismatches with a tolerance: %+v", vm)
 	}
 	if sb := sinceLastRun(t, r4, "sum_balance"); !sb.Compared || sb.Recurring != 2 || sb.Note != "" {
@@ -377,33 +377,40 @@ func TestHistoryScopeChange(t *testing.T) {
 // (SIGKILL, a cron timeout) or its recording failed between the two,
 // which leaves its publishing mark beside the history — is named in the
 // next run's evidence with a WARNING, and that run is classified against
-// the run before it. A run recorded normally leaves no mark, and a mark of
-// a run that never published (its folder absent) or that the history
-// holds is dropped without a word.
+// the run before it. The mark stays until a run that says so is recorded:
+// a run that fails meanwhile leaves it for the next. A run recorded
+// normally leaves no mark; a mark of a run that never published (its
+// folder absent) or that the history holds is dropped without a word; a
+// mark that cannot be read is a WARNING, not a failure; a run that
+// replaces the folder of such a run says it does.
 func TestHistoryUnrecordedRun(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	hist := filepath.Join(dir, "evidence", "history.duckdb")
-	mark := filepath.Join(dir, "evidence", ".history.duckdb.ledger-nightly.publishing")
+	marks := func() []string {
+		m, _ := filepath.Glob(filepath.Join(dir, "evidence", ".history.duckdb.publishing-*"))
+		return m
+	}
 	run := func(s *spec.Spec, h int) *evidence.Summary {
 		t.Helper()
-		res, err := control.Run(ctx, s, control.Options{Formats: []string{"json"}, Now: clock(h)})
+		res, err := control.Run(ctx, s, control.Options{Formats: []string{"json"}, Now: clock(h), Force: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res
 	}
-	warning := func(r *evidence.Summary) string {
+	warnings := func(r *evidence.Summary) string {
+		var w []string
 		for _, n := range r.Notes {
-			if strings.HasPrefix(n, "WARNING: run ") && strings.Contains(n, "is not in the history") {
-				return n
+			if strings.HasPrefix(n, "WARNING: ") && (strings.Contains(n, "is not in the history") || strings.Contains(n, "publishing mark")) {
+				w = append(w, n)
 			}
 		}
-		return ""
+		return strings.Join(w, "\n")
 	}
 	r1 := run(night(t, dir, "n1", 10, []int{2}, hist), 1)
-	if _, err := os.Stat(mark); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("a recorded run left its publishing mark: %v", err)
+	if m := marks(); len(m) != 0 {
+		t.Fatalf("a recorded run left its publishing mark: %v", m)
 	}
 	// Night 2 publishes and is stopped before it is recorded: its
 	// evidence is in place, its mark beside the history, the history
@@ -411,27 +418,47 @@ func TestHistoryUnrecordedRun(t *testing.T) {
 	n2 := night(t, dir, "n2", 10, []int{2, 3}, "")
 	n2.Name = "ledger-nightly"
 	r2 := run(n2, 2)
-	if err := history.MarkPublishing(hist, history.Publishing{RunID: r2.Run.ID, Control: "ledger-nightly", Evidence: n2.Out, StartedAt: r2.Run.StartedAt}); err != nil {
+	unrecorded := history.Publishing{RunID: r2.Run.ID, Control: "ledger-nightly", Evidence: n2.Out, StartedAt: r2.Run.StartedAt}
+	if err := history.MarkPublishing(hist, unrecorded); err != nil {
 		t.Fatal(err)
 	}
+	// Night 3 fails before it publishes (a bad value): the mark stays.
+	bad := night(t, dir, "n3", 10, []int{2}, hist)
+	os.WriteFile(filepath.Join(bad.Dir, "sink.csv"), []byte("id,account,amount\nE001,ACC-1,1.0O\n"), 0o644)
+	if _, err := control.Run(ctx, bad, control.Options{Formats: []string{"json"}, Now: clock(3)}); err == nil {
+		t.Fatal("night 3 with a bad value ran")
+	}
+	if len(marks()) != 1 {
+		t.Fatalf("after a failed run, marks %v, want night 2's", marks())
+	}
 	r3 := run(night(t, dir, "n3", 10, []int{2, 3}, hist), 3)
-	w := warning(r3)
-	if w == "" || !strings.Contains(w, r2.Run.ID) || !strings.Contains(w, n2.Out) || !strings.Contains(w, r1.Run.ID) {
-		t.Errorf("night 3 notes %q: want a WARNING naming night 2 (%s, %s) and the run it is classified against (%s)", r3.Notes, r2.Run.ID, n2.Out, r1.Run.ID)
+	w := warnings(r3)
+	if !strings.Contains(w, r2.Run.ID) || !strings.Contains(w, n2.Out+")") || !strings.Contains(w, "the run before, "+r1.Run.ID) {
+		t.Errorf("night 3 warnings %q: want one naming night 2 (%s, %s) and the run it is classified against (%s)", w, r2.Run.ID, n2.Out, r1.Run.ID)
 	}
 	if r3.History.PreviousRun == nil || r3.History.PreviousRun.ID != r1.Run.ID {
 		t.Errorf("night 3 previous run %+v, want night 1", r3.History.PreviousRun)
 	}
-	if _, err := os.Stat(mark); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("night 3, recorded, left a publishing mark: %v", err)
+	if m := marks(); len(m) != 0 {
+		t.Errorf("night 3, recorded, left publishing marks: %v", m)
 	}
-	// Night 4 after it: no word.
-	if r4 := run(night(t, dir, "n4", 10, []int{2, 3}, hist), 4); warning(r4) != "" {
-		t.Errorf("night 4: %s", warning(r4))
+	if r := run(night(t, dir, "n4", 10, []int{2, 3}, hist), 4); warnings(r) != "" {
+		t.Errorf("night 4: %s", warnings(r))
+	}
+	// Night 5 is stopped after publishing; its --force run again replaces
+	// that evidence, and says so.
+	n5 := night(t, dir, "n5", 10, []int{2, 3}, "")
+	n5.Name = "ledger-nightly"
+	r5 := run(n5, 5)
+	if err := history.MarkPublishing(hist, history.Publishing{RunID: r5.Run.ID, Control: "ledger-nightly", Evidence: n5.Out, StartedAt: r5.Run.StartedAt}); err != nil {
+		t.Fatal(err)
+	}
+	if w := warnings(run(night(t, dir, "n5", 10, []int{2, 3}, hist), 6)); !strings.Contains(w, n5.Out+", which this run replaces)") {
+		t.Errorf("night 5 again: %q, want a WARNING that it replaces that evidence", w)
 	}
 	// A mark of a run whose folder is not there (stopped before
 	// publishing), or of a run the history holds (stopped after recording):
-	// dropped, no word.
+	// dropped, no word. A mark cut short: a WARNING, then removed.
 	for i, p := range []history.Publishing{
 		{RunID: "20261127T050000Z-00000000", Control: "ledger-nightly", Evidence: filepath.Join(dir, "evidence", "never"), StartedAt: "2026-11-27T05:00:00Z"},
 		{RunID: r3.Run.ID, Control: "ledger-nightly", Evidence: filepath.Join(dir, "evidence", "n3"), StartedAt: r3.Run.StartedAt},
@@ -439,11 +466,42 @@ func TestHistoryUnrecordedRun(t *testing.T) {
 		if err := history.MarkPublishing(hist, p); err != nil {
 			t.Fatal(err)
 		}
-		if r := run(night(t, dir, fmt.Sprintf("n%d", 5+i), 10, nil, hist), 5+i); warning(r) != "" {
-			t.Errorf("mark of %s: %s", p.RunID, warning(r))
+		if r := run(night(t, dir, fmt.Sprintf("n%d", 7+i), 10, nil, hist), 7+i); warnings(r) != "" {
+			t.Errorf("mark of %s: %s", p.RunID, warnings(r))
 		}
-		if _, err := os.Stat(mark); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("mark of %s left: %v", p.RunID, err)
+		if m := marks(); len(m) != 0 {
+			t.Errorf("mark of %s left: %v", p.RunID, m)
+		}
+	}
+	if err := history.MarkPublishing(hist, history.Publishing{RunID: "20261127T090000Z-11111111", Control: "ledger-nightly"}); err != nil {
+		t.Fatal(err)
+	}
+	cut := marks()[0]
+	os.WriteFile(cut, []byte(`{"run_id": "20261127T0900`), 0o644)
+	if w := warnings(run(night(t, dir, "n9", 10, nil, hist), 9)); !strings.Contains(w, cut+" cannot be read") {
+		t.Errorf("a mark cut short: warnings %q", w)
+	}
+	if m := marks(); len(m) != 0 {
+		t.Errorf("the mark cut short left: %v", m)
+	}
+}
+
+// A control's name may hold any character its lock file can: its
+// publishing mark is named for a hash of it (a name with a slash, or of
+// 200 characters, runs and records).
+func TestHistoryControlNames(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	hist := filepath.Join(dir, "evidence", "history.duckdb")
+	for i, name := range []string{"team/ledger", strings.Repeat("l", 200)} {
+		s := night(t, dir, fmt.Sprintf("n%d", i), 5, []int{2}, hist)
+		s.Name = name
+		res, err := control.Run(ctx, s, control.Options{Formats: []string{"json"}, Now: clock(i + 1)})
+		if err != nil {
+			t.Fatalf("control %q: %v", name, err)
+		}
+		if runs, err := history.List(ctx, hist, name); err != nil || len(runs) != 1 || runs[0].ID != res.Run.ID {
+			t.Errorf("control %q: history %v, %v", name, runs, err)
 		}
 	}
 }

@@ -24,15 +24,17 @@ type ScopeField struct {
 // logical_key their columns in order (they make the key); measures the
 // measures; reperform the re-performance (window, event time, aggregates,
 // columns) and the spec's time zone; watermark and emission theirs;
-// compare and normalize every compared column with its method,
-// normalisations, tolerance and the zones its zone-less values were read
-// in; allow_empty the inputs allowed to be empty; and the balance
-// tolerance for "-- tolerance: balance". Each field once, in that order.
-// Lists whose order means nothing (the measures, the compared columns,
+// compare and normalize every compared column with its normalisations,
+// tolerance and the zones its zone-less values were read in; allow_empty
+// the inputs allowed to be empty; and the balance tolerance for
+// "-- tolerance: balance". Each field once, in that order. Lists whose
+// order means nothing (the measures, the aggregates, the compared columns,
 // their normalisations, allow_empty) are sorted, so a column that moves in
 // an input, a field first seen later in a topic or a reordered compare:
-// changes nothing; and a compared column's types are left out: they follow
-// the values read (a scale the data widens is no change of the check).
+// changes nothing; and a compared column's types, and the method they
+// give it, are left out: they follow the values read (a scale the data
+// widens, an integer column a writer makes DOUBLE, is no change of the
+// check).
 //
 // The run history (package history) compares a check's scope with the
 // previous run's: when it differs, the two runs looked for the check's
@@ -60,7 +62,13 @@ func CheckScope(p *Parameters, c *Comparison, settings []string, tolerance strin
 		case "logical_key":
 			add("logical_key", strings.Join(p.LogicalKey, ", "))
 		case "reperform":
-			add("reperform", jsonText(p.Reperform))
+			var r *Reperform
+			if p.Reperform != nil {
+				c := *p.Reperform
+				c.Aggregates = slices.SortedFunc(slices.Values(c.Aggregates), func(a, b Aggregate) int { return strings.Compare(a.Column, b.Column) })
+				r = &c
+			}
+			add("reperform", jsonText(r))
 			add("time_zone", p.TimeZone)
 		case "watermark":
 			add("watermark", p.Watermark)
@@ -113,15 +121,18 @@ func ScopeChange(prev, cur []ScopeField) string {
 	return strings.Join(diffs, "; ")
 }
 
-// comparedText lists the compared columns by name as "name (method,
-// normalize …, tolerance …, zones …)", or "" for none.
+// comparedText lists the compared columns by name as "name (normalize …,
+// tolerance …, zones …)", or "" for none. Not their method: it follows the
+// columns' types, which follow the values read (a writer that makes an
+// integer column DOUBLE one night compares it as a float, and the check is
+// the same).
 func comparedText(c *Comparison) string {
 	if c == nil || len(c.Compared) == 0 {
 		return ""
 	}
 	var cols []string
 	for _, col := range c.Compared {
-		how := []string{col.Method}
+		var how []string
 		if len(col.Normalize) > 0 {
 			how = append(how, "normalize "+strings.Join(slices.Sorted(slices.Values(col.Normalize)), " "))
 		}
@@ -131,7 +142,11 @@ func comparedText(c *Comparison) string {
 		if col.SourceZone != "" || col.SinkZone != "" {
 			how = append(how, "zones "+orNone(col.SourceZone)+"/"+orNone(col.SinkZone))
 		}
-		cols = append(cols, col.Column+" ("+strings.Join(how, ", ")+")")
+		if len(how) == 0 {
+			cols = append(cols, col.Column)
+		} else {
+			cols = append(cols, col.Column+" ("+strings.Join(how, ", ")+")")
+		}
 	}
 	slices.Sort(cols)
 	return strings.Join(cols, ", ")

@@ -67,6 +67,7 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -126,6 +127,14 @@ func exec(ctx context.Context, db *duck.DB, id string, data any, args ...any) er
 		return err
 	}
 	return db.Exec(ctx, q, args...)
+}
+
+func count(ctx context.Context, db *duck.DB, id string, data any) (int64, error) {
+	q, err := sql(id, data)
+	if err != nil {
+		return 0, err
+	}
+	return db.Count(ctx, q)
 }
 
 func rows(ctx context.Context, db *duck.DB, id string, data any) ([][]*string, error) {
@@ -321,14 +330,16 @@ type Classification struct {
 	Trend    []evidence.HistoryRun
 	// Checks are the classified checks, by check id.
 	Checks map[string]*Checked
-	// Unrecorded is a run of the control that published its evidence but
-	// is not in the history (FindUnrecorded): Previous is the run before
-	// it. nil when there is none.
-	Unrecorded *Publishing
+	// Unrecorded are the runs of the control that published their
+	// evidence but are not in the history (FindUnrecorded), in run id
+	// order: Previous is the run before them. Damaged are publishing marks
+	// that cannot be read. The run clears both once it is recorded.
+	Unrecorded []Publishing
+	Damaged    []DamagedMark
 	// Repeats is the latest run before Previous with this run's parameters
 	// (a period run again after later ones: a backfill), which this run is
 	// not classified against; nil when there is none or the run has no
-	// parameters.
+	// parameters. Only its ID and StartedAt are set.
 	Repeats *evidence.HistoryRun
 }
 
@@ -369,7 +380,7 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 			return err
 		}
 		if !exists {
-			if c.Unrecorded, err = FindUnrecorded(abs, run.Control, func(string) bool { return false }); err != nil {
+			if c.Unrecorded, c.Damaged, err = FindUnrecorded(abs, run.Control, func(string) bool { return false }); err != nil {
 				return err
 			}
 			return exec(ctx, db, "no_previous", nil)
@@ -387,10 +398,13 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 		for i, r := range recent {
 			c.Trend[i] = r.HistoryRun
 		}
-		c.Unrecorded, err = FindUnrecorded(abs, run.Control, func(id string) bool {
-			return slices.ContainsFunc(recent, func(r *RunRecord) bool { return r.ID == id })
+		var recErr error
+		c.Unrecorded, c.Damaged, err = FindUnrecorded(abs, run.Control, func(id string) bool {
+			n, err := count(ctx, db, "run_recorded", struct{ DB, RunID string }{dbName, id})
+			recErr = cmp.Or(recErr, err)
+			return n > 0
 		})
-		if err != nil {
+		if err = cmp.Or(err, recErr); err != nil {
 			return err
 		}
 		if len(recent) == 0 {
@@ -400,11 +414,19 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 		prevSeq = last.Seq
 		c.Previous = &c.Trend[len(c.Trend)-1]
 		if run.Parameters != nil && len(run.Parameters.Params) > 0 && !maps.Equal(last.Params, run.Parameters.Params) {
-			for i := len(c.Trend) - 2; i >= 0; i-- {
-				if maps.Equal(c.Trend[i].Params, run.Parameters.Params) {
-					c.Repeats = &c.Trend[i]
-					break
-				}
+			params, err := json.Marshal(run.Parameters.Params) // as Record writes them
+			if err != nil {
+				return err
+			}
+			r, err := rows(ctx, db, "repeated_params", struct {
+				DB, Control, Params string
+				Seq                 int64
+			}{dbName, run.Control, string(params), last.Seq})
+			if err != nil {
+				return err
+			}
+			if len(r) == 1 {
+				c.Repeats = &evidence.HistoryRun{ID: *r[0][0], StartedAt: *r[0][1], Params: run.Parameters.Params}
 			}
 		}
 		for _, pc := range last.Checks {
