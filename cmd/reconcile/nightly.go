@@ -289,8 +289,12 @@ func printSummary(f *factory, res *evidence.Summary, out string, quiet bool) {
 			detail = c.SkipReason
 		}
 		detail += toleranceText(c)
-		if sl := c.SinceLastRun; sl != nil && sl.New+sl.Recurring+sl.Resolved > 0 {
-			detail += fmt.Sprintf(" (new %d, recurring %d, resolved %d)", sl.New, sl.Recurring, sl.Resolved)
+		if sl := c.SinceLastRun; sl != nil && sl.New+sl.Recurring+sl.Resolved+sl.NotFound > 0 {
+			detail += fmt.Sprintf(" (new %d, recurring %d, resolved %d", sl.New, sl.Recurring, sl.Resolved)
+			if sl.NotFound > 0 {
+				detail += fmt.Sprintf(", not found %d", sl.NotFound) // not resolved: see its note
+			}
+			detail += ")"
 		}
 		fmt.Fprintf(w, "  %-7s %-26s %-24s %s\n", strings.ToUpper(string(c.Status)), c.ID, c.Assertion, detail)
 	}

@@ -50,6 +50,9 @@ func (h *runHistory) classify(ctx context.Context, db *duck.DB, run history.Run,
 	var tables []history.Table
 	for _, o := range outs {
 		t := history.Table{Check: o.ID, Status: o.Status, Table: o.Table, Requires: o.Requires, Tolerance: o.ToleranceKey}
+		if run.Parameters != nil && (slices.Contains(o.Requires, string(checks.NeedCompare)) || slices.Contains(o.Requires, string(checks.NeedNormalize))) {
+			t.MatchedIDs = run.Parameters.ID // it looks at matched records only
+		}
 		for _, col := range o.Columns {
 			t.Columns = append(t.Columns, evidence.Column{Name: col.Name, Type: col.Type, Role: col.Role, Measure: col.Measure})
 		}
@@ -137,6 +140,9 @@ func (h *runHistory) summarize(res *evidence.Summary, out string) {
 		}
 		res.Notes = append(res.Notes, fmt.Sprintf("WARNING: run %s of this control (started %s) published its evidence (%s%s) but is not in the history %s: it was stopped, or its recording failed, between the two; this run's exceptions are classified against %s", u.RunID, u.StartedAt, u.Evidence, replaced, h.c.File, prev))
 	}
+	if len(h.c.Incomplete) > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("WARNING: the history %s holds only part of the exceptions the previous run (%s) recorded for %s (it was damaged, by a run stopped while it was recorded?): those checks are not compared with that run, and every exception of theirs is new", h.c.File, h.c.Previous.ID, strings.Join(h.c.Incomplete, ", ")))
+	}
 	for _, d := range h.c.Damaged {
 		res.Notes = append(res.Notes, fmt.Sprintf("WARNING: the publishing mark %s cannot be read (%s): a run of this control may have published evidence the history does not hold (it is removed once this run is recorded)", d.File, d.Reason))
 	}
@@ -181,6 +187,9 @@ func (h *runHistory) record(ctx context.Context, db *duck.DB, res *evidence.Summ
 		ids = append(ids, u.RunID)
 	}
 	var files []string
+	if len(h.c.Incomplete) > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("WARNING: the history %s holds only part of the exceptions the previous run (%s) recorded for %s (it was damaged, by a run stopped while it was recorded?): those checks are not compared with that run, and every exception of theirs is new", h.c.File, h.c.Previous.ID, strings.Join(h.c.Incomplete, ", ")))
+	}
 	for _, d := range h.c.Damaged {
 		files = append(files, d.File)
 	}

@@ -59,10 +59,14 @@ type SinceLastRun struct {
 	// ResolvedFile lists the resolved keys (ResolvedFileOf); "" when none
 	// was resolved.
 	ResolvedFile string `json:"resolved_file,omitempty"`
-	// Note says why the check was not compared; or, for a check compared
-	// whose settings differ from the previous run's (CheckScope), how, and
-	// how many of that run's exceptions are not found now, none of which
-	// is called resolved (Resolved is 0).
+	// NotFound counts the keys of the previous run this run does not find
+	// and does not call resolved, because it may not look for them: its
+	// settings differ from that run's (CheckScope), or the check compares
+	// matched records and their ids are no longer in both inputs. Note says
+	// which.
+	NotFound int64 `json:"not_found,omitempty"`
+	// Note says why the check was not compared; or, for a check compared,
+	// why some keys of the previous run are NotFound rather than Resolved.
 	Note string `json:"note,omitempty"`
 }
 

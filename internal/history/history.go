@@ -315,6 +315,10 @@ type Table struct {
 	// (evidence.CheckScope).
 	Requires  []string
 	Tolerance string
+	// MatchedIDs are the id columns of a check that looks only at ids in
+	// both inputs (a comparison of matched records): a key of the previous
+	// run is resolved only when its id is in both now. nil otherwise.
+	MatchedIDs []string
 }
 
 // Classification is what Classify found, for the evidence and for Record.
@@ -336,6 +340,9 @@ type Classification struct {
 	// that cannot be read. The run clears both once it is recorded.
 	Unrecorded []Publishing
 	Damaged    []DamagedMark
+	// Incomplete are the checks whose keys of the previous run the history
+	// holds only in part (damaged), so they are not compared with it.
+	Incomplete []string
 	// Repeats is the latest run before Previous with this run's parameters
 	// (a period run again after later ones: a backfill), which this run is
 	// not classified against; nil when there is none or the run has no
@@ -464,6 +471,12 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 // classify makes the keys, classified rows and resolved keys of one check.
 func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev map[string]CheckRecord, prevSummary *evidence.Summary) (*Checked, error) {
 	keyCols := evidence.KeyColumns(t.Columns)
+	within := ""
+	for _, col := range t.Columns {
+		if col.Role == evidence.RoleWithinTolerance {
+			within = col.Name
+		}
+	}
 	ch := &Checked{Table: "history_classified__" + t.Check, Keys: "history_keys__" + t.Check}
 	ch.Since = evidence.SinceLastRun{KeyColumns: keyCols}
 	pc, ran := prev[t.Check]
@@ -481,13 +494,26 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 	case !slices.Equal(pc.KeyColumns, keyCols):
 		ch.Since.Note = fmt.Sprintf("the previous run (%s) keyed this check by %s, this one by %s: every exception is new", c.Previous.ID, listOrNone(pc.KeyColumns), listOrNone(keyCols))
 	default:
+		held, err := count(ctx, db, "previous_keys", struct{ Check string }{t.Check})
+		if err != nil {
+			return nil, err
+		}
+		if recorded := pc.New + pc.Recurring; held != recorded {
+			// The history lost part of that run's keys (a run stopped
+			// while its recording was made durable): a key missing from it
+			// would be called new, and one of this run missing there
+			// resolved.
+			ch.Since.Note = fmt.Sprintf("the history holds %d of the %d exception keys the previous run (%s) recorded for this check: it cannot be compared with that run (the history was damaged, by a run stopped while it was recorded?): every exception is new", held, recorded, c.Previous.ID)
+			c.Incomplete = append(c.Incomplete, t.Check)
+			break
+		}
 		ch.Since.Compared = true
 	}
 	data := struct {
-		Keys, Table, Check, RunID, StartedAt, New, Recurring string
-		KeyColumns                                           []string
-		Compared                                             bool
-	}{ch.Keys, t.Table, t.Check, c.Run.ID, c.Run.StartedAt.UTC().Format(time.RFC3339), evidence.LifecycleNew, evidence.LifecycleRecurring, keyCols, ch.Since.Compared}
+		Keys, Table, Check, RunID, StartedAt, New, Recurring, Within string
+		KeyColumns                                                   []string
+		Compared                                                     bool
+	}{ch.Keys, t.Table, t.Check, c.Run.ID, c.Run.StartedAt.UTC().Format(time.RFC3339), evidence.LifecycleNew, evidence.LifecycleRecurring, within, keyCols, ch.Since.Compared}
 	if err := exec(ctx, db, "keys", data); err != nil {
 		return nil, err
 	}
@@ -514,13 +540,20 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 		return ch, nil
 	}
 	resolved := "history_resolved__" + t.Check
-	if err := exec(ctx, db, "resolved", struct {
+	type matchedPart struct {
+		Index  int
+		Column string
+	}
+	resolveData := struct {
 		Out, Check, Keys, PreviousRunID string
 		KeyColumns, Columns             []string
-	}{resolved, t.Check, ch.Keys, c.Previous.ID, keyCols, []string{evidence.ColumnFirstSeenRun, evidence.ColumnFirstSeenDate, evidence.ColumnOpenRuns, evidence.ColumnLastSeenRun}}); err != nil {
+		Matched                         []matchedPart
+	}{resolved, t.Check, ch.Keys, c.Previous.ID, keyCols, []string{evidence.ColumnFirstSeenRun, evidence.ColumnFirstSeenDate, evidence.ColumnOpenRuns, evidence.ColumnLastSeenRun}, nil}
+	if err := exec(ctx, db, "resolved", resolveData); err != nil {
 		return nil, err
 	}
-	if ch.Since.Resolved, err = db.CountRows(ctx, resolved); err != nil {
+	gone, err := db.CountRows(ctx, resolved)
+	if err != nil {
 		return nil, err
 	}
 	if scopeChange != "" {
@@ -529,13 +562,35 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 		// previous run this one does not find may be one it no longer
 		// looks for, not one resolved.
 		ch.Since.Note = fmt.Sprintf("this run looked for the check's exceptions with other settings than the previous run (%s) did (%s): ", c.Previous.ID, scopeChange)
-		if ch.Since.Resolved == 0 {
+		if gone == 0 {
 			ch.Since.Note += "every exception of that run is found again"
 		} else {
-			ch.Since.Note += fmt.Sprintf("%d of that run's exceptions are not found now, and none is called resolved: this run may no longer look for them", ch.Since.Resolved)
+			ch.Since.Note += fmt.Sprintf("%d of that run's exceptions are not found now, and none is called resolved: this run may no longer look for them", gone)
 		}
-		ch.Since.Resolved = 0
+		ch.Since.NotFound = gone
 		return ch, nil
+	}
+	ch.Since.Resolved = gone
+	if gone > 0 && len(t.MatchedIDs) > 0 {
+		// A check of matched ids looks at an id only while it is in both
+		// inputs: one of its keys whose id is missing from either now is
+		// not resolved (missing_ids or unexpected_ids has the id).
+		for _, id := range t.MatchedIDs {
+			if i := slices.Index(keyCols, id); i >= 0 {
+				resolveData.Matched = append(resolveData.Matched, matchedPart{i + 1, id})
+			}
+		}
+		if len(resolveData.Matched) == len(t.MatchedIDs) {
+			if err := exec(ctx, db, "resolved", resolveData); err != nil {
+				return nil, err
+			}
+			if ch.Since.Resolved, err = db.CountRows(ctx, resolved); err != nil {
+				return nil, err
+			}
+			if ch.Since.NotFound = gone - ch.Since.Resolved; ch.Since.NotFound > 0 {
+				ch.Since.Note = fmt.Sprintf("%d of the previous run's (%s) exceptions are on ids not in both inputs now (missing from one: see missing_ids and unexpected_ids), which this check no longer looks at: none of them is called resolved", ch.Since.NotFound, c.Previous.ID)
+			}
+		}
 	}
 	if ch.Since.Resolved > 0 {
 		ch.Resolved = resolved

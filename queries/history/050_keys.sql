@@ -3,7 +3,8 @@
 -- description: key columns .KeyColumns as text (NULL stays NULL), in order — with their row count, classified
 -- description: against history_previous: recurring when the previous run had the key (keeping the run and time it
 -- description: was first seen, one more open run), else new (first seen in this run, .RunID started .StartedAt).
--- description: With .Compared false every key is new.
+-- description: With .Compared false every key is new. A row whose .Within column (the check's column of role
+-- description: within_tolerance, when it has one) is true is listed with the exceptions but is none: it has no key.
 -- returns: table .Keys (key VARCHAR[], rows BIGINT, since_last_run VARCHAR, first_seen_seq BIGINT (NULL: this
 -- returns: run), first_seen_run VARCHAR, first_seen_at TIMESTAMP WITH TIME ZONE, open_runs INTEGER)
 CREATE OR REPLACE TEMP TABLE {{q .Keys}} AS
@@ -11,6 +12,9 @@ WITH current AS (
     SELECT CAST([{{range $i, $c := .KeyColumns}}{{if $i}}, {{end}}CAST({{q $c}} AS VARCHAR){{end}}] AS VARCHAR[]) AS key,
            count(*) AS rows
     FROM {{q .Table}}
+    {{- if .Within}}
+    WHERE NOT coalesce({{q .Within}}, false)
+    {{- end}}
     GROUP BY 1
 )
 SELECT c.key, c.rows,
