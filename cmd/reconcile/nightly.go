@@ -290,11 +290,7 @@ func printSummary(f *factory, res *evidence.Summary, out string, quiet bool) {
 		}
 		detail += toleranceText(c)
 		if sl := c.SinceLastRun; sl != nil && sl.New+sl.Recurring+sl.Resolved+sl.NotFound > 0 {
-			detail += fmt.Sprintf(" (new %d, recurring %d, resolved %d", sl.New, sl.Recurring, sl.Resolved)
-			if sl.NotFound > 0 {
-				detail += fmt.Sprintf(", not found %d", sl.NotFound) // not resolved: see its note
-			}
-			detail += ")"
+			detail += " " + lifecycleText(sl)
 		}
 		fmt.Fprintf(w, "  %-7s %-26s %-24s %s\n", strings.ToUpper(string(c.Status)), c.ID, c.Assertion, detail)
 	}
@@ -365,7 +361,7 @@ func rollUp(w io.Writer, outs []*outcome) error {
 				}
 				d := fmt.Sprintf("%s %d", c.ID, c.Exceptions)
 				if sl := c.SinceLastRun; sl != nil {
-					d += fmt.Sprintf(" (new %d, recurring %d, resolved %d)", sl.New, sl.Recurring, sl.Resolved)
+					d += " " + lifecycleText(sl)
 				}
 				detail = append(detail, d)
 			}
@@ -402,4 +398,15 @@ func writeMetrics(path string, outs []*outcome) error {
 		return fmt.Errorf("write metrics %s: %w", path, err)
 	}
 	return nil
+}
+
+// lifecycleText is a check's keys against the previous run, as the cron
+// lines print them: "(new 1, recurring 2, resolved 3)", with ", not found
+// N" when some are neither found nor resolved (its note says why).
+func lifecycleText(sl *evidence.SinceLastRun) string {
+	t := fmt.Sprintf("(new %d, recurring %d, resolved %d", sl.New, sl.Recurring, sl.Resolved)
+	if sl.NotFound > 0 {
+		t += fmt.Sprintf(", not found %d", sl.NotFound)
+	}
+	return t + ")"
 }
