@@ -199,10 +199,11 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 }
 
 // caseOnlyNotes warns of a source column and a sink column whose names
-// differ only in case (Status, status): names are matched exactly, so each
-// is a column of one input only and neither is compared — a PostgreSQL
-// table's lower-cased names against camelCase JSON, say. rename: makes them
-// one column.
+// differ only in case (Status, status) or in white space around them
+// (" amount", "amount": a CSV header written "id, amount"): names are
+// matched exactly, so each is a column of one input only and neither is
+// compared — a PostgreSQL table's lower-cased names against camelCase
+// JSON, say. rename: makes them one column.
 func caseOnlyNotes(un []UncomparedColumn) []string {
 	var notes []string
 	for _, s := range un {
@@ -210,12 +211,45 @@ func caseOnlyNotes(un []UncomparedColumn) []string {
 			continue
 		}
 		for _, k := range un {
-			if k.Reason == ReasonOnlySink && strings.EqualFold(s.Name, k.Name) {
-				notes = append(notes, fmt.Sprintf("WARNING: column %s of the source and %s of the sink differ only in case, so neither is compared (names are matched exactly); to compare them, rename: both to one new name (source: {rename: {%s: %s_value}}, sink: {rename: {%s: %s_value}})", s.Name, k.Name, s.Name, k.Name, k.Name, k.Name))
+			if k.Reason != ReasonOnlySink || !strings.EqualFold(strings.TrimSpace(s.Name), strings.TrimSpace(k.Name)) {
+				continue
 			}
+			if strings.EqualFold(s.Name, k.Name) {
+				notes = append(notes, fmt.Sprintf("WARNING: column %s of the source and %s of the sink differ only in case, so neither is compared (names are matched exactly); to compare them, rename: both to one new name (source: {rename: {%s: %s_value}}, sink: {rename: {%s: %s_value}})", s.Name, k.Name, s.Name, k.Name, k.Name, k.Name))
+				continue
+			}
+			notes = append(notes, fmt.Sprintf("WARNING: column %q of the source and %q of the sink differ only in white space around the name%s, so neither is compared (names are matched exactly); to compare them, rename: %s", s.Name, k.Name, alsoCase(s.Name, k.Name), paddedRename(s.Name, k.Name)))
 		}
 	}
 	return notes
+}
+
+// alsoCase is ", and in case" when the trimmed names a and b differ in
+// case too.
+func alsoCase(a, b string) string {
+	if strings.TrimSpace(a) != strings.TrimSpace(b) {
+		return " and in case"
+	}
+	return ""
+}
+
+// paddedRename is the rename: that makes a source column src and a sink
+// column snk, names differing in white space around them, one column: each
+// padded name renamed to the trimmed one when the trimmed names are equal,
+// else both to one new name.
+func paddedRename(src, snk string) string {
+	to := strings.TrimSpace(snk)
+	if strings.TrimSpace(src) != to {
+		to += "_value"
+	}
+	var parts []string
+	if src != to {
+		parts = append(parts, fmt.Sprintf("source: {rename: {%q: %s}}", src, to))
+	}
+	if snk != to {
+		parts = append(parts, fmt.Sprintf("sink: {rename: {%q: %s}}", snk, to))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // zoneOr is zone, or UTC when zone is "".

@@ -14,6 +14,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/control"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/mysqltest"
 	"github.com/reconcile-dev/reconcile/internal/pgtest"
@@ -176,21 +177,44 @@ func TestTotalPast38DigitsRefused(t *testing.T) {
 	}
 }
 
-// A source and a sink column whose names differ only in case are each a
-// column of one input, so neither is compared: the run says so with a
-// WARNING (found by a reviewer: Status posted against status FAILED passed
-// without a word).
+// A source and a sink column whose names differ only in case, or in white
+// space around them (a header written "id, amount"), are each a column of
+// one input, so neither is compared: the run says so with a WARNING whose
+// rename: makes them one column (found by reviewers: Status posted against
+// status FAILED, and " amount" 10.00 against amount 99.00, passed without a
+// word).
 func TestCaseOnlyColumnNamesWarned(t *testing.T) {
-	dir := t.TempDir()
-	writeFiles(t, dir, [][2]string{{"source.csv", "id,Status\n1,posted\n"}, {"sink.csv", "id,status\n1,FAILED\n"}})
-	s := &spec.Spec{Source: spec.Input{URI: "source.csv"}, Sink: spec.Input{URI: "sink.csv"}, ID: []string{"id"}, Out: filepath.Join(dir, "ev"), Dir: dir}
-	res, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "WARNING: column Status of the source and status of the sink differ only in case, so neither is compared"
-	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
-		t.Errorf("notes lack %q:\n%s", want, strings.Join(res.Notes, "\n"))
+	for _, c := range []struct {
+		name, source, sink, want string
+		// rename is the source's and the sink's rename: the warning gives,
+		// applied in a second run that must find the mismatch.
+		rename [2]map[string]string
+	}{
+		{"case", "id,Status\n1,posted\n", "id,status\n1,FAILED\n",
+			"WARNING: column Status of the source and status of the sink differ only in case, so neither is compared", [2]map[string]string{{"Status": "status_value"}, {"status": "status_value"}}},
+		{"white space", "id, amount\n1,10.00\n", "id,amount\n1,99.00\n",
+			`WARNING: column " amount" of the source and "amount" of the sink differ only in white space around the name, so neither is compared (names are matched exactly); to compare them, rename: source: {rename: {" amount": amount}}`, [2]map[string]string{{" amount": "amount"}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, [][2]string{{"source.csv", c.source}, {"sink.csv", c.sink}})
+			s := &spec.Spec{Source: spec.Input{URI: "source.csv"}, Sink: spec.Input{URI: "sink.csv"}, ID: []string{"id"}, Out: filepath.Join(dir, "ev"), Dir: dir}
+			res, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, c.want) }) {
+				t.Errorf("notes lack %q:\n%s", c.want, strings.Join(res.Notes, "\n"))
+			}
+			s.Source.Rename, s.Sink.Rename = c.rename[0], c.rename[1]
+			s.Out = filepath.Join(dir, "ev2")
+			if res, err = control.Run(context.Background(), s, control.Options{Formats: []string{"json"}}); err != nil {
+				t.Fatal(err)
+			}
+			if got := exceptionsOf(res, "value_mismatches"); got != 1 {
+				t.Errorf("with the rename, value_mismatches has %d exceptions, want 1", got)
+			}
+		})
 	}
 }
 
@@ -236,4 +260,15 @@ func TestSpecHashAsRead(t *testing.T) {
 	if want := hex.EncodeToString(sum[:]); res.Run.SpecSHA256 != want {
 		t.Errorf("spec_sha256 %s, want %s (the spec as read)", res.Run.SpecSHA256, want)
 	}
+}
+
+// exceptionsOf is the exception count of check id in res, -1 when res has
+// no such check.
+func exceptionsOf(res *evidence.Summary, id string) int64 {
+	for _, c := range res.Checks {
+		if c.ID == id {
+			return c.Exceptions
+		}
+	}
+	return -1
 }

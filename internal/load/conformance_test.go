@@ -25,14 +25,18 @@ var csvConformance = []struct {
 	{"bare quote", "id,note\n3,a\"b\n", "error:a.csv:2: bare \" in non-quoted-field", "read_csv takes a quote inside an unquoted field as text"},
 	{"CR only", "id,amount\r1,a\r2,b\r", "error:a.csv: the line endings are CR only", ""},
 	{"doubled BOM", "\ufeff\ufeffid,amount\n1,a\n", "byte-order mark", ""},
+	{"empty lines before the header", "\n\r\nid,amount\n1,a\n", "error:a.csv:3: the header is on line 3, after 2 empty line(s)", ""},
+	{"one column, empty line before the header", "\nid\n1\n", "error:a.csv:2: the header is on line 2", ""},
 	{"plain", "id,amount\n1,a\n\n2,\"b\"\"c\"\n", "[1 a 2] [2 b\"c 4]", ""},
 }
 
 // Before, the plain reads of "extra field" and "mixed line endings" gave
 // DuckDB's raw messages (no physical line; "state machine reached an
 // invalid state"), "CR only" read an empty table under latin-1 (the
-// records swallowed into the header's names) and "doubled BOM" loaded a
-// column named "\ufeffid".
+// records swallowed into the header's names), "doubled BOM" loaded a
+// column named "\ufeffid", and a file with empty lines before its header
+// was read by DuckDB with the header as a record (a missing id "id") and
+// by the Go reader without it.
 func TestCSVReadersAgree(t *testing.T) {
 	for _, c := range csvConformance {
 		for _, enc := range []string{"", "latin-1"} {
