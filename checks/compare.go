@@ -331,7 +331,7 @@ func PlanComparison(c Columns, source, sink []sources.Column) (*Plan, error) {
 		} else {
 			m, err := Comparison(st, kt)
 			if err != nil {
-				errs = append(errs, fmt.Sprintf("column %s (matched: an id or group column) is %s", col, strings.TrimPrefix(err.Error(), ErrIncomparable.Error()+": ")))
+				errs = append(errs, fmt.Sprintf("column %s (matched: an id or group column): %s", col, strings.TrimPrefix(err.Error(), ErrIncomparable.Error()+": ")))
 				incomparable = true
 				continue
 			}
@@ -432,7 +432,7 @@ func PlanComparison(c Columns, source, sink []sources.Column) (*Plan, error) {
 			m = MethodNumber // a measure is an exact decimal whatever it is stored as
 		}
 		if err != nil {
-			errs = append(errs, fmt.Sprintf("column %s is %s", col, strings.TrimPrefix(err.Error(), ErrIncomparable.Error()+": ")))
+			errs = append(errs, fmt.Sprintf("column %s: %s", col, strings.TrimPrefix(err.Error(), ErrIncomparable.Error()+": ")))
 			incomparable = true
 			continue
 		}

@@ -137,9 +137,9 @@ func TestPlanComparisonErrors(t *testing.T) {
 		want string
 	}{
 		{"incomparable", checks.Columns{ID: []string{"id"}}, checks.ErrIncomparable,
-			"column settled_at is TIMESTAMP WITH TIME ZONE (a timestamp with time zone) cannot be compared with BIGINT (an integer)"},
+			"column settled_at: TIMESTAMP WITH TIME ZONE (a timestamp with time zone) cannot be compared with BIGINT (an integer)"},
 		{"incomparable id", checks.Columns{ID: []string{"settled_at"}, Ignore: []string{"n"}}, checks.ErrIncomparable,
-			"column settled_at (matched: an id or group column) is TIMESTAMP WITH TIME ZONE"},
+			"column settled_at (matched: an id or group column): TIMESTAMP WITH TIME ZONE"},
 		{"compare only in one", checks.Columns{ID: []string{"id"}, Compare: []string{"only_src", "nope", "Name"}}, checks.ErrColumn,
 			`compare: column "only_src" is only in the source; a compared column must be in both inputs; compare: column "nope" is in neither input; compare: column "Name" is in neither input (did you mean "name"?`},
 		{"ignore unknown", checks.Columns{ID: []string{"id"}, Ignore: []string{"settled_at", "colour"}}, checks.ErrColumn, `ignore: column "colour" is in neither input`},
@@ -214,7 +214,7 @@ func TestTimestampsAreInstants(t *testing.T) {
 				if !slices.Equal(got, tc.want) {
 					t.Errorf("sink %s in %s: %q, want %q", tc.sink, tc.zone, got, tc.want)
 				}
-				if !strings.Contains(notes, "column settled_at is TIMESTAMP WITH TIME ZONE in the source (instants) and "+tc.note) && !strings.Contains(notes, tc.note) {
+				if !strings.Contains(notes, "column settled_at: TIMESTAMP WITH TIME ZONE in the source (instants) and "+tc.note) && !strings.Contains(notes, tc.note) {
 					t.Errorf("notes do not say which zone was used:\n%s", notes)
 				}
 				if strings.Contains(notes, "read as UTC where they are compared") {

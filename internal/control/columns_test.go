@@ -130,7 +130,7 @@ CREATE TABLE %[1]s.pgschema_blobid (entry_id bytea, amt numeric(18,2))`, schema)
 		{"misspelled id", "pgschema_sink", map[string]string{"entry_id": "id", "amt": "amount"}, "idd", `column "idd" (from id) not found in the sink; its columns are: id, amount`},
 		// The catalog's types plan the comparison before the load too: a
 		// text id against a bytea (BLOB) id is refused.
-		{"incomparable id types", "pgschema_blobid", map[string]string{"entry_id": "id", "amt": "amount"}, "id", "column id (matched: an id or group column) is VARCHAR (a text) cannot be compared with BLOB"},
+		{"incomparable id types", "pgschema_blobid", map[string]string{"entry_id": "id", "amt": "amount"}, "id", "column id (matched: an id or group column): VARCHAR (a text) cannot be compared with BLOB"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			reads.Store(0)

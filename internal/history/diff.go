@@ -17,7 +17,7 @@ import (
 // ErrUnverified: an evidence folder given to Diff does not match its
 // manifest (a file was changed, removed or added); its exceptions are not
 // compared. No class: exit 3, the input could not be read as written.
-var ErrUnverified = errors.New("history: evidence folder does not verify against its manifest")
+var ErrUnverified = errors.New("evidence: the folder does not verify against its manifest")
 
 // Key is one exception key: the values of the key columns as text (nil for
 // NULL), as the exceptions CSV holds them and the history keys them.

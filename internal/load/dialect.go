@@ -6,6 +6,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
@@ -272,11 +273,18 @@ func checkFormat(ctx context.Context, db *duck.DB, table, column, pattern, regex
 }
 
 // formatHint is what a declared type's error adds when a value of a text
-// column did not convert and no format was declared: the option that would
-// read it (nothing is guessed: 01/02/2024 is 2 January or 1 February).
-func formatHint(t string, f sources.ValueFormats, value string) string {
+// column did not convert (msg: firstBad's message, which ends with the
+// value): the option that would read it (nothing is guessed: 01/02/2024 is
+// 2 January or 1 February), or, for a value already in the type's plain
+// form, why it is not one: no such day, or more digits than the DECIMAL
+// holds.
+func formatHint(t string, f sources.ValueFormats, msg string) string {
+	value, ok := badValueOf(msg)
 	switch typeClass(t) {
 	case "date":
+		if ok && isoDate.MatchString(value) {
+			return "; it is written as YYYY-MM-DD but is no calendar day (a month 1-12, a day that month has)"
+		}
 		if f.DateFormat == "" {
 			return `; a date not written as YYYY-MM-DD is read only with its declared format: dateformat: "%m/%d/%Y" (01/02/2024 is 2 January) or "%d/%m/%Y" (1 February), or another strftime pattern`
 		}
@@ -285,9 +293,52 @@ func formatHint(t string, f sources.ValueFormats, value string) string {
 			return `; a timestamp not written as ISO 8601 is read only with its declared format: timestampformat: such as "%m/%d/%Y %H:%M:%S" or "%d.%m.%Y %H:%M"`
 		}
 	case "number":
-		if !f.Numbers() && strings.Contains(value, ",") {
+		if ok && !f.Numbers() && strings.Contains(value, ",") {
 			return `; a decimal comma is read only when declared: decimal_separator: "," (and thousands: "." if 1.234,50 is grouped)`
+		}
+		if ok && !f.Numbers() {
+			return decimalCapacity(t, value)
 		}
 	}
 	return ""
+}
+
+// isoDate is a date in the form DuckDB reads without a format: YYYY-MM-DD.
+var isoDate = regexp.MustCompile(`^\s*\d{4}-\d{2}-\d{2}\s*$`)
+
+// plainDecimal is a number written plainly: a sign, integer digits, a
+// point and fraction digits (no exponent, no grouping).
+var plainDecimal = regexp.MustCompile(`^\s*[+-]?(\d*)(?:\.(\d*))?\s*$`)
+
+// decimalCapacity says why a plain number does not fit DECIMAL(p,s) t: more
+// integer digits than the p-s it holds before the point, with the type that
+// would hold it; "" when t is not DECIMAL(p,s) or the value fits (its error
+// is another).
+func decimalCapacity(t, value string) string {
+	m := decimalType.FindStringSubmatch(t)
+	v := plainDecimal.FindStringSubmatch(value)
+	if m == nil || v == nil || v[1]+v[2] == "" {
+		return ""
+	}
+	p, _ := strconv.Atoi(m[2])
+	sc := 0
+	if m[3] != "" {
+		sc, _ = strconv.Atoi(m[3])
+	}
+	whole := len(strings.TrimLeft(v[1], "0"))
+	if whole <= p-sc {
+		return ""
+	}
+	return fmt.Sprintf("; DECIMAL(%d,%d) holds %d digit(s) before the point, the value has %d: declare DECIMAL(%d,%d) or wider", p, sc, p-sc, whole, whole+sc, sc)
+}
+
+// badValueOf is the value at the end of a firstBad message (…: value
+// "10.00"); false for NULL or another message.
+func badValueOf(msg string) (string, bool) {
+	i := strings.LastIndex(msg, ": value ")
+	if i < 0 {
+		return "", false
+	}
+	v, err := strconv.Unquote(msg[i+len(": value "):])
+	return v, err == nil
 }

@@ -92,9 +92,20 @@ func TestDeclaredInexactRefused(t *testing.T) {
 			t.Errorf("%s %q: %v", c.typ, c.value, err)
 		}
 	}
-	// A DECIMAL with fewer integer digits than the value does not convert.
-	if err := loadWith(t, ".csv", "id,v\n1,123.45\n", map[string]any{"types": map[string]any{"v": "DECIMAL(4,2)"}}, ""); err == nil || !strings.Contains(err.Error(), `a.csv:2: column v: value "123.45" does not convert to the declared type DECIMAL(4,2)`) {
-		t.Errorf("DECIMAL(4,2) 123.45: err = %v", err)
+	// A DECIMAL with fewer integer digits than the value does not convert;
+	// the message says what it holds and what would hold the value.
+	if err := loadWith(t, ".csv", "id,v\n1,-0123.45\n", map[string]any{"types": map[string]any{"v": "DECIMAL(4,2)"}}, ""); err == nil || !strings.Contains(err.Error(), `a.csv:2: column v: value "-0123.45" does not convert to the declared type DECIMAL(4,2); DECIMAL(4,2) holds 2 digit(s) before the point, the value has 3: declare DECIMAL(5,2) or wider`) {
+		t.Errorf("DECIMAL(4,2) -0123.45: err = %v", err)
+	}
+	// A date in the plain form that is no day is not sent to dateformat:.
+	for _, c := range []struct{ value, want string }{
+		{"2024-13-01", "it is written as YYYY-MM-DD but is no calendar day"},
+		{"2023-02-29", "it is written as YYYY-MM-DD but is no calendar day"},
+		{"01/02/2024", `a date not written as YYYY-MM-DD is read only with its declared format: dateformat: "%m/%d/%Y"`},
+	} {
+		if err := loadWith(t, ".csv", "id,v\n1,"+c.value+"\n", map[string]any{"types": map[string]any{"v": "DATE"}}, ""); err == nil || !strings.Contains(err.Error(), `value "`+c.value+`" does not convert to the declared type DATE; `+c.want) {
+			t.Errorf("DATE %s: err = %v, want %q", c.value, err, c.want)
+		}
 	}
 }
 
