@@ -194,7 +194,11 @@ func runOne(ctx context.Context, o *runOptions, p planned, opt control.Options) 
 				}
 			}
 		}
-		removed, err := leftover.Sweep("", []string{filepath.Dir(filepath.Clean(s.Out))})
+		var histories []string
+		if s.History != "" {
+			histories = []string{s.History}
+		}
+		removed, err := leftover.Sweep("", []string{filepath.Dir(filepath.Clean(s.Out))}, histories)
 		for _, r := range removed {
 			fmt.Fprintf(o.f.stderr, "reconcile: %s\n", r)
 		}

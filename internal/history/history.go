@@ -85,7 +85,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/fault"
-	"github.com/reconcile-dev/reconcile/internal/proc"
+	"github.com/reconcile-dev/reconcile/internal/leftover"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 	"github.com/reconcile-dev/reconcile/queries"
 )
@@ -781,7 +781,7 @@ func Record(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Sum
 		}
 		target := c.File
 		if !exists {
-			target = filepath.Join(filepath.Dir(c.File), "."+filepath.Base(c.File)+".new-"+proc.Self().Tag())
+			target = leftover.HistoryStaging(c.File)
 			os.Remove(target)
 			defer os.Remove(target)
 			if err := exec(ctx, db, "attach", struct {

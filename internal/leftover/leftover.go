@@ -1,8 +1,10 @@
 // Package leftover cleans up after runs that died before they could (a
 // SIGKILL from the OOM killer or a cron timeout): DuckDB's temporary
-// folders, which can hold gigabytes of spilled data, and evidence staging
+// folders, which can hold gigabytes of spilled data, evidence staging
 // folders (".<name>.incomplete-…"), which never look like finished
-// evidence but take space and confuse whoever lists the folder.
+// evidence but take space and confuse whoever lists the folder, and a first
+// run history built beside its final name (".<file>.new-…", HistoryStaging)
+// by a run killed before it was put in place.
 //
 // Each is named for the process that made it (its pid and start time,
 // package proc): a later run removes those whose process is gone, and says
@@ -34,11 +36,21 @@ func MkdirTemp() (string, error) {
 	return os.MkdirTemp("", TempPrefix+proc.Self().Tag()+"-")
 }
 
+// HistoryStaging is where the running process builds a history file that
+// does not exist yet, beside its final name file, before linking it into
+// place: ".<file's name>.new-<pid>-<start>" (DuckDB may add ".wal" to it).
+func HistoryStaging(file string) string {
+	return filepath.Join(filepath.Dir(file), historyStagingPrefix(file)+proc.Self().Tag())
+}
+
+func historyStagingPrefix(file string) string { return "." + filepath.Base(file) + ".new-" }
+
 // Removed is one leftover dealt with.
 type Removed struct {
-	// Path is the folder removed (or, Restored, put back).
+	// Path is the folder or file removed (or, Restored, put back).
 	Path string
-	// What is a DuckDB temporary folder or an evidence staging folder.
+	// What is a DuckDB temporary folder, an evidence staging folder or a
+	// history file never put in place.
 	What string
 	// Owner is the process that made it, no longer running.
 	Owner proc.Owner
@@ -60,13 +72,14 @@ func (r Removed) String() string {
 }
 
 // Sweep removes the DuckDB temporary folders in tempDir ("" for
-// os.TempDir) and the evidence staging folders in each of evidenceDirs (the
-// folders evidence folders are published in) whose process is gone, and
-// returns what it did, in path order. An earlier evidence folder a dead
+// os.TempDir), the evidence staging folders in each of evidenceDirs (the
+// folders evidence folders are published in) and the staging files of
+// each history file of histories (HistoryStaging, with DuckDB's .wal) whose
+// process is gone, and returns what it did, in path order. An earlier evidence folder a dead
 // --force run had moved aside is put back when its target is missing, and
 // removed when the new folder took its place. Folders that cannot be
 // removed are reported in the error; the others are removed all the same.
-func Sweep(tempDir string, evidenceDirs []string) ([]Removed, error) {
+func Sweep(tempDir string, evidenceDirs, histories []string) ([]Removed, error) {
 	if tempDir == "" {
 		tempDir = os.TempDir()
 	}
@@ -128,6 +141,32 @@ func Sweep(tempDir string, evidenceDirs []string) ([]Removed, error) {
 				what = "earlier evidence folder replaced by --force"
 			}
 			r, err := remove(path, what, st.Owner)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			out = append(out, r)
+		}
+	}
+	for _, h := range histories {
+		prefix := historyStagingPrefix(h)
+		entries, err := os.ReadDir(filepath.Dir(h))
+		if err != nil {
+			if !errors.Is(err, os.ErrNotExist) {
+				errs = append(errs, err)
+			}
+			continue
+		}
+		for _, e := range entries {
+			rest, ok := strings.CutPrefix(e.Name(), prefix)
+			if !ok || !e.Type().IsRegular() {
+				continue
+			}
+			owner, tail, ok := proc.ParseTag(strings.TrimSuffix(rest, ".wal"))
+			if !ok || tail != "" || owner.Alive() {
+				continue
+			}
+			r, err := remove(filepath.Join(filepath.Dir(h), e.Name()), "history file never put in place", owner)
 			if err != nil {
 				errs = append(errs, err)
 				continue

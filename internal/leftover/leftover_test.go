@@ -56,7 +56,17 @@ func TestSweep(t *testing.T) {
 	mkdir(t, filepath.Join(ev, ".night-1.incomplete-"+dead.Tag()+"-AAAAAAAAAA.old"), "summary.json")
 	mkdir(t, filepath.Join(ev, ".night-2.incomplete-"+dead.Tag()+"-BBBBBBBBBB.old"), "summary.json")
 
-	got, err := Sweep(tmp, []string{ev, ev})
+	// A first history file built beside its name by a run killed before
+	// it was linked into place: the dead run's (and DuckDB's WAL beside
+	// it) go; ours, another history's and the history itself stay.
+	hist := filepath.Join(ev, "h.duckdb")
+	for _, f := range []string{"h.duckdb", ".h.duckdb.new-" + dead.Tag(), ".h.duckdb.new-" + dead.Tag() + ".wal", ".h.duckdb.new-" + me.Tag(), ".g.duckdb.new-" + dead.Tag()} {
+		if err := os.WriteFile(filepath.Join(ev, f), []byte("0123456789"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	got, err := Sweep(tmp, []string{ev, ev}, []string{hist})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,6 +80,8 @@ func TestSweep(t *testing.T) {
 		"restored " + filepath.Join(ev, ".night-2.incomplete-"+dead.Tag()+"-BBBBBBBBBB.old") + " to " + filepath.Join(ev, "night-2"),
 		"removed " + filepath.Join(tmp, TempPrefix+dead.Tag()+"-111") + " (DuckDB temporary folder of pid",
 		"removed " + filepath.Join(tmp, TempPrefix+recycled.Tag()+"-222") + " (DuckDB temporary folder of pid",
+		"removed " + filepath.Join(ev, ".h.duckdb.new-"+dead.Tag()) + " (history file never put in place of pid",
+		"removed " + filepath.Join(ev, ".h.duckdb.new-"+dead.Tag()+".wal") + " (history file never put in place of pid",
 	}
 	sort.Strings(want)
 	sort.Strings(lines)
@@ -94,7 +106,7 @@ func TestSweep(t *testing.T) {
 		}
 	}
 	sort.Strings(left)
-	wantLeft := []string{".ledger.incomplete-" + me.Tag() + "-ABCDEFGHIJ", ".ledger.incomplete-QWERTYUIOP", "night-1", "night-2",
+	wantLeft := []string{"h.duckdb", ".h.duckdb.new-" + me.Tag(), ".g.duckdb.new-" + dead.Tag(), ".ledger.incomplete-" + me.Tag() + "-ABCDEFGHIJ", ".ledger.incomplete-QWERTYUIOP", "night-1", "night-2",
 		TempPrefix + "K3J2H1", TempPrefix + me.Tag() + "-333", "unrelated-" + dead.Tag() + "-1"}
 	sort.Strings(wantLeft)
 	if strings.Join(left, "\n") != strings.Join(wantLeft, "\n") {
