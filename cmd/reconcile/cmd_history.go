@@ -59,19 +59,22 @@ Exit codes: 0 listed; 2 FILE does not exist or is not a run history, or
 
 // historyRun is one run as `reconcile history --json` prints it.
 type historyRun struct {
-	Control        string            `json:"control"`
-	Seq            int64             `json:"seq"`
-	RunID          string            `json:"run_id"`
-	StartedAt      string            `json:"started_at"`
-	FinishedAt     string            `json:"finished_at"`
-	Status         evidence.Status   `json:"status"`
-	Params         map[string]string `json:"params,omitempty"`
-	Evidence       string            `json:"evidence"`
-	SourceRows     int64             `json:"source_rows"`
-	SinkRows       int64             `json:"sink_rows"`
-	SinkRowsPerKey *float64          `json:"sink_rows_per_key,omitempty"`
-	Restarts       *int64            `json:"restarts,omitempty"`
-	Checks         []historyCheck    `json:"checks"`
+	Control    string            `json:"control"`
+	Seq        int64             `json:"seq"`
+	RunID      string            `json:"run_id"`
+	StartedAt  string            `json:"started_at"`
+	FinishedAt string            `json:"finished_at"`
+	Status     evidence.Status   `json:"status"`
+	Params     map[string]string `json:"params,omitempty"`
+	Evidence   string            `json:"evidence"`
+	// EvidenceState is whether the folder still holds this run's evidence
+	// (history.EvidenceState): "in place", "replaced" or "missing".
+	EvidenceState  string         `json:"evidence_state"`
+	SourceRows     int64          `json:"source_rows"`
+	SinkRows       int64          `json:"sink_rows"`
+	SinkRowsPerKey *float64       `json:"sink_rows_per_key,omitempty"`
+	Restarts       *int64         `json:"restarts,omitempty"`
+	Checks         []historyCheck `json:"checks"`
 }
 
 type historyCheck struct {
@@ -115,6 +118,9 @@ func runHistory(cmd *cobra.Command, o *historyOptions) error {
 		hr := historyRun{Control: r.Control, Seq: r.Seq, RunID: r.ID, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt, Status: r.Status,
 			Params: r.Params, Evidence: r.Evidence, SourceRows: r.SourceRows, SinkRows: r.SinkRows, SinkRowsPerKey: r.SinkRowsPerKey,
 			Restarts: r.Restarts, Checks: []historyCheck{}}
+		if hr.EvidenceState, err = history.EvidenceState(r); err != nil {
+			return err
+		}
 		for _, c := range r.Checks {
 			hr.Checks = append(hr.Checks, historyCheck{ID: c.ID, Status: c.Status, Exceptions: c.Exceptions, KeyColumns: c.KeyColumns,
 				Compared: c.Compared, New: c.New, Recurring: c.Recurring, Resolved: c.Resolved})
@@ -166,6 +172,14 @@ func writeHistory(w interface{ Write([]byte) (int, error) }, file string, runs [
 		}
 		if err := tw.Flush(); err != nil {
 			return err
+		}
+		for _, r := range rs {
+			switch r.EvidenceState {
+			case history.EvidenceReplaced:
+				fmt.Fprintf(w, "note: run %s's evidence folder %s now holds another run's evidence (a later run, --force, wrote there); its own evidence is gone\n", r.RunID, r.Evidence)
+			case history.EvidenceMissing:
+				fmt.Fprintf(w, "note: run %s's evidence folder %s (or its manifest.json) is missing\n", r.RunID, r.Evidence)
+			}
 		}
 	}
 	return nil

@@ -229,6 +229,37 @@ func TestNightlyThreeNights(t *testing.T) {
 		!strings.Contains(stdout, "  + entry_id=E0002601\n") || strings.Contains(stdout, "null_ids") {
 		t.Errorf("diff: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+
+	// Night 1 run again with --force writes over its folder, and night 2's
+	// folder is removed: the history says which runs' evidence is gone
+	// (before, it pointed at the folders as if they held them).
+	if code, stdout, stderr := runCLI(t, "run", controls, "--param", "day=2026-11-28", "--force", "--quiet"); code != exitOK {
+		t.Fatalf("night 1 again: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if err := os.RemoveAll(filepath.Join(ev, "ledger-nightly", "2026-11-29")); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ = runCLI(t, "history", "--history", hist, "--control", "ledger-nightly", "--json")
+	runs = nil
+	if err := json.Unmarshal([]byte(stdout), &runs); code != exitOK || err != nil {
+		t.Fatalf("history --json: exit %d, %v", code, err)
+	}
+	var states []string
+	for _, r := range runs {
+		states = append(states, r.Params["day"]+" "+r.EvidenceState)
+	}
+	if want := []string{"2026-11-28 replaced", "2026-11-29 missing", "2026-11-30 in place", "2026-11-28 in place"}; !reflect.DeepEqual(states, want) {
+		t.Errorf("evidence states %q, want %q", states, want)
+	}
+	code, stdout, _ = runCLI(t, "history", "--history", hist, "--control", "ledger-nightly")
+	for _, want := range []string{
+		"note: run " + runs[0].RunID + "'s evidence folder " + filepath.Join(ev, "ledger-nightly", "2026-11-28") + " now holds another run's evidence",
+		"note: run " + runs[1].RunID + "'s evidence folder " + filepath.Join(ev, "ledger-nightly", "2026-11-29") + " (or its manifest.json) is missing",
+	} {
+		if code != exitOK || !strings.Contains(stdout, want) {
+			t.Errorf("history: exit %d, output lacks %q:\n%s", code, want, stdout)
+		}
+	}
 }
 
 // Parameters: an unknown or unset one is a spec error naming it (exit 2),

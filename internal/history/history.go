@@ -69,6 +69,8 @@ package history
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -649,6 +651,9 @@ type RunRecord struct {
 	FinishedAt string
 	// Evidence is the run's evidence folder, absolute.
 	Evidence string
+	// ManifestSHA is the SHA-256 (hex) of the folder's manifest.json as the
+	// run published it (EvidenceState compares it with the folder now).
+	ManifestSHA string
 	// SourceRows and SinkRows are the populations; SinkRowsPerKey and
 	// Restarts are set for a replay run.
 	SourceRows, SinkRows int64
@@ -696,6 +701,7 @@ func recentRuns(ctx context.Context, db *duck.DB, control string, limit int) ([]
 			fmt.Sscan(*row[11], &v)
 			rr.Restarts = &v
 		}
+		rr.ManifestSHA = *row[12]
 		rr.Exceptions = map[string]int64{}
 		out = append(out, rr)
 		bySeq[rr.Seq] = rr
@@ -921,3 +927,35 @@ func orEmpty(m map[string]string) map[string]string {
 
 // Lockfile is the advisory lock file of history file path.
 func Lockfile(path string) string { return path + ".lock" }
+
+// Evidence states of a recorded run's folder (EvidenceState).
+const (
+	// EvidenceInPlace: the folder's manifest.json is the one the run
+	// published.
+	EvidenceInPlace = "in place"
+	// EvidenceReplaced: the folder holds another manifest.json — a later
+	// run wrote its evidence there (run --force, or a control whose out:
+	// names no date); the run's own evidence is gone.
+	EvidenceReplaced = "replaced"
+	// EvidenceMissing: the folder or its manifest.json is not there (moved
+	// or removed).
+	EvidenceMissing = "missing"
+)
+
+// EvidenceState says whether r's evidence folder still holds the evidence
+// r published, by the SHA-256 of its manifest.json (which names every
+// file's SHA-256): EvidenceInPlace, EvidenceReplaced or EvidenceMissing.
+// An error reading the file other than its absence is returned.
+func EvidenceState(r *RunRecord) (string, error) {
+	b, err := os.ReadFile(filepath.Join(r.Evidence, evidence.ManifestFile))
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return EvidenceMissing, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("history: run %s: %w", r.ID, err)
+	}
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != r.ManifestSHA {
+		return EvidenceReplaced, nil
+	}
+	return EvidenceInPlace, nil
+}
