@@ -408,7 +408,8 @@ func createExpected(ctx context.Context, db *duck.DB, r *Replay) error {
 		Groups        []string
 		Aggregates    []ReplayAggregate
 		Size          int64
-	}{ExpectedTable, EventsTable, r.GroupBy, r.Aggregates, r.Window.Size.Micros()})
+		Tumbling      bool
+	}{ExpectedTable, EventsTable, r.GroupBy, r.Aggregates, r.Window.Size.Micros(), !r.Window.Sliding()})
 }
 
 // sinkAggregate is one aggregate column of the sink as replay_sink.sql
