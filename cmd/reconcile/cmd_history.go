@@ -68,8 +68,11 @@ type historyRun struct {
 	Params     map[string]string `json:"params,omitempty"`
 	Evidence   string            `json:"evidence"`
 	// EvidenceState is whether the folder still holds this run's evidence
-	// (history.EvidenceState): "in place", "replaced" or "missing".
+	// (history.EvidenceState): "in place", "replaced", "changed",
+	// "missing" or "unreadable"; EvidenceNote says more for replaced (the
+	// run it holds) and unreadable (the error).
 	EvidenceState  string         `json:"evidence_state"`
+	EvidenceNote   string         `json:"evidence_note,omitempty"`
 	SourceRows     int64          `json:"source_rows"`
 	SinkRows       int64          `json:"sink_rows"`
 	SinkRowsPerKey *float64       `json:"sink_rows_per_key,omitempty"`
@@ -118,9 +121,7 @@ func runHistory(cmd *cobra.Command, o *historyOptions) error {
 		hr := historyRun{Control: r.Control, Seq: r.Seq, RunID: r.ID, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt, Status: r.Status,
 			Params: r.Params, Evidence: r.Evidence, SourceRows: r.SourceRows, SinkRows: r.SinkRows, SinkRowsPerKey: r.SinkRowsPerKey,
 			Restarts: r.Restarts, Checks: []historyCheck{}}
-		if hr.EvidenceState, err = history.EvidenceState(r); err != nil {
-			return err
-		}
+		hr.EvidenceState, hr.EvidenceNote = history.EvidenceState(r)
 		for _, c := range r.Checks {
 			hr.Checks = append(hr.Checks, historyCheck{ID: c.ID, Status: c.Status, Exceptions: c.Exceptions, KeyColumns: c.KeyColumns,
 				Compared: c.Compared, New: c.New, Recurring: c.Recurring, Resolved: c.Resolved})
@@ -176,9 +177,13 @@ func writeHistory(w interface{ Write([]byte) (int, error) }, file string, runs [
 		for _, r := range rs {
 			switch r.EvidenceState {
 			case history.EvidenceReplaced:
-				fmt.Fprintf(w, "note: run %s's evidence folder %s now holds another run's evidence (a later run, --force, wrote there); its own evidence is gone\n", r.RunID, r.Evidence)
+				fmt.Fprintf(w, "note: run %s's evidence folder %s now holds another run's evidence (%s: a later run, --force, wrote there); its own evidence is gone\n", r.RunID, r.Evidence, r.EvidenceNote)
+			case history.EvidenceChanged:
+				fmt.Fprintf(w, "note: run %s's evidence folder %s was changed after the run published it (its manifest.json is not the one recorded; reconcile verify %s says what else)\n", r.RunID, r.Evidence, r.Evidence)
 			case history.EvidenceMissing:
 				fmt.Fprintf(w, "note: run %s's evidence folder %s (or its manifest.json) is missing\n", r.RunID, r.Evidence)
+			case history.EvidenceUnreadable:
+				fmt.Fprintf(w, "note: run %s's evidence folder %s cannot be read: %s\n", r.RunID, r.Evidence, r.EvidenceNote)
 			}
 		}
 	}

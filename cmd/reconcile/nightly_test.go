@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -230,31 +231,60 @@ func TestNightlyThreeNights(t *testing.T) {
 		t.Errorf("diff: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 
-	// Night 1 run again with --force writes over its folder, and night 2's
-	// folder is removed: the history says which runs' evidence is gone
-	// (before, it pointed at the folders as if they held them).
+	// Night 1 run again with --force writes over its folders, night 2's
+	// ledger folder is removed, night 3's ledger manifest edited, night 2's
+	// warehouse manifest made unreadable (a folder in its place): the
+	// history says which runs' evidence is gone or changed (before, it
+	// pointed at the folders as if they held them), and lists the rest.
 	if code, stdout, stderr := runCLI(t, "run", controls, "--param", "day=2026-11-28", "--force", "--quiet"); code != exitOK {
 		t.Fatalf("night 1 again: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	if err := os.RemoveAll(filepath.Join(ev, "ledger-nightly", "2026-11-29")); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, _ = runCLI(t, "history", "--history", hist, "--control", "ledger-nightly", "--json")
+	f3, err := os.OpenFile(filepath.Join(ev, "ledger-nightly", "2026-11-30", evidence.ManifestFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f3.WriteString(" ")
+	f3.Close()
+	wm := filepath.Join(ev, "warehouse-nightly", "2026-11-29", evidence.ManifestFile)
+	if err := os.Remove(wm); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(wm, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ = runCLI(t, "history", "--history", hist, "--json")
 	runs = nil
 	if err := json.Unmarshal([]byte(stdout), &runs); code != exitOK || err != nil {
 		t.Fatalf("history --json: exit %d, %v", code, err)
 	}
 	var states []string
+	var ledger []historyRun // in recording order: nights 1, 2, 3, 1 again
 	for _, r := range runs {
-		states = append(states, r.Params["day"]+" "+r.EvidenceState)
+		states = append(states, r.Control+" "+r.Params["day"]+" "+r.EvidenceState)
+		if r.Control == "ledger-nightly" {
+			ledger = append(ledger, r)
+		}
 	}
-	if want := []string{"2026-11-28 replaced", "2026-11-29 missing", "2026-11-30 in place", "2026-11-28 in place"}; !reflect.DeepEqual(states, want) {
-		t.Errorf("evidence states %q, want %q", states, want)
+	if len(ledger) != 4 {
+		t.Fatalf("%d runs of ledger-nightly, want 4", len(ledger))
 	}
-	code, stdout, _ = runCLI(t, "history", "--history", hist, "--control", "ledger-nightly")
+	sort.Strings(states)
+	wantStates := []string{
+		"ledger-nightly 2026-11-28 in place", "ledger-nightly 2026-11-28 replaced", "ledger-nightly 2026-11-29 missing", "ledger-nightly 2026-11-30 changed",
+		"warehouse-nightly 2026-11-28 in place", "warehouse-nightly 2026-11-28 replaced", "warehouse-nightly 2026-11-29 unreadable", "warehouse-nightly 2026-11-30 in place",
+	}
+	if !reflect.DeepEqual(states, wantStates) {
+		t.Errorf("evidence states:\n%s\nwant:\n%s", strings.Join(states, "\n"), strings.Join(wantStates, "\n"))
+	}
+	code, stdout, _ = runCLI(t, "history", "--history", hist)
 	for _, want := range []string{
-		"note: run " + runs[0].RunID + "'s evidence folder " + filepath.Join(ev, "ledger-nightly", "2026-11-28") + " now holds another run's evidence",
-		"note: run " + runs[1].RunID + "'s evidence folder " + filepath.Join(ev, "ledger-nightly", "2026-11-29") + " (or its manifest.json) is missing",
+		"note: run " + ledger[0].RunID + "'s evidence folder " + filepath.Join(ev, "ledger-nightly", "2026-11-28") + " now holds another run's evidence (it holds run " + ledger[3].RunID,
+		"note: run " + ledger[1].RunID + "'s evidence folder " + filepath.Join(ev, "ledger-nightly", "2026-11-29") + " (or its manifest.json) is missing",
+		"note: run " + ledger[2].RunID + "'s evidence folder " + filepath.Join(ev, "ledger-nightly", "2026-11-30") + " was changed after the run published it",
+		"'s evidence folder " + filepath.Join(ev, "warehouse-nightly", "2026-11-29") + " cannot be read: read " + wm + ": is a directory",
 	} {
 		if code != exitOK || !strings.Contains(stdout, want) {
 			t.Errorf("history: exit %d, output lacks %q:\n%s", code, want, stdout)

@@ -933,29 +933,44 @@ const (
 	// EvidenceInPlace: the folder's manifest.json is the one the run
 	// published.
 	EvidenceInPlace = "in place"
-	// EvidenceReplaced: the folder holds another manifest.json — a later
-	// run wrote its evidence there (run --force, or a control whose out:
-	// names no date); the run's own evidence is gone.
+	// EvidenceReplaced: the folder holds another run's manifest.json — a
+	// later run wrote its evidence there (run --force, or a control whose
+	// out: names no date); the run's own evidence is gone.
 	EvidenceReplaced = "replaced"
+	// EvidenceChanged: the folder's manifest.json names the run but is
+	// not the one it published: it was edited since (reconcile verify
+	// says what else was).
+	EvidenceChanged = "changed"
 	// EvidenceMissing: the folder or its manifest.json is not there (moved
 	// or removed).
 	EvidenceMissing = "missing"
+	// EvidenceUnreadable: the manifest.json is there but cannot be read
+	// (permissions, or not a file).
+	EvidenceUnreadable = "unreadable"
 )
 
 // EvidenceState says whether r's evidence folder still holds the evidence
 // r published, by the SHA-256 of its manifest.json (which names every
-// file's SHA-256): EvidenceInPlace, EvidenceReplaced or EvidenceMissing.
-// An error reading the file other than its absence is returned.
-func EvidenceState(r *RunRecord) (string, error) {
+// file's SHA-256) and, when that differs, the run id it names:
+// EvidenceInPlace, EvidenceReplaced, EvidenceChanged, EvidenceMissing or
+// EvidenceUnreadable, with the reason for the last. A folder is one run's
+// business: no state is an error of the listing.
+func EvidenceState(r *RunRecord) (state, why string) {
 	b, err := os.ReadFile(filepath.Join(r.Evidence, evidence.ManifestFile))
-	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-		return EvidenceMissing, nil
+	switch {
+	case errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return EvidenceMissing, ""
+	case err != nil:
+		return EvidenceUnreadable, err.Error()
 	}
-	if err != nil {
-		return "", fmt.Errorf("history: run %s: %w", r.ID, err)
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) == r.ManifestSHA {
+		return EvidenceInPlace, ""
 	}
-	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != r.ManifestSHA {
-		return EvidenceReplaced, nil
+	var m struct {
+		RunID string `json:"run_id"`
 	}
-	return EvidenceInPlace, nil
+	if json.Unmarshal(b, &m) == nil && m.RunID != "" && m.RunID != r.ID {
+		return EvidenceReplaced, "it holds run " + m.RunID
+	}
+	return EvidenceChanged, ""
 }
