@@ -289,6 +289,9 @@ func formatHint(t string, f sources.ValueFormats, msg string) string {
 			return `; a date not written as YYYY-MM-DD is read only with its declared format: dateformat: "%m/%d/%Y" (01/02/2024 is 2 January) or "%d/%m/%Y" (1 February), or another strftime pattern`
 		}
 	case "timestamp":
+		if ok && isoTimestamp.MatchString(value) {
+			return "; it is written as an ISO 8601 timestamp but is no real time (a month 1-12, a day the month has, hours 0-23, minutes and seconds 0-59)"
+		}
 		if f.TimestampFormat == "" {
 			return `; a timestamp not written as ISO 8601 is read only with its declared format: timestampformat: such as "%m/%d/%Y %H:%M:%S" or "%d.%m.%Y %H:%M"`
 		}
@@ -306,14 +309,20 @@ func formatHint(t string, f sources.ValueFormats, msg string) string {
 // isoDate is a date in the form DuckDB reads without a format: YYYY-MM-DD.
 var isoDate = regexp.MustCompile(`^\s*\d{4}-\d{2}-\d{2}\s*$`)
 
+// isoTimestamp is the layout of an ISO 8601 timestamp DuckDB reads without a
+// format: a date, T or a space, hh:mm[:ss[.fraction]], an optional zone.
+var isoTimestamp = regexp.MustCompile(`^\s*\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}(:?\d{2})?)?\s*$`)
+
 // plainDecimal is a number written plainly: a sign, integer digits, a
 // point and fraction digits (no exponent, no grouping).
 var plainDecimal = regexp.MustCompile(`^\s*[+-]?(\d*)(?:\.(\d*))?\s*$`)
 
-// decimalCapacity says why a plain number does not fit DECIMAL(p,s) t: more
-// integer digits than the p-s it holds before the point, with the type that
-// would hold it; "" when t is not DECIMAL(p,s) or the value fits (its error
-// is another).
+// decimalCapacity says why a plain number does not fit DECIMAL(p,s) t:
+// more integer digits than the p-s it holds before the point, or more
+// fraction digits (trailing zeros too: the exactness check counts them)
+// than its s, with the narrowest DECIMAL
+// that holds both the type's and the value's digits; "" when t is not
+// DECIMAL(p,s), the value is not plain, or it fits (its error is another).
 func decimalCapacity(t, value string) string {
 	m := decimalType.FindStringSubmatch(t)
 	v := plainDecimal.FindStringSubmatch(value)
@@ -325,11 +334,24 @@ func decimalCapacity(t, value string) string {
 	if m[3] != "" {
 		sc, _ = strconv.Atoi(m[3])
 	}
-	whole := len(strings.TrimLeft(v[1], "0"))
-	if whole <= p-sc {
+	whole, frac := len(strings.TrimLeft(v[1], "0")), len(v[2])
+	var why []string
+	if whole > p-sc {
+		why = append(why, fmt.Sprintf("%d digit(s) before the point, the value has %d", p-sc, whole))
+	}
+	if frac > sc {
+		why = append(why, fmt.Sprintf("%d digit(s) after the point, the value has %d", sc, frac))
+	}
+	if why == nil {
 		return ""
 	}
-	return fmt.Sprintf("; DECIMAL(%d,%d) holds %d digit(s) before the point, the value has %d: declare DECIMAL(%d,%d) or wider", p, sc, p-sc, whole, whole+sc, sc)
+	needScale := max(sc, frac)
+	need := max(p-sc, whole) + needScale
+	advice := fmt.Sprintf("declare DECIMAL(%d,%d) or wider", need, needScale)
+	if need > 38 {
+		advice = "no DECIMAL holds it (38 digits at most): declare VARCHAR to compare it as text"
+	}
+	return fmt.Sprintf("; DECIMAL(%d,%d) holds %s: %s", p, sc, strings.Join(why, "; "), advice)
 }
 
 // badValueOf is the value at the end of a firstBad message (…: value

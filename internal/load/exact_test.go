@@ -97,6 +97,24 @@ func TestDeclaredInexactRefused(t *testing.T) {
 	if err := loadWith(t, ".csv", "id,v\n1,-0123.45\n", map[string]any{"types": map[string]any{"v": "DECIMAL(4,2)"}}, ""); err == nil || !strings.Contains(err.Error(), `a.csv:2: column v: value "-0123.45" does not convert to the declared type DECIMAL(4,2); DECIMAL(4,2) holds 2 digit(s) before the point, the value has 3: declare DECIMAL(5,2) or wider`) {
 		t.Errorf("DECIMAL(4,2) -0123.45: err = %v", err)
 	}
+	// The advice names a DECIMAL that holds the value's digits on both
+	// sides of the point (found by a new user: 99.999 under DECIMAL(3,2)
+	// was told DECIMAL(4,2), which refused it again).
+	for _, c := range []struct{ typ, value, want string }{
+		{"DECIMAL(3,2)", "99.999", "DECIMAL(3,2) holds 1 digit(s) before the point, the value has 2; 2 digit(s) after the point, the value has 3: declare DECIMAL(5,3) or wider"},
+		{"DECIMAL(5,2)", "99.999", "does not convert exactly to the declared type DECIMAL(5,2): it holds a plain decimal number"},
+		{"DECIMAL(5,2)", "99.999", "DECIMAL(5,2) holds 2 digit(s) after the point, the value has 3: declare DECIMAL(6,3) or wider"},
+		{"DECIMAL(38,10)", "1234567890123456789012345678901.5", "no DECIMAL holds it (38 digits at most)"},
+		{"TIMESTAMP", "2024-02-30 10:00:00", "it is written as an ISO 8601 timestamp but is no real time"},
+	} {
+		if err := loadWith(t, ".csv", "id,v\n1,"+c.value+"\n", map[string]any{"types": map[string]any{"v": c.typ}}, ""); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %s: err = %v, want %q", c.typ, c.value, err, c.want)
+		}
+	}
+	// The advice given is itself taken.
+	if err := loadWith(t, ".csv", "id,v\n1,99.999\n", map[string]any{"types": map[string]any{"v": "DECIMAL(5,3)"}}, ""); err != nil {
+		t.Errorf("DECIMAL(5,3) 99.999: %v", err)
+	}
 	// A date in the plain form that is no day is not sent to dateformat:.
 	for _, c := range []struct{ value, want string }{
 		{"2024-13-01", "it is written as YYYY-MM-DD but is no calendar day"},

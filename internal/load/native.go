@@ -738,12 +738,14 @@ func zonePattern(role string, d sources.Column, f sources.ValueFormats) error {
 // check of d, for the error.
 func exactReason(d declared) string {
 	switch {
+	case d.Text && d.Class == "number" && d.Scale == 0 && decimalType.MatchString(d.Type):
+		return "a DECIMAL of scale 0 holds a plain integer (an optional sign and digits: no fraction digits, exponent, hex or _), and DuckDB's cast would round a fraction (1.5 becoming 2)"
 	case d.Text && d.Class == "number" && d.Scale == 0:
 		return "an integer type holds a plain integer (an optional sign and digits: no fraction digits, exponent, hex or _), and DuckDB's cast would round a fraction (1.5 becoming 2)"
 	case d.Text && d.Class == "number":
 		return fmt.Sprintf("it holds a plain decimal number (an optional sign, digits, a point: no exponent, hex or _) of at most %d fraction digits, and DuckDB's cast would round or rewrite the value", d.Scale)
 	case d.Text && d.Class == "date":
-		return "a DATE is a plain date written YYYY-MM-DD, and DuckDB's cast would drop a time of day (even 00:00:00): declare TIMESTAMP, or a dateformat: for another layout"
+		return "a DATE is a plain date written YYYY-MM-DD (a two-digit month and day), and DuckDB's cast would read another layout as some day or drop a time of day (even 00:00:00): a dateformat: for another layout, or declare TIMESTAMP for a time of day"
 	case d.Text && d.Class == "timestamp":
 		return fmt.Sprintf("it holds an ISO 8601 timestamp (YYYY-MM-DD, optionally T or a space and hh:mm[:ss[.fraction]], and a zone or offset) with at most %d fraction digits of a second, and DuckDB's cast would read another layout (epoch, 1970-1-1, 24:00:00) as some instant or drop further non-zero digits (TIMESTAMP_NS holds nanoseconds, zone-less): declare a timestampformat: for another layout", d.Digits)
 	}
@@ -839,7 +841,11 @@ func applyDeclared(ctx context.Context, db *duck.DB, table, role string, declare
 			c = check
 			switch c {
 			case "exact":
-				return fmt.Errorf("%s does not convert exactly to the declared type %s: %s", msg, d.Type, exactReason(data))
+				advice := ""
+				if v, ok := badValueOf(msg); ok && !formats.Numbers() {
+					advice = decimalCapacity(d.Type, v)
+				}
+				return fmt.Errorf("%s does not convert exactly to the declared type %s: %s%s", msg, d.Type, exactReason(data), advice)
 			case "gap":
 				return fmt.Errorf("%s is a wall-clock time that does not exist in %s (a DST change skips it), read as the declared type %s: check the input's time_zone, or write the value with its offset%s", msg, zone, d.Type, declareZoned(d.Type))
 			default:
