@@ -193,7 +193,14 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	p.SinkValueCols = p.SourceValueCols
 	if len(c.ID) > 0 {
 		notes = append(notes, comparedNote(p))
-		notes = append(notes, caseOnlyNotes(p.Uncompared)...)
+		taken := map[string]bool{}
+		for _, c := range p.Compared {
+			taken[strings.ToLower(c.Name)] = true
+		}
+		for _, u := range p.Uncompared {
+			taken[strings.ToLower(u.Name)] = true
+		}
+		notes = append(notes, caseOnlyNotes(p.Uncompared, taken)...)
 	}
 	return p, notes, nil
 }
@@ -203,8 +210,10 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 // (" amount", "amount": a CSV header written "id, amount"): names are
 // matched exactly, so each is a column of one input only and neither is
 // compared — a PostgreSQL table's lower-cased names against camelCase
-// JSON, say. rename: makes them one column.
-func caseOnlyNotes(un []UncomparedColumn) []string {
+// JSON, say. rename: makes them one column, under a name neither input
+// has (taken: every column name of both, lower-cased, as DuckDB matches
+// them).
+func caseOnlyNotes(un []UncomparedColumn, taken map[string]bool) []string {
 	var notes []string
 	for _, s := range un {
 		if s.Reason != ReasonOnlySource {
@@ -215,16 +224,27 @@ func caseOnlyNotes(un []UncomparedColumn) []string {
 				continue
 			}
 			if strings.EqualFold(s.Name, k.Name) {
-				notes = append(notes, fmt.Sprintf("WARNING: column %s of the source and %s of the sink differ only in case, so neither is compared (names are matched exactly); to compare them, rename: both to one new name (source: {rename: {%s: %s_value}}, sink: {rename: {%s: %s_value}})", s.Name, k.Name, s.Name, k.Name, k.Name, k.Name))
+				to := freeName(k.Name+"_value", taken)
+				notes = append(notes, fmt.Sprintf("WARNING: column %s of the source and %s of the sink differ only in case, so neither is compared (names are matched exactly); to compare them, rename: both to one new name (source: {rename: {%s: %s}}, sink: {rename: {%s: %s}})", s.Name, k.Name, s.Name, to, k.Name, to))
 				continue
 			}
-			notes = append(notes, fmt.Sprintf("WARNING: column %q of the source and %q of the sink differ only in white space around the name%s, so neither is compared (names are matched exactly); to compare them, rename: %s", s.Name, k.Name, alsoCase(s.Name, k.Name), paddedRename(s.Name, k.Name)))
+			notes = append(notes, fmt.Sprintf("WARNING: column %q of the source and %q of the sink differ only in white space around the name%s, so neither is compared (names are matched exactly); to compare them, rename: %s", s.Name, k.Name, alsoCase(s.Name, k.Name), paddedRename(s.Name, k.Name, taken)))
 		}
 	}
 	return notes
 }
 
-// alsoCase is ", and in case" when the trimmed names a and b differ in
+// freeName is name, or name with the first of _2, _3, … that makes it a
+// name taken (lower-cased) does not hold.
+func freeName(name string, taken map[string]bool) string {
+	out := name
+	for i := 2; taken[strings.ToLower(out)]; i++ {
+		out = fmt.Sprintf("%s_%d", name, i)
+	}
+	return out
+}
+
+// alsoCase is " and in case" when the trimmed names a and b differ in
 // case too.
 func alsoCase(a, b string) string {
 	if strings.TrimSpace(a) != strings.TrimSpace(b) {
@@ -235,12 +255,12 @@ func alsoCase(a, b string) string {
 
 // paddedRename is the rename: that makes a source column src and a sink
 // column snk, names differing in white space around them, one column: each
-// padded name renamed to the trimmed one when the trimmed names are equal,
-// else both to one new name.
-func paddedRename(src, snk string) string {
+// padded name renamed to the trimmed one when the trimmed names are equal
+// and no other column has it, else both to one new name (freeName).
+func paddedRename(src, snk string, taken map[string]bool) string {
 	to := strings.TrimSpace(snk)
-	if strings.TrimSpace(src) != to {
-		to += "_value"
+	if strings.TrimSpace(src) != to || (taken[strings.ToLower(to)] && src != to && snk != to) {
+		to = freeName(to+"_value", taken)
 	}
 	var parts []string
 	if src != to {

@@ -565,6 +565,9 @@ func csvHeader(f ScanFile, delim, quote rune, header bool, enc *textEncoding) ([
 	if len(rec) > 0 {
 		rec[0] = strings.TrimPrefix(rec[0], "\uFEFF")
 	}
+	if line, _ := cr.FieldPos(0); header && len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+		return nil, fmt.Errorf("%s:%d: the first line holds no header (it is empty or white space only, after any byte-order mark); the header must be the file's first line: remove the line", path, line)
+	}
 	if !header {
 		for i := range rec {
 			rec[i] = fmt.Sprintf("column%d", i)

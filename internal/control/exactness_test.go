@@ -192,6 +192,9 @@ func TestCaseOnlyColumnNamesWarned(t *testing.T) {
 	}{
 		{"case", "id,Status\n1,posted\n", "id,status\n1,FAILED\n",
 			"WARNING: column Status of the source and status of the sink differ only in case, so neither is compared", [2]map[string]string{{"Status": "status_value"}, {"status": "status_value"}}},
+		{"case, the new name taken", "id,amount,Amount_value\n1,10.00,x\n", "id,Amount,Amount_value\n1,99.00,x\n",
+			"WARNING: column amount of the source and Amount of the sink differ only in case, so neither is compared (names are matched exactly); to compare them, rename: both to one new name (source: {rename: {amount: Amount_value_2}}, sink: {rename: {Amount: Amount_value_2}})",
+			[2]map[string]string{{"amount": "Amount_value_2"}, {"Amount": "Amount_value_2"}}},
 		{"white space", "id, amount\n1,10.00\n", "id,amount\n1,99.00\n",
 			`WARNING: column " amount" of the source and "amount" of the sink differ only in white space around the name, so neither is compared (names are matched exactly); to compare them, rename: source: {rename: {" amount": amount}}`, [2]map[string]string{{" amount": "amount"}}},
 	} {

@@ -56,6 +56,9 @@ type Removed struct {
 	Owner proc.Owner
 	// Bytes is the size of the files it held.
 	Bytes int64
+	// Recycled is true when the owner's pid now belongs to another
+	// process (the owner is gone all the same: its start time differs).
+	Recycled bool
 	// Restored is true for an earlier evidence folder that a --force run
 	// had moved aside and died before the new one was in place: it was
 	// renamed back to RestoredTo instead of removed.
@@ -67,6 +70,9 @@ type Removed struct {
 func (r Removed) String() string {
 	if r.Restored {
 		return fmt.Sprintf("restored %s to %s: an earlier evidence folder that pid %d (no longer running) had moved aside for --force", r.Path, r.RestoredTo, r.Owner.PID)
+	}
+	if r.Recycled {
+		return fmt.Sprintf("removed %s (%s of pid %d, which has ended: the pid now belongs to another process; %s)", r.Path, r.What, r.Owner.PID, size(r.Bytes))
 	}
 	return fmt.Sprintf("removed %s (%s of pid %d, which is no longer running; %s)", r.Path, r.What, r.Owner.PID, size(r.Bytes))
 }
@@ -191,7 +197,7 @@ func remove(path, what string, owner proc.Owner) (Removed, error) {
 	if err := os.RemoveAll(path); err != nil {
 		return Removed{}, fmt.Errorf("leftover: remove %s: %w", path, err)
 	}
-	return Removed{Path: path, What: what, Owner: owner, Bytes: n}, nil
+	return Removed{Path: path, What: what, Owner: owner, Bytes: n, Recycled: owner.PIDInUse()}, nil
 }
 
 // size renders n bytes for a person: 1.2 GB, 340.0 MB, 12 bytes.

@@ -1,6 +1,7 @@
 package leftover
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,8 +79,8 @@ func TestSweep(t *testing.T) {
 		"removed " + filepath.Join(ev, ".ledger.incomplete-"+dead.Tag()+"-ABCDEFGHIJ") + " (evidence staging folder (never published)",
 		"removed " + filepath.Join(ev, ".night-1.incomplete-"+dead.Tag()+"-AAAAAAAAAA.old") + " (earlier evidence folder replaced by --force",
 		"restored " + filepath.Join(ev, ".night-2.incomplete-"+dead.Tag()+"-BBBBBBBBBB.old") + " to " + filepath.Join(ev, "night-2"),
-		"removed " + filepath.Join(tmp, TempPrefix+dead.Tag()+"-111") + " (DuckDB temporary folder of pid",
-		"removed " + filepath.Join(tmp, TempPrefix+recycled.Tag()+"-222") + " (DuckDB temporary folder of pid",
+		"removed " + filepath.Join(tmp, TempPrefix+dead.Tag()+"-111") + fmt.Sprintf(" (DuckDB temporary folder of pid %d, which is no longer running;", dead.PID),
+		"removed " + filepath.Join(tmp, TempPrefix+recycled.Tag()+"-222") + fmt.Sprintf(" (DuckDB temporary folder of pid %d, which has ended: the pid now belongs to another process;", me.PID),
 		"removed " + filepath.Join(ev, ".h.duckdb.new-"+dead.Tag()) + " (history file never put in place of pid",
 		"removed " + filepath.Join(ev, ".h.duckdb.new-"+dead.Tag()+".wal") + " (history file never put in place of pid",
 	}

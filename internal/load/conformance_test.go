@@ -27,6 +27,7 @@ var csvConformance = []struct {
 	{"doubled BOM", "\ufeff\ufeffid,amount\n1,a\n", "byte-order mark", ""},
 	{"empty lines before the header", "\n\r\nid,amount\n1,a\n", "error:a.csv:3: the header is on line 3, after 2 empty line(s)", ""},
 	{"one column, empty line before the header", "\nid\n1\n", "error:a.csv:2: the header is on line 2", ""},
+	{"white space before the header", "   \nid,amount\n1,a\n", "error:a.csv:1: the first line holds no header", ""},
 	{"plain", "id,amount\n1,a\n\n2,\"b\"\"c\"\n", "[1 a 2] [2 b\"c 4]", ""},
 }
 
@@ -62,6 +63,17 @@ func TestCSVReadersAgree(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A first line that is a UTF-8 byte-order mark alone is no header line (read
+// as UTF-8: under latin-1 the mark itself is refused, TestCSVReadersAgree);
+// before, the refusal said "header column 1 has no name".
+func TestCSVMarkThenEmptyLine(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := loadInto(t, sources.Location{Role: "sink", URI: write(t, dir, "a.csv", "", "\ufeff\nid,amount\n1,a\n"), BaseDir: dir})
+	if err == nil || !strings.Contains(err.Error(), "a.csv:1: the first line holds no header") {
+		t.Errorf("got %v, want a.csv:1: the first line holds no header", err)
 	}
 }
 

@@ -57,6 +57,16 @@ func ParseTag(s string) (o Owner, rest string, ok bool) {
 	return Owner{PID: pid, Start: start}, rest, true
 }
 
+// PIDInUse reports whether some process has the owner's pid now (itself,
+// or another that was given the pid since).
+func (o Owner) PIDInUse() bool {
+	if o.PID <= 0 {
+		return false
+	}
+	err := syscall.Kill(o.PID, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
 // Alive reports whether the owner is still running: a process with its pid
 // exists (kill(pid, 0) succeeds, or fails only for want of permission) and,
 // when both start times are known, it started when the owner did. When in
