@@ -557,7 +557,8 @@ func csvHeader(f ScanFile, delim, quote rune, header bool, enc *textEncoding) ([
 	if err != nil {
 		return nil, fmt.Errorf("%s: header: %w", path, err)
 	}
-	if line, _ := cr.FieldPos(0); header && line > 1 {
+	line, _ := cr.FieldPos(0)
+	if header && line > 1 {
 		// encoding/csv skips empty lines; DuckDB's read_csv takes the
 		// first line, empty, as the header and this one as a record.
 		return nil, fmt.Errorf("%s:%d: the header is on line %d, after %d empty line(s); the header must be the file's first line (an engine's CSV reader takes line 1 as the header and the real header as a record): remove the empty lines", path, line, line, line-1)
@@ -565,7 +566,7 @@ func csvHeader(f ScanFile, delim, quote rune, header bool, enc *textEncoding) ([
 	if len(rec) > 0 {
 		rec[0] = strings.TrimPrefix(rec[0], "\uFEFF")
 	}
-	if line, _ := cr.FieldPos(0); header && len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+	if header && len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 		return nil, fmt.Errorf("%s:%d: the first line holds no header (it is empty or white space only, after any byte-order mark); the header must be the file's first line: remove the line", path, line)
 	}
 	if !header {

@@ -187,9 +187,6 @@ func (h *runHistory) record(ctx context.Context, db *duck.DB, res *evidence.Summ
 		ids = append(ids, u.RunID)
 	}
 	var files []string
-	if len(h.c.Incomplete) > 0 {
-		res.Notes = append(res.Notes, fmt.Sprintf("WARNING: the history %s holds only part of the exceptions the previous run (%s) recorded for %s (it was damaged, by a run stopped while it was recorded?): those checks are not compared with that run, and every exception of theirs is new", h.c.File, h.c.Previous.ID, strings.Join(h.c.Incomplete, ", ")))
-	}
 	for _, d := range h.c.Damaged {
 		files = append(files, d.File)
 	}

@@ -262,7 +262,7 @@ func checkFormat(ctx context.Context, db *duck.DB, table, column, pattern, regex
 	if err != nil {
 		return err
 	}
-	msg, bad, err := firstBad(ctx, db, table, q, column)
+	msg, _, bad, err := firstBad(ctx, db, table, q, column)
 	if err != nil {
 		return fmt.Errorf("check the format of %s: %w", column, err)
 	}
@@ -272,14 +272,16 @@ func checkFormat(ctx context.Context, db *duck.DB, table, column, pattern, regex
 	return nil
 }
 
-// formatHint is what a declared type's error adds when a value of a text
-// column did not convert (msg: firstBad's message, which ends with the
-// value): the option that would read it (nothing is guessed: 01/02/2024 is
-// 2 January or 1 February), or, for a value already in the type's plain
-// form, why it is not one: no such day, or more digits than the DECIMAL
-// holds.
-func formatHint(t string, f sources.ValueFormats, msg string) string {
-	value, ok := badValueOf(msg)
+// formatHint is what a declared type's error adds when value, a value of a
+// text column (nil for NULL), did not convert: the option that would read
+// it (nothing is guessed: 01/02/2024 is 2 January or 1 February), or, for a
+// value already in the type's plain form, why it is not one: no such day,
+// or more digits than the DECIMAL holds.
+func formatHint(t string, f sources.ValueFormats, v *string) string {
+	value, ok := "", v != nil
+	if ok {
+		value = *v
+	}
 	switch typeClass(t) {
 	case "date":
 		if ok && isoDate.MatchString(value) {
@@ -352,15 +354,4 @@ func decimalCapacity(t, value string) string {
 		advice = "no DECIMAL holds it (38 digits at most): declare VARCHAR to compare it as text"
 	}
 	return fmt.Sprintf("; DECIMAL(%d,%d) holds %s: %s", p, sc, strings.Join(why, "; "), advice)
-}
-
-// badValueOf is the value at the end of a firstBad message (…: value
-// "10.00"); false for NULL or another message.
-func badValueOf(msg string) (string, bool) {
-	i := strings.LastIndex(msg, ": value ")
-	if i < 0 {
-		return "", false
-	}
-	v, err := strconv.Unquote(msg[i+len(": value "):])
-	return v, err == nil
 }

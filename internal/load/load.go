@@ -476,23 +476,25 @@ func BadValue(ctx context.Context, db *duck.DB, table, column, cond string) (msg
 	if err != nil {
 		return "", false, err
 	}
-	return firstBad(ctx, db, table, q, column)
+	msg, _, ok, err = firstBad(ctx, db, table, q, column)
+	return msg, ok, err
 }
 
 // firstBad runs a statement returning (__file, __line, value) of at most one
 // row of table and formats it as BadValue does, the location as the table's
 // rows read (duck.DB.LocationSeparator: topic[partition]@offset for Kafka).
-func firstBad(ctx context.Context, db *duck.DB, table, q, column string) (string, bool, error) {
+// value is the value itself (nil for NULL), for the hints that look at it.
+func firstBad(ctx context.Context, db *duck.DB, table, q, column string) (msg string, value *string, ok bool, err error) {
 	_, rows, err := db.Strings(ctx, q)
 	if err != nil || len(rows) == 0 {
-		return "", false, err
+		return "", nil, false, err
 	}
 	r := rows[0]
 	val := "NULL"
 	if r[2] != nil {
 		val = strconv.Quote(*r[2])
 	}
-	return fmt.Sprintf("%s%s%s: column %s: value %s", deref(r[0]), db.LocationSeparator(table), deref(r[1]), column, val), true, nil
+	return fmt.Sprintf("%s%s%s: column %s: value %s", deref(r[0]), db.LocationSeparator(table), deref(r[1]), column, val), r[2], true, nil
 }
 
 // Uncommitted loads the records of one uncommitted file (rr, from
@@ -559,7 +561,7 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 		if err != nil {
 			return 0, err
 		}
-		msg, bad, err := declaredCheck(ctx, db, data)
+		msg, _, bad, err := declaredCheck(ctx, db, data)
 		if err != nil {
 			return 0, err
 		}

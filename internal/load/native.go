@@ -794,12 +794,12 @@ func applyDeclared(ctx context.Context, db *duck.DB, table, role string, declare
 		if err != nil {
 			return err
 		}
-		msg, bad, err := declaredCheck(ctx, db, data)
+		msg, value, bad, err := declaredCheck(ctx, db, data)
 		if err != nil {
 			return err
 		}
 		if bad {
-			hint := formatHint(d.Type, formats, msg)
+			hint := formatHint(d.Type, formats, value)
 			if zonelessType.MatchString(d.Type) {
 				// The value may be a good timestamp that names its zone, which
 				// a zone-less TIMESTAMP would silently drop: then that, not a
@@ -808,7 +808,7 @@ func applyDeclared(ctx context.Context, db *duck.DB, table, role string, declare
 				if err != nil {
 					return err
 				}
-				zmsg, zbad, err := declaredCheck(ctx, db, zoned)
+				zmsg, _, zbad, err := declaredCheck(ctx, db, zoned)
 				if err != nil {
 					return err
 				}
@@ -828,7 +828,7 @@ func applyDeclared(ctx context.Context, db *duck.DB, table, role string, declare
 			if !named {
 				run.NamedWall = ""
 			}
-			msg, bad, err := declaredCheck(ctx, db, run)
+			msg, value, bad, err := declaredCheck(ctx, db, run)
 			if err != nil {
 				return err
 			}
@@ -842,8 +842,8 @@ func applyDeclared(ctx context.Context, db *duck.DB, table, role string, declare
 			switch c {
 			case "exact":
 				advice := ""
-				if v, ok := badValueOf(msg); ok && !formats.Numbers() {
-					advice = decimalCapacity(d.Type, v)
+				if value != nil && !formats.Numbers() {
+					advice = decimalCapacity(d.Type, *value)
 				}
 				return fmt.Errorf("%s does not convert exactly to the declared type %s: %s%s", msg, d.Type, exactReason(data), advice)
 			case "gap":
@@ -868,15 +868,15 @@ func declareZoned(typ string) string {
 }
 
 // declaredCheck runs declared_type_check for data and returns the first
-// value it finds, as BadValue formats it.
-func declaredCheck(ctx context.Context, db *duck.DB, data declared) (string, bool, error) {
+// value it finds, as BadValue formats it, and the value itself (firstBad).
+func declaredCheck(ctx context.Context, db *duck.DB, data declared) (string, *string, bool, error) {
 	q, err := statements().SQL("declared_type_check", data)
 	if err != nil {
-		return "", false, err
+		return "", nil, false, err
 	}
-	msg, bad, err := firstBad(ctx, db, data.Table, q, data.Column)
+	msg, value, bad, err := firstBad(ctx, db, data.Table, q, data.Column)
 	if err != nil {
-		return "", false, fmt.Errorf("check declared type %s of %s: %w", data.Type, data.Column, err)
+		return "", nil, false, fmt.Errorf("check declared type %s of %s: %w", data.Type, data.Column, err)
 	}
-	return msg, bad, nil
+	return msg, value, bad, nil
 }
