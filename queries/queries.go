@@ -53,6 +53,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"testing"
 	"text/template"
 
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
@@ -73,11 +74,18 @@ type Set struct {
 	set *sqlfile.Set
 }
 
-// MustSet parses every file of sub-folder dir of FS with the template
+// MustSet reads every file of sub-folder dir of FS with the template
 // helpers funcs and checks its header (see the package doc). It panics on
 // any problem: the files are embedded, so a failure is a bug in the build.
+// A file's template is parsed when it is first rendered
+// (sqlfile.NewEmbeddedSet: 13 ms of every run went to parsing all 211), except in a test
+// binary, where every template of the set is parsed here, so that a
+// broken file fails the tests of every package that uses its folder.
 func MustSet(dir string, funcs template.FuncMap) *Set {
-	s, err := sqlfile.NewSet(FS, dir, Keys, funcs)
+	s, err := sqlfile.NewEmbeddedSet(FS, dir, Keys, funcs)
+	if err == nil && testing.Testing() {
+		err = s.ParseAll()
+	}
 	if err != nil {
 		panic(err)
 	}

@@ -83,6 +83,41 @@ func TestSet(t *testing.T) {
 	}
 }
 
+// TestEmbeddedSetParsesWhenRendered: NewEmbeddedSet checks headers now
+// and a template when it is first rendered; NewSet and ParseAll find a
+// broken template at once.
+func TestEmbeddedSetParsesWhenRendered(t *testing.T) {
+	fsys := fstest.MapFS{
+		"run/a.sql":   {Data: []byte("-- statement: a\r\n-- description: fine\r\nSELECT {{lit .}}")},
+		"run/bad.sql": {Data: []byte("-- statement: bad\nSELECT {{q}")},
+	}
+	if _, err := NewSet(fsys, "run", keys, Funcs()); !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "run/bad.sql") {
+		t.Fatalf("NewSet: %v, want ErrParse naming run/bad.sql", err)
+	}
+	s, err := NewEmbeddedSet(fsys, "run", keys, Funcs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := s.Get("a")
+	if got := f.Value("description"); got != "fine" {
+		t.Errorf("description %q (a CRLF header)", got)
+	}
+	if sql, err := s.Render("a", "x"); err != nil || !strings.HasSuffix(sql, "SELECT 'x'") {
+		t.Errorf("render a = %q, %v", sql, err)
+	}
+	for i := 0; i < 2; i++ { // the error is kept, not parsed again
+		if _, err := s.Render("bad", nil); !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "run/bad.sql") {
+			t.Errorf("render bad: %v, want ErrParse naming run/bad.sql", err)
+		}
+	}
+	if err := s.ParseAll(); !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "run/bad.sql") {
+		t.Errorf("ParseAll: %v", err)
+	}
+	if _, err := NewEmbeddedSet(fsys, "run", []string{"statement"}, Funcs()); !errors.Is(err, ErrParse) {
+		t.Errorf("an unknown header key is refused at once: %v", err)
+	}
+}
+
 func TestHelpersQuote(t *testing.T) {
 	f := Funcs()
 	cols := f["cols"].(func(string, []string) string)
