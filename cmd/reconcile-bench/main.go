@@ -532,7 +532,7 @@ func sameExceptions(a, b string) (string, error) {
 }
 
 func report(suite string, anchor measurement, others ...measurement) {
-	fmt.Printf("%-10s %-28s %9.1fs %9.2fG %8s %8s\n", suite, anchor.name, anchor.wall.Seconds(), gb(anchor.maxRSS), "1.00", "1.00")
+	fmt.Printf("%-10s %-28s %9.2fs %9.2fG %8s %8s\n", suite, anchor.name, anchor.wall.Seconds(), gb(anchor.maxRSS), "1.00", "1.00")
 	for _, other := range others {
 		rss := "-"
 		if anchor.maxRSS > 0 && other.maxRSS > 0 {
@@ -542,7 +542,7 @@ func report(suite string, anchor measurement, others ...measurement) {
 		if other.maxRSS > 0 {
 			rssCol = fmt.Sprintf("%.2fG", gb(other.maxRSS))
 		}
-		fmt.Printf("%-10s %-28s %9.1fs %10s %8.2f %8s%s\n", suite, other.name, other.wall.Seconds(), rssCol, other.wall.Seconds()/anchor.wall.Seconds(), rss, other.note)
+		fmt.Printf("%-10s %-28s %9.2fs %10s %8.2f %8s%s\n", suite, other.name, other.wall.Seconds(), rssCol, other.wall.Seconds()/anchor.wall.Seconds(), rss, other.note)
 	}
 }
 
