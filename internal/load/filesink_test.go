@@ -242,6 +242,61 @@ func TestOneFileProvenance(t *testing.T) {
 	}
 }
 
+// A Parquet input of one file is kept as read and its table is a view
+// numbering the rows by DuckDB's rowid (overRaw): read by four threads,
+// row group by row group, the rows keep the file's order, so __line and
+// __row are those of the same file read among others (in one pass, from
+// file_row_number). The file's id is its row number: every row is checked.
+func TestOneParquetFileProvenance(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	gen := sourcetest.DB(t)
+	for _, name := range []string{"one/part-0.parquet", "two/part-0.parquet", "two/part-1.parquet"} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		q := `SELECT i AS id, 'a' || (i % 7) AS account, CAST(i AS DECIMAL(18,2)) / 100 AS amount FROM range(30000) AS t(i)`
+		if err := gen.Exec(ctx, "COPY ("+q+") TO "+duck.Literal(filepath.Join(dir, name))+" (FORMAT parquet, ROW_GROUP_SIZE 2048)"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		uri  string
+		view bool
+	}{{"one/*.parquet", true}, {"two/*.parquet", false}} {
+		db, err := duck.Open(ctx, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		if err := db.Exec(ctx, "SET threads = 4"); err != nil {
+			t.Fatal(err)
+		}
+		src, err := sources.Open(sources.Location{Role: "source", URI: c.uri, BaseDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := load.Table(ctx, db, "t", src); err != nil {
+			t.Fatal(err)
+		}
+		src.Close()
+		if isView, err := db.IsView(ctx, "t"); err != nil || isView != c.view {
+			t.Fatalf("%s: t is a view: %v (%v), want %v", c.uri, isView, err, c.view)
+		}
+		want := "[30000 30000 0 0]"
+		if !c.view {
+			want = "[60000 30000 0 0]"
+		}
+		got := rowsOf(t, db, `SELECT count(*), count(DISTINCT __line),
+			count(*) FILTER (WHERE __line <> id + 1 OR __file NOT LIKE '%/part-0.parquet' AND __file NOT LIKE '%/part-1.parquet'),
+			count(*) FILTER (WHERE __row <> id + CASE WHEN __file LIKE '%part-1.parquet' THEN 30000 ELSE 0 END)
+			FROM t`)
+		if got != want {
+			t.Errorf("%s: rows, distinct lines, rows whose __line or __file is not theirs, rows out of order = %s, want %s", c.uri, got, want)
+		}
+	}
+}
+
 // A column named rowid (DuckDB's name for a table's row id, which the
 // two-pass provenance numbers rows by) is loaded as a column like any
 // other, and __line and __row still count the rows: a Parquet file with

@@ -8,12 +8,14 @@
 //
 //   - natively, when it implements sources.Scanner and DuckDB reads its
 //     Scan (CSV with read_csv, nothing sniffed; Parquet with read_parquet;
-//     plain, gzip or zstd files): Parquet in one pass with its provenance
+//     plain, gzip or zstd files): one file without partitions (CSV or
+//     Parquet) into a raw table, the input's table a view over it adding
+//     the provenance columns (duck.DB.ViewOver, whose in-place conversions
+//     alter the raw table; renames, formats and declared types copy it
+//     first); other Parquet inputs in one pass with their provenance
 //     columns (with Options.View, one schema: a view over the files, read
-//     by every statement that reads it), CSV into a raw table that gets
-//     them in a second (one file without partitions: a view over the raw
-//     table, duck.DB.ViewOver, whose in-place conversions alter the raw
-//     table; renames, formats and declared types copy it first), with a
+//     by every statement that reads it); other CSV inputs into a raw table
+//     that gets them in a second copy; with a
 //     CSV's __line moved to the physical line a record starts on where
 //     blank lines or multi-line fields make the two differ; __file is an
 //     ENUM of the input's file names (sorted, so it sorts as its text),

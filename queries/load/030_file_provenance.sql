@@ -10,11 +10,12 @@
 -- description: matched through two small joins, so the cost does not grow with
 -- description: the number of files. With .Enum, __file is of that ENUM type
 -- description: (file_enum.sql); a file name not among Names is NULL then, and
--- description: the loader makes the table again without it. .RawFile says Raw has a __file column (a CSV input of
+-- description: the loader makes the table again without it. .RawFile says Raw has a __file column (an input of
 -- description: one file is read without one). An input of one file (one path) has its provenance as
 -- description: constants and the row number alone, without the joins: the same values, as every row of Raw is of
 -- description: that file (measured on a 10 M-row CSV file: 1.1 s against 1.5 s with the joins, 1.75 s and more
--- description: once the other input's table holds the memory). With .View (a CSV input of one file) the table is a
+-- description: once the other input's table holds the memory). With .View (a CSV or Parquet input of one file,
+-- description: without partitions: load.overRaw) the table is a
 -- description: view of that query over Raw, which is kept: the same rows and values without a second copy of the
 -- description: rows (measured on two 10 M-row CSV files: 1.2 s and 1.8 s a copy); a step that converts a column
 -- description: in place converts it in Raw and makes the view again (duck.DB.ViewOver).
