@@ -12,3 +12,6 @@ import (
 func Declare(ctx context.Context, db *duck.DB, table, role string, declared []sources.Column, zone string) error {
 	return applyDeclared(ctx, db, table, role, declared, sources.ValueFormats{}, nil, zone)
 }
+
+// ParquetOnePass is parquetOnePass, for TestParquetOnePass.
+var ParquetOnePass = parquetOnePass

@@ -297,6 +297,62 @@ func TestOneParquetFileProvenance(t *testing.T) {
 	}
 }
 
+// A one-file Parquet input that a rename rewrites is read in one pass
+// into its table (a raw table and a view over it would be copied into a
+// table by the rename: two copies held at once; parquetOnePass,
+// TestParquetOnePass), with the same provenance.
+func TestOneParquetFileRenamedOnePass(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	gen := sourcetest.DB(t)
+	q := `SELECT i AS id, CAST(i AS DECIMAL(18,2)) AS amt FROM range(5000) AS t(i)`
+	if err := gen.Exec(ctx, "COPY ("+q+") TO "+duck.Literal(filepath.Join(dir, "a.parquet"))+" (FORMAT parquet, ROW_GROUP_SIZE 1024)"); err != nil {
+		t.Fatal(err)
+	}
+	db, err := duck.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	src, err := sources.Open(sources.Location{Role: "source", URI: "a.parquet", BaseDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if _, err := load.TableWith(ctx, db, "t", src, load.Options{Rename: map[string]string{"amt": "amount"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := rowsOf(t, db, `SELECT count(*), count(*) FILTER (WHERE __line <> id + 1 OR __row <> id), sum(amount) FROM t`); got != "[5000 0 12497500.00]" {
+		t.Errorf("rows, rows out of place, sum(amount) = %s", got)
+	}
+}
+
+// Which Parquet scans are read in one pass with their provenance, and
+// which into a raw table under a view (overRaw).
+func TestParquetOnePass(t *testing.T) {
+	one := &sources.Scan{Format: sources.FormatParquet, Files: []sources.ScanFile{{Path: "a.parquet", Name: "a.parquet"}}}
+	two := &sources.Scan{Format: sources.FormatParquet, Files: []sources.ScanFile{{Path: "a.parquet"}, {Path: "b.parquet"}}}
+	frn := &sources.Scan{Format: sources.FormatParquet, Files: []sources.ScanFile{{Path: "a.parquet", Columns: []sources.Column{{Name: "File_Row_Number", Type: "BIGINT"}}}}}
+	csv := &sources.Scan{Format: sources.FormatCSV, Files: []sources.ScanFile{{Path: "a.csv"}}}
+	for _, c := range []struct {
+		name          string
+		scan          *sources.Scan
+		view, rewrite bool
+		want          bool
+	}{
+		{"one file: raw table and a view", one, false, false, false},
+		{"one file read in place", one, true, false, true},
+		{"one file renamed", one, false, true, true},
+		{"two files", two, false, false, true},
+		{"a file_row_number column", frn, false, true, false},
+		{"csv", csv, false, true, false},
+	} {
+		if got := load.ParquetOnePass(c.scan, c.view, c.rewrite); got != c.want {
+			t.Errorf("%s: one pass %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 // A column named rowid (DuckDB's name for a table's row id, which the
 // two-pass provenance numbers rows by) is loaded as a column like any
 // other, and __line and __row still count the rows: a Parquet file with

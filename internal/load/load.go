@@ -8,14 +8,16 @@
 //
 //   - natively, when it implements sources.Scanner and DuckDB reads its
 //     Scan (CSV with read_csv, nothing sniffed; Parquet with read_parquet;
-//     plain, gzip or zstd files): one file without partitions (CSV or
-//     Parquet) into a raw table, the input's table a view over it adding
-//     the provenance columns (duck.DB.ViewOver, whose in-place conversions
-//     alter the raw table; renames, formats and declared types copy it
-//     first); other Parquet inputs in one pass with their provenance
+//     plain, gzip or zstd files): Parquet in one pass with its provenance
 //     columns (with Options.View, one schema: a view over the files, read
-//     by every statement that reads it); other CSV inputs into a raw table
-//     that gets them in a second copy; with a
+//     by every statement that reads it), except an input of one file
+//     without partitions that no rename, format or declared type rewrites
+//     (overRaw), which is read as a CSV input of one file is: into a raw
+//     table, the input's table a view over it adding the provenance
+//     columns (duck.DB.ViewOver, whose in-place conversions alter the raw
+//     table; a CSV input's renames, formats and declared types copy it
+//     first); other CSV inputs into a raw table that gets them in a second
+//     copy; with a
 //     CSV's __line moved to the physical line a record starts on where
 //     blank lines or multi-line fields make the two differ; __file is an
 //     ENUM of the input's file names (sorted, so it sorts as its text),
@@ -56,8 +58,9 @@ import (
 	"github.com/reconcile-dev/reconcile/sources"
 )
 
-// statements are the files of queries/load, parsed once; a file that does
-// not parse, or whose statement: is not its id, is a broken build.
+// statements are the files of queries/load, read once (each template
+// parsed when first rendered); a file that does not parse, or whose
+// statement: is not its id, is a broken build.
 var statements = sync.OnceValue(func() *queries.Set {
 	f := sqlfile.Funcs()
 	f["haszone"] = hasZone
@@ -216,7 +219,8 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 		// A scan of no file (an input whose every file is uncommitted:
 		// no record, its columns known) is read as empty records.
 		if native(scan) && len(scan.Files) > 0 && !shadowsRowID(scan) {
-			inPlace, err := loadScan(ctx, db, table, sin.Location, scan, opt.View && !rewrites(opt, sin))
+			rw := rewrites(opt, sin)
+			inPlace, err := loadScan(ctx, db, table, sin.Location, scan, opt.View && !rw, rw)
 			var re *readerError
 			switch {
 			case err != nil && scan.Format == sources.FormatCSV && errors.As(err, &re) && ctx.Err() == nil:
