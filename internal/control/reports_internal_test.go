@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -40,7 +41,8 @@ func (w fakeWriter) Write(ctx context.Context, out io.Writer, _ *report.View) er
 
 // writeReports logs in the writers' order whatever order they finish in,
 // returns a failing writer's own error (not the cancellation it causes
-// the others), and stops a writer still running when another fails.
+// the others, and even when it wraps context.Canceled itself), and stops a
+// writer still running when another fails.
 func TestWriteReports(t *testing.T) {
 	folder := func() *evidence.Folder {
 		f, err := evidence.NewFolder(filepath.Join(t.TempDir(), "ev"), false)
@@ -83,6 +85,15 @@ func TestWriteReports(t *testing.T) {
 	}
 	if got := files(&log); got != "a " {
 		t.Errorf("logged %q, want only a", got)
+	}
+
+	// a writer's own error that wraps context.Canceled (nothing was
+	// cancelled) is still an error
+	own := fmt.Errorf("upload: %w", context.Canceled)
+	log.Reset()
+	ws = []report.Writer{fakeWriter{file: "a"}, fakeWriter{file: "b", err: own}}
+	if err := writeReports(context.Background(), folder(), ws, nil, &log); !errors.Is(err, own) {
+		t.Errorf("err = %v, want the writer's own %v", err, own)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
