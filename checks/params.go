@@ -167,8 +167,9 @@ func Funcs() template.FuncMap {
 	return out
 }
 
-// The statement folders of queries/, parsed once when the program starts
-// (a broken embedded file is a broken build).
+// The statement folders of queries/, read once when the program starts,
+// each template parsed when first rendered (queries.MustSet; a broken
+// embedded file is a broken build).
 var (
 	rulesSQL, prepareSQL, replaySQL, runSQL, totalsSQL *queries.Set
 )
