@@ -13,6 +13,8 @@ import (
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/control"
 	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/internal/sqlfile"
+	"github.com/reconcile-dev/reconcile/queries"
 )
 
 // csvRows counts the records of a CSV file with a header.
@@ -110,5 +112,23 @@ func TestSameExceptions(t *testing.T) {
 	put("a", "unexpected_ids.csv", "id\n")
 	if got, err := sameExceptions(a, b); err != nil || got != "DIFFERENT: unexpected_ids.csv, value_mismatches.csv" {
 		t.Errorf("changed files: %q, %v", got, err)
+	}
+}
+
+// Every statement of the benchmark's folders parses, the PostgreSQL ones
+// included, which only a run with -pg renders (queries.MustSet parses a
+// whole folder in a test binary and panics on a broken file).
+func TestBenchStatementsParse(t *testing.T) {
+	for _, dir := range []string{"bench/generate", "bench/records", "bench/reperform", "bench/pg_load", "bench/pg_records"} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: %v", dir, r)
+				}
+			}()
+			if ids := queries.MustSet(dir, sqlfile.Funcs()).IDs(); len(ids) == 0 {
+				t.Errorf("%s: no statements", dir)
+			}
+		}()
 	}
 }
