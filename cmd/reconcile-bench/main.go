@@ -40,13 +40,11 @@ package main
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"os/exec"
@@ -63,6 +61,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 	"github.com/reconcile-dev/reconcile/queries"
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 func main() {
@@ -529,12 +528,11 @@ func sameExceptions(a, b string) (string, error) {
 	}
 	var differ []string
 	for _, n := range slices.Sorted(maps.Keys(names)) {
-		// compared by SHA-256, streamed: reading the files whole would
-		// raise this process's peak RSS, which every later contender's
-		// ru_maxrss would include
-		x, errx := fileSum(filepath.Join(a, "exceptions", n))
-		y, erry := fileSum(filepath.Join(b, "exceptions", n))
-		if errx != nil || erry != nil || x != y {
+		// compared by SHA-256 (sources.Fingerprint, streamed): reading the
+		// files whole would raise this process's peak RSS, which every
+		// later contender's ru_maxrss would include
+		fps, err := sources.Fingerprint(context.Background(), []string{filepath.Join(a, "exceptions", n), filepath.Join(b, "exceptions", n)})
+		if err != nil || fps[0].SHA256 != fps[1].SHA256 {
 			differ = append(differ, n)
 		}
 	}
@@ -542,22 +540,6 @@ func sameExceptions(a, b string) (string, error) {
 		return "DIFFERENT: " + strings.Join(differ, ", "), nil
 	}
 	return fmt.Sprintf("identical (%d files)", len(names)), nil
-}
-
-// fileSum is the SHA-256 of the file at path.
-func fileSum(path string) ([sha256.Size]byte, error) {
-	var sum [sha256.Size]byte
-	f, err := os.Open(path)
-	if err != nil {
-		return sum, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return sum, err
-	}
-	copy(sum[:], h.Sum(nil))
-	return sum, nil
 }
 
 func report(suite string, anchor measurement, others ...measurement) {

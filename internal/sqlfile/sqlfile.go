@@ -136,11 +136,19 @@ func (f *File) Template() (*template.Template, error) {
 
 // ReadFile reads and parses one file of fsys (see Parse).
 func ReadFile(fsys fs.FS, name string, keys []string, funcs template.FuncMap) (*File, error) {
+	return readWith(fsys, name, keys, funcs, Parse)
+}
+
+// parser is Parse or parseHeader.
+type parser func(name, text string, keys []string, funcs template.FuncMap) (*File, error)
+
+// readWith reads the file name of fsys and parses it with parse.
+func readWith(fsys fs.FS, name string, keys []string, funcs template.FuncMap, parse parser) (*File, error) {
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrParse, err)
 	}
-	return Parse(name, string(data), keys, funcs)
+	return parse(name, string(data), keys, funcs)
 }
 
 // Values returns every value of key in header order (nil when absent).
@@ -267,7 +275,7 @@ func NewEmbeddedSet(fsys fs.FS, dir string, keys []string, funcs template.FuncMa
 	return newSet(fsys, dir, keys, funcs, parseHeader)
 }
 
-func newSet(fsys fs.FS, dir string, keys []string, funcs template.FuncMap, parse func(name, text string, keys []string, funcs template.FuncMap) (*File, error)) (*Set, error) {
+func newSet(fsys fs.FS, dir string, keys []string, funcs template.FuncMap, parse parser) (*Set, error) {
 	names, err := fs.Glob(fsys, path.Join(dir, "*.sql"))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrParse, err)
@@ -276,12 +284,7 @@ func newSet(fsys fs.FS, dir string, keys []string, funcs template.FuncMap, parse
 	s := &Set{files: map[string]*File{}}
 	var errs []error
 	for _, n := range names {
-		data, err := fs.ReadFile(fsys, n)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%w: %w", ErrParse, err))
-			continue
-		}
-		f, err := parse(n, string(data), keys, funcs)
+		f, err := readWith(fsys, n, keys, funcs, parse)
 		if err != nil {
 			errs = append(errs, err)
 			continue
