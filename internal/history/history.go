@@ -26,8 +26,9 @@
 // file is built beside its final name and renamed into place only when the
 // first run is in it. Every access holds an advisory lock on FILE.lock
 // (flock(2)), so runs of different controls sharing one history take
-// turns; two runs of one control are kept apart by the control's own lock
-// (package lock).
+// turns to write it; reads (Check, Classify, List) share the lock and need
+// no write access to the history's folder. Two runs of one control are
+// kept apart by the control's own lock (package lock).
 //
 // A file that is not a DuckDB database, a DuckDB database without the
 // identity table, or one written by a newer reconcile (a higher schema
@@ -75,6 +76,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -230,9 +232,10 @@ func identify(ctx context.Context, db *duck.DB, path string) error {
 	return nil
 }
 
-// locked runs fn holding the advisory lock on path + ".lock" (flock(2),
-// released when fn returns or the process dies), waiting up to lockWait for
-// another run to release it.
+// locked runs fn holding the exclusive advisory lock on path + ".lock"
+// (flock(2) LOCK_EX, released when fn returns or the process dies), waiting
+// up to lockWait for another access to release it. It makes the lock file
+// (and the folder) when missing: an access that writes the history.
 func locked(ctx context.Context, path string, fn func() error) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("history: %w", err)
@@ -242,9 +245,40 @@ func locked(ctx context.Context, path string, fn func() error) error {
 		return fmt.Errorf("history: %w", err)
 	}
 	defer f.Close()
+	return holding(ctx, f, path, syscall.LOCK_EX, fn)
+}
+
+// readLocked runs fn, which only reads the history file path, holding the
+// shared advisory lock on path + ".lock" (flock(2) LOCK_SH): reads go side
+// by side and wait only for a write. The lock file is opened read-only, so
+// a reader needs no write access to the history's folder (an auditor
+// listing the runs of a folder they may only read). When the lock file
+// cannot be read, or is missing and cannot be made (fs.ErrPermission, a
+// read-only file system), fn runs without it: DuckDB's own lock on the
+// history file (a read-only attach takes a shared fcntl(2) lock, a writer
+// an exclusive one) then refuses a read beside a write, with an error,
+// instead of waiting for it.
+func readLocked(ctx context.Context, path string, fn func() error) error {
+	f, err := os.Open(path + ".lock")
+	if errors.Is(err, fs.ErrNotExist) {
+		f, err = os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	}
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		return fn()
+	}
+	if err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	defer f.Close()
+	return holding(ctx, f, path, syscall.LOCK_SH, fn)
+}
+
+// holding runs fn holding flock(2) how (LOCK_EX or LOCK_SH) on f, the lock
+// file of history path, trying every 50 ms for up to lockWait.
+func holding(ctx context.Context, f *os.File, path string, how int, fn func() error) error {
 	deadline := time.Now().Add(lockWait)
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
 		if err == nil {
 			break
 		}
@@ -273,7 +307,7 @@ func Check(ctx context.Context, path string) error {
 	if exists, err := sniff(path); err != nil || !exists {
 		return err
 	}
-	return locked(ctx, path, func() error {
+	return readLocked(ctx, path, func() error {
 		exists, err := sniff(path)
 		if err != nil || !exists {
 			return err
@@ -383,7 +417,7 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 	var prevSeq int64
 	CheckRecords := map[string]CheckRecord{}
 	var prevSummary *evidence.Summary
-	err = locked(ctx, abs, func() error {
+	err = readLocked(ctx, abs, func() error {
 		exists, err := sniff(abs)
 		if err != nil {
 			return err
@@ -748,7 +782,7 @@ func List(ctx context.Context, path, control string) ([]*RunRecord, error) {
 		return nil, fmt.Errorf("%w: %s: %w", ErrHistory, path, os.ErrNotExist)
 	}
 	var out []*RunRecord
-	err := locked(ctx, path, func() error {
+	err := readLocked(ctx, path, func() error {
 		exists, err := sniff(path)
 		if err != nil {
 			return err

@@ -95,3 +95,46 @@ func TestLockedTakesTurns(t *testing.T) {
 		t.Errorf("after release: %v", err)
 	}
 }
+
+// Reads share the lock and wait only for a write: a read runs while another
+// read holds it, a write waits for the read, and a read waits for a write.
+func TestReadLockedShares(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "history.duckdb")
+	old := lockWait
+	lockWait = 200 * time.Millisecond
+	defer func() { lockWait = old }()
+	hold := func(lock func(context.Context, string, func() error) error) (release func()) {
+		held, rel := make(chan struct{}), make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			lock(ctx, path, func() error {
+				close(held)
+				<-rel
+				return nil
+			})
+		}()
+		<-held
+		return func() { close(rel); <-done }
+	}
+	nothing := func() error { return nil }
+
+	release := hold(readLocked)
+	if err := readLocked(ctx, path, nothing); err != nil {
+		t.Errorf("a read beside a read: %v", err)
+	}
+	if err := locked(ctx, path, nothing); err == nil || !strings.Contains(err.Error(), "in use by another run") {
+		t.Errorf("a write beside a read: %v, want a timeout naming the lock", err)
+	}
+	release()
+
+	release = hold(locked)
+	if err := readLocked(ctx, path, nothing); err == nil || !strings.Contains(err.Error(), "in use by another run") {
+		t.Errorf("a read beside a write: %v, want a timeout naming the lock", err)
+	}
+	release()
+	if err := readLocked(ctx, path, nothing); err != nil {
+		t.Errorf("a read after the write: %v", err)
+	}
+}
