@@ -3,9 +3,14 @@ package evidence
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -77,5 +82,73 @@ func TestFolder(t *testing.T) {
 		if strings.Contains(e.Name(), "incomplete") || e.Name() == "aborted" {
 			t.Errorf("left behind: %s", e.Name())
 		}
+	}
+}
+
+// Commit flushes every file and folder of the evidence folder to disk
+// before it renames the folder into place, and the parent's entry after:
+// a folder that survives a crash at its target holds its files whole.
+func TestCommitFlushes(t *testing.T) {
+	parent := t.TempDir()
+	target := filepath.Join(parent, "ev")
+	f, err := NewFolder(target, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{SummaryFile, ExceptionsFile("missing_ids"), QueryFile("missing_ids")} {
+		if err := f.WriteFile(rel, []byte("x\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := WriteManifest(context.Background(), f.Dir(), testSummary(), nil); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var flushed []string
+	old := fsync
+	fsync = func(fh *os.File) error {
+		mu.Lock()
+		defer mu.Unlock()
+		_, err := os.Stat(target)
+		flushed = append(flushed, fmt.Sprintf("%s published=%t", fh.Name(), err == nil))
+		return old(fh)
+	}
+	defer func() { fsync = old }()
+	staging := f.Dir()
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	filepath.WalkDir(target, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, filepath.Join(staging, strings.TrimPrefix(p, target))+" published=false")
+		return nil
+	})
+	want = append(want, parent+" published=true")
+	if len(flushed) != len(want) || flushed[len(flushed)-1] != want[len(want)-1] {
+		t.Fatalf("flushed:\n%s\nwant (the parent last):\n%s", strings.Join(flushed, "\n"), strings.Join(want, "\n"))
+	}
+	slices.Sort(flushed)
+	slices.Sort(want)
+	if !slices.Equal(flushed, want) {
+		t.Errorf("flushed:\n%s\nwant:\n%s", strings.Join(flushed, "\n"), strings.Join(want, "\n"))
+	}
+
+	// A flush that fails publishes nothing.
+	fsync = func(fh *os.File) error { return syscall.EIO }
+	g, err := NewFolder(filepath.Join(parent, "failed"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.WriteFile(SummaryFile, []byte("x\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Commit(); !errors.Is(err, syscall.EIO) || !strings.Contains(err.Error(), "flush its files to disk") {
+		t.Errorf("Commit with a failing flush: %v, want EIO", err)
+	}
+	if _, err := os.Stat(filepath.Join(parent, "failed")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("published despite the failed flush: %v", err)
 	}
 }
