@@ -1,7 +1,9 @@
 -- statement: reperformance
 -- description: The hand-written re-performance (cmd/reconcile-bench): the raw events of .Events bucketed into
 -- description: event-time windows of .Size microseconds sliding by .Slide (.Windows = size / slide; tumbling when 1:
--- description: epoch_us(event_time) // size), summed and counted per account and window (GROUP BY), fully joined
+-- description: epoch_us(event_time) // size; sliding: each window start computed once and filtered after the cross
+-- description: join: 0.6–0.7 of the time of a filter restating the start, 10 M events, three runs side by side),
+-- description: summed and counted per account and window (GROUP BY), fully joined
 -- description: against the sink .Sink summed per key; every key whose revenue or event count differs is written.
 COPY (
     WITH ev AS (
@@ -10,9 +12,10 @@ COPY (
 {{- if eq .Windows 1}}
         SELECT account, amount, ts // {{.Size}} * {{.Size}} AS ws FROM ev
 {{- else}}
-        SELECT account, amount, ts - ts % {{.Slide}} - k * {{.Slide}} AS ws
-        FROM ev CROSS JOIN range(0, {{.Windows}}) AS t(k)
-        WHERE ts - ts % {{.Slide}} - k * {{.Slide}} + {{.Size}} > ts
+        SELECT account, amount, ws FROM (
+            SELECT account, amount, ts, ts - ts % {{.Slide}} - k * {{.Slide}} AS ws
+            FROM ev CROSS JOIN range(0, {{.Windows}}) AS t(k)
+        ) WHERE ws > ts - {{.Size}}
 {{- end}}
     ), e AS (
         SELECT account, make_timestamptz(ws + {{.Size}}) AS window_end, sum(amount) AS revenue, count(*) AS events
