@@ -325,6 +325,9 @@ func (s *pgSource) Read(ctx context.Context) (in *Input, records array.RecordRea
 	if scan != "" {
 		details["prescan_sql"] = scan
 		if err := prescan(ctx, tx, scan, cols); err != nil {
+			if pgHiddenRows(err) {
+				err = s.queryError(details, err)
+			}
 			return nil, nil, err
 		}
 	}
@@ -363,14 +366,22 @@ func (s *pgSource) Read(ctx context.Context) (in *Input, records array.RecordRea
 	return in, records, nil
 }
 
-// pgEvidence runs the transaction's first statement, which fixes its
-// snapshot, and returns what an auditor needs to say "as of what" the rows
-// were read: server_version, database, user, snapshot
-// (pg_current_snapshot()), transaction_started_at (UTC, RFC 3339) and
-// wal_lsn (pg_current_wal_lsn(), or pg_last_wal_replay_lsn() on a standby).
-// When the WAL position cannot be read (permission, or no WAL on a
-// standby), wal_lsn is omitted and wal_lsn_unavailable says why.
+// pgEvidence pins the read's settings (row_security off and TimeZone UTC,
+// SET LOCAL: pin_row_security.sql, pin_time_zone.sql; utility statements,
+// which take no snapshot), then runs the transaction's first query, which
+// fixes its snapshot, and returns what an auditor needs to say "as of
+// what" the rows were read: server_version, database, user, snapshot
+// (pg_current_snapshot()), transaction_started_at (UTC, RFC 3339), wal_lsn
+// (pg_current_wal_lsn(), or pg_last_wal_replay_lsn() on a standby),
+// row_security ("off") and session_time_zone ("UTC"). When the WAL
+// position cannot be read (permission, or no WAL on a standby), wal_lsn is
+// omitted and wal_lsn_unavailable says why.
 func pgEvidence(ctx context.Context, tx pgx.Tx) (map[string]any, error) {
+	for _, id := range []string{"pin_row_security", "pin_time_zone"} {
+		if err := pgExec(ctx, tx, id); err != nil {
+			return nil, fmt.Errorf("%s: %w", id, err)
+		}
+	}
 	var version, db, user, snapshot string
 	var started time.Time
 	var recovery bool
@@ -389,6 +400,8 @@ func pgEvidence(ctx context.Context, tx pgx.Tx) (map[string]any, error) {
 		"snapshot":               snapshot,
 		"transaction_started_at": started.UTC().Format(time.RFC3339Nano),
 		"in_recovery":            recovery,
+		"row_security":           "off",
+		"session_time_zone":      "UTC",
 	}
 	fn := "pg_current_wal_lsn()"
 	if recovery {
@@ -586,7 +599,19 @@ func (s *pgSource) queryError(details map[string]any, err error) error {
 	if errors.As(err, &pe) && pe.Code == "42P01" && s.table != nil {
 		return fmt.Errorf("table %s not found in database %v (as user %v, search_path applies to a name without schema): %w", s.tableArg, details["database"], details["user"], err)
 	}
+	if pgHiddenRows(err) {
+		return fmt.Errorf("postgres %s in database %v as user %v: a row-level security policy would hide rows from this role, and reconcile reads every row (row_security = off): read as a role that bypasses it (the table's owner or a role with BYPASSRLS), or name the rows wanted in a query input: %w", s.file(), details["database"], details["user"], err)
+	}
 	return fmt.Errorf("postgres %s in database %v as user %v: %w", s.file(), details["database"], details["user"], err)
+}
+
+// pgHiddenRows reports whether err is PostgreSQL's refusal of a statement
+// that a row-level security policy would filter while row_security is off
+// (SQLSTATE 42501, "query would be affected by row-level security
+// policy for table …").
+func pgHiddenRows(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "42501" && strings.Contains(pe.Message, "row-level security")
 }
 
 // scrub removes the password of the connection string from an error
