@@ -270,7 +270,9 @@ func appenderFor(c *pgColumn, b array.Builder) pgAppender {
 				return fmt.Errorf("%w: %s 'infinity' has no calendar value", errPGValue, kind)
 			case t == math.MinInt64:
 				return fmt.Errorf("%w: %s '-infinity' has no calendar value", errPGValue, kind)
-			case t > math.MaxInt64-pgEpochMicros:
+			case t >= math.MaxInt64-pgEpochMicros:
+				// math.MaxInt64 µs after 1970 is DuckDB's 'infinity':
+				// the last µs before it is the last calendar value
 				return fmt.Errorf("%w: %s %d µs after 2000-01-01 is out of range", errPGValue, kind, t)
 			}
 			bb.Append(arrow.Timestamp(t + pgEpochMicros))
