@@ -134,7 +134,10 @@ func familyOf(typ string) family {
 // The id, group and logical-key columns of a spec are matched with the same
 // rule, except that a number against text is matched as text (the number
 // rendered by DuckDB: 7 is "7", "007" stays "007"), so an id is never
-// re-read from text (Prepare).
+// re-read from text (Prepare), and a floating-point column is matched only
+// with the same floating-point type (PlanComparison refuses FLOAT or
+// DOUBLE against any other type: matched as floats, distinct ids would be
+// one).
 //
 // Comparison is pure: it reads no row. Errors wrap ErrIncomparable and say
 // what each type is; the caller names the column.
@@ -336,6 +339,12 @@ func PlanComparison(c Columns, source, sink []sources.Column) (*Plan, error) {
 				continue
 			}
 			k.Method = m
+			if m == MethodFloat && (familyOf(st) != familyOf(kt) || floatTypeOf(st, st) != floatTypeOf(kt, kt)) {
+				errs = append(errs, fmt.Sprintf("column %s (matched: an id or group column): %s cannot be matched with %s: an id or group is matched by exact value, and a binary floating-point value cannot hold every number of the other type (the BIGINT 9007199254740993 is the DOUBLE 9007199254740992; the texts 1, 01 and 1e0 are all the DOUBLE 1): give the column one type in both inputs (types:), or cast it to an exact type in a query",
+					col, describe(st, familyOf(st)), describe(kt, familyOf(kt))))
+				incomparable = true
+				continue
+			}
 		}
 		p.Keys = append(p.Keys, k)
 	}

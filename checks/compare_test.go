@@ -154,6 +154,29 @@ func TestPlanComparisonErrors(t *testing.T) {
 		{"tolerance of a boolean", checks.Columns{ID: []string{"id"}, Ignore: []string{"settled_at"}, Tolerance: map[string]checks.Tolerance{"flag": tolerance(t, "1")}}, checks.ErrColumn,
 			"tolerance.flag: the column is compared as boolean, which has no tolerance"},
 	}
+	// A floating-point id or group against any other type: matched as
+	// floats, distinct ids would be one (9007199254740993 and
+	// 9007199254740992; "01" and "1.0").
+	for _, c := range []struct{ source, sink, want string }{
+		{"BIGINT", "DOUBLE", "BIGINT (an integer) cannot be matched with DOUBLE (a binary floating-point number)"},
+		{"VARCHAR", "DOUBLE", "VARCHAR (a text) cannot be matched with DOUBLE"},
+		{"FLOAT", "DECIMAL(18,2)", "FLOAT (a binary floating-point number) cannot be matched with DECIMAL(18,2)"},
+		{"FLOAT", "DOUBLE", "FLOAT (a binary floating-point number) cannot be matched with DOUBLE"},
+	} {
+		fsrc, fsink := cols("id", c.source, "n", "BIGINT"), cols("id", c.sink, "n", "BIGINT")
+		_, err := checks.PlanComparison(checks.Columns{ID: []string{"n"}, GroupBy: []string{"id"}}, fsrc, fsink)
+		if !errors.Is(err, checks.ErrIncomparable) || !strings.Contains(err.Error(), "column id (matched: an id or group column): "+c.want) {
+			t.Errorf("float group %s against %s: %v", c.source, c.sink, err)
+		}
+		_, err = checks.PlanComparison(checks.Columns{ID: []string{"id"}}, fsrc, fsink)
+		if !errors.Is(err, checks.ErrIncomparable) || !strings.Contains(err.Error(), "column id (matched: an id or group column): "+c.want) {
+			t.Errorf("float id %s against %s: %v", c.source, c.sink, err)
+		}
+	}
+	// One floating-point type on both sides is matched as it is.
+	if _, err := checks.PlanComparison(checks.Columns{ID: []string{"id"}}, cols("id", "DOUBLE"), cols("id", "DOUBLE")); err != nil {
+		t.Errorf("DOUBLE id against DOUBLE: %v", err)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := checks.PlanComparison(tt.c, src, sink)
