@@ -121,7 +121,7 @@ func runHistory(cmd *cobra.Command, o *historyOptions) error {
 		hr := historyRun{Control: r.Control, Seq: r.Seq, RunID: r.ID, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt, Status: r.Status,
 			Params: r.Params, Evidence: r.Evidence, SourceRows: r.SourceRows, SinkRows: r.SinkRows, SinkRowsPerKey: r.SinkRowsPerKey,
 			Restarts: r.Restarts, Checks: []historyCheck{}}
-		hr.EvidenceState, hr.EvidenceNote = history.EvidenceState(r)
+		hr.EvidenceState, hr.EvidenceNote = history.EvidenceState(cmd.Context(), r)
 		for _, c := range r.Checks {
 			hr.Checks = append(hr.Checks, historyCheck{ID: c.ID, Status: c.Status, Exceptions: c.Exceptions, KeyColumns: c.KeyColumns,
 				Compared: c.Compared, New: c.New, Recurring: c.Recurring, Resolved: c.Resolved})
@@ -179,7 +179,7 @@ func writeHistory(w interface{ Write([]byte) (int, error) }, file string, runs [
 			case history.EvidenceReplaced:
 				fmt.Fprintf(w, "note: run %s's evidence folder %s now holds another run's evidence (%s: a later run, --force, wrote there); its own evidence is gone\n", r.RunID, r.Evidence, r.EvidenceNote)
 			case history.EvidenceChanged:
-				fmt.Fprintf(w, "note: run %s's evidence folder %s was changed after the run published it (its manifest.json is not the one recorded; reconcile verify %s says what else)\n", r.RunID, r.Evidence, r.Evidence)
+				fmt.Fprintf(w, "note: run %s's evidence folder %s was changed after the run published it (%s; reconcile verify %s says more)\n", r.RunID, r.Evidence, r.EvidenceNote, r.Evidence)
 			case history.EvidenceMissing:
 				fmt.Fprintf(w, "note: run %s's evidence folder %s (or its manifest.json) is missing\n", r.RunID, r.Evidence)
 			case history.EvidenceUnreadable:

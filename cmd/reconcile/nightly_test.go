@@ -248,6 +248,14 @@ func TestNightlyThreeNights(t *testing.T) {
 	}
 	f3.WriteString(" ")
 	f3.Close()
+	// an edited report, the manifest untouched: every file is checked,
+	// not only the manifest (before, this folder was "in place")
+	r3, err := os.OpenFile(filepath.Join(ev, "warehouse-nightly", "2026-11-30", "report.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r3.WriteString("\nreviewed, all fine\n")
+	r3.Close()
 	wm := filepath.Join(ev, "warehouse-nightly", "2026-11-29", evidence.ManifestFile)
 	if err := os.Remove(wm); err != nil {
 		t.Fatal(err)
@@ -274,7 +282,7 @@ func TestNightlyThreeNights(t *testing.T) {
 	sort.Strings(states)
 	wantStates := []string{
 		"ledger-nightly 2026-11-28 in place", "ledger-nightly 2026-11-28 replaced", "ledger-nightly 2026-11-29 missing", "ledger-nightly 2026-11-30 changed",
-		"warehouse-nightly 2026-11-28 in place", "warehouse-nightly 2026-11-28 replaced", "warehouse-nightly 2026-11-29 unreadable", "warehouse-nightly 2026-11-30 in place",
+		"warehouse-nightly 2026-11-28 in place", "warehouse-nightly 2026-11-28 replaced", "warehouse-nightly 2026-11-29 unreadable", "warehouse-nightly 2026-11-30 changed",
 	}
 	if !reflect.DeepEqual(states, wantStates) {
 		t.Errorf("evidence states:\n%s\nwant:\n%s", strings.Join(states, "\n"), strings.Join(wantStates, "\n"))
@@ -285,6 +293,8 @@ func TestNightlyThreeNights(t *testing.T) {
 		"note: run " + ledger[1].RunID + "'s evidence folder " + filepath.Join(ev, "ledger-nightly", "2026-11-29") + " (or its manifest.json) is missing",
 		"note: run " + ledger[2].RunID + "'s evidence folder " + filepath.Join(ev, "ledger-nightly", "2026-11-30") + " was changed after the run published it",
 		"'s evidence folder " + filepath.Join(ev, "warehouse-nightly", "2026-11-29") + " cannot be read: read " + wm + ": is a directory",
+		"'s evidence folder " + filepath.Join(ev, "warehouse-nightly", "2026-11-30") + " was changed after the run published it (report.md changed; reconcile verify",
+		"'s evidence folder " + filepath.Join(ev, "ledger-nightly", "2026-11-30") + " was changed after the run published it (its manifest.json is not the one recorded;",
 	} {
 		if code != exitOK || !strings.Contains(stdout, want) {
 			t.Errorf("history: exit %d, output lacks %q:\n%s", code, want, stdout)
