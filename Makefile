@@ -2,7 +2,7 @@
 TAGS   := -tags duckdb_arrow
 BIN    := bin/reconcile
 
-.PHONY: build test sample samples nightly bench bench-scale vet
+.PHONY: build test sample samples nightly kafka-sample bench bench-scale vet
 
 # -buildvcs=auto (overriding a GOFLAGS=-buildvcs=false) stamps the VCS
 # revision that manifest.json and --version report.
@@ -20,26 +20,44 @@ vet:
 test: vet
 	go test $(TAGS) -count=1 ./...
 
+# expect CODE WHAT: print the exit code of the command just run and fail
+# the target when it is not the sample's documented one.
+expect = code=$$?; echo "exit code $$code ($(2))"; test $$code -eq $(1) || { echo "expected exit code $(1)" >&2; exit 1; }
+
 # The main job on the bundled ledger sample: the at-least-once sink (exit 1,
-# exceptions found) and the exactly-once sink (exit 0).
+# exceptions found) and the exactly-once sink (exit 0). The target fails
+# when a run exits otherwise.
 sample: build
-	@$(BIN) run --config samples/ledger/at-least-once.yaml --force; echo "exit code $$? (1 = exceptions found)"
-	@$(BIN) run --config samples/ledger/exactly-once.yaml --force; echo "exit code $$? (0 = every check passed)"
+	@$(BIN) run --config samples/ledger/at-least-once.yaml --force; $(call expect,1,1 = exceptions found)
+	@$(BIN) run --config samples/ledger/exactly-once.yaml --force; $(call expect,0,0 = every check passed)
 
 # Every bundled sample, the replay-forensics ones included (see README).
 samples: sample
-	@$(BIN) run --config samples/hourly-report/spec.yaml --force; echo "exit code $$? (1 = exceptions found)"
-	@$(BIN) run --config samples/session-counts/spec.yaml --force; echo "exit code $$? (1 = exceptions found)"
-	@$(BIN) run --config samples/filesink/spec.yaml --force; echo "exit code $$? (1 = exceptions found: the last hour is not committed yet)"
+	@$(BIN) run --config samples/hourly-report/spec.yaml --force; $(call expect,1,1 = exceptions found)
+	@$(BIN) run --config samples/session-counts/spec.yaml --force; $(call expect,1,1 = exceptions found)
+	@$(BIN) run --config samples/filesink/spec.yaml --force; $(call expect,1,1 = exceptions found: the last hour is not committed yet)
 
 # The README's Nightly operation: three nights of the ledger as a suite with
-# one run history (evidence/nightly/ is this target's own, made afresh).
+# one run history (evidence/nightly/ is this target's own, made afresh):
+# night 1 passes (exit 0), nights 2 and 3 find exceptions (exit 1).
 nightly: build
 	@rm -rf evidence/nightly
-	@for day in 2026-11-28 2026-11-29 2026-11-30; do \
-		$(BIN) run samples/nightly/controls --param day=$$day --metrics evidence/nightly/reconcile.prom --quiet; echo "exit code $$?"; \
-	done
+	@$(BIN) run samples/nightly/controls --param day=2026-11-28 --metrics evidence/nightly/reconcile.prom --quiet; $(call expect,0,0 = every check passed)
+	@$(BIN) run samples/nightly/controls --param day=2026-11-29 --metrics evidence/nightly/reconcile.prom --quiet; $(call expect,1,1 = exceptions found)
+	@$(BIN) run samples/nightly/controls --param day=2026-11-30 --metrics evidence/nightly/reconcile.prom --quiet; $(call expect,1,1 = exceptions found)
 	@$(BIN) history --history evidence/nightly/history.duckdb --control ledger-nightly
+
+# The README's Kafka sample: the sample broker (an in-process Kafka
+# protocol cluster, franz-go's kfake) started once it has written its
+# topics, the read_committed control (exit 0) and the read_uncommitted one
+# (exit 1), the broker stopped whatever happens.
+kafka-sample: build
+	go build $(TAGS) -o bin/kafka-broker ./samples/kafka/broker
+	@log=$$(mktemp); bin/kafka-broker > $$log 2>&1 & broker=$$!; trap "kill $$broker 2>/dev/null" EXIT; \
+	for i in $$(seq 100); do grep -q 'Kafka sample broker at' $$log && break; kill -0 $$broker 2>/dev/null || { cat $$log; exit 1; }; sleep 0.2; done; \
+	cat $$log; \
+	$(BIN) run --config samples/kafka/read-committed.yaml --force; $(call expect,0,0 = every check passed); \
+	$(BIN) run --config samples/kafka/read-uncommitted.yaml --force; $(call expect,1,1 = exceptions found)
 
 bench:
 	go test $(TAGS) -run '^$$' -bench . -benchtime 1x ./...

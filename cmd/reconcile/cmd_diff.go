@@ -37,11 +37,13 @@ window and measure columns (by their roles in summary.json). Each folder is
 verified against its manifest first, as reconcile verify does.
 
 Lines starting with "-" are exceptions of EVIDENCE_A that EVIDENCE_B no
-longer has; "+" those EVIDENCE_B has and EVIDENCE_A had not.
+longer has; "+" those EVIDENCE_B has and EVIDENCE_A had not; "~" those both
+have with other values (a balance of the same account off by another
+amount; locations and the run-history columns are not compared).
 
 Exit codes: 0 the same exceptions; 1 they differ; 2 a folder has no
-manifest.json; 3 a folder does not verify against its manifest, or cannot
-be read.`,
+manifest.json or does not exist; 3 a folder does not verify against its
+manifest, or cannot be read.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.a, o.b = args[0], args[1]
@@ -73,12 +75,15 @@ func runDiff(cmd *cobra.Command, o *diffOptions) error {
 			fmt.Fprintf(w, "%s: %d in A, %d in B; %s\n", d.ID, d.InA, d.InB, d.Note)
 			continue
 		}
-		fmt.Fprintf(w, "%s: %d in A, %d in B: %d only in A, %d only in B, %d in both\n", d.ID, d.InA, d.InB, len(d.OnlyA), len(d.OnlyB), d.Both)
+		fmt.Fprintf(w, "%s: %d in A, %d in B: %d only in A, %d only in B, %d in both (%d with other values)\n", d.ID, d.InA, d.InB, len(d.OnlyA), len(d.OnlyB), d.Both, len(d.Changed))
 		for _, k := range d.OnlyA {
 			fmt.Fprintf(w, "  - %s\n", keyText(d.KeyColumns, k))
 		}
 		for _, k := range d.OnlyB {
 			fmt.Fprintf(w, "  + %s\n", keyText(d.KeyColumns, k))
+		}
+		for _, k := range d.Changed {
+			fmt.Fprintf(w, "  ~ %s\n", keyText(d.KeyColumns, k))
 		}
 	}
 	if c.Differs() {

@@ -226,7 +226,8 @@ func TestNightlyThreeNights(t *testing.T) {
 
 	// diff: night 2 against night 3, keyed as the history keys them.
 	code, stdout, stderr = runCLI(t, "diff", filepath.Join(ev, "ledger-nightly", "2026-11-29"), filepath.Join(ev, "ledger-nightly", "2026-11-30"))
-	if code != exitFailed || !strings.Contains(stdout, "duplicate_ids: 130 in A, 50 in B: 100 only in A, 20 only in B, 30 in both\n  - entry_id=E0001401\n") ||
+	if code != exitFailed || !strings.Contains(stdout, "duplicate_ids: 130 in A, 50 in B: 100 only in A, 20 only in B, 30 in both (0 with other values)\n  - entry_id=E0001401\n") ||
+		!strings.Contains(stdout, "row_count_balance: 12 in A, 12 in B: 0 only in A, 0 only in B, 12 in both (12 with other values)\n  ~ account=ACC-01\n") ||
 		!strings.Contains(stdout, "  + entry_id=E0002601\n") || strings.Contains(stdout, "null_ids") {
 		t.Errorf("diff: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -567,8 +568,18 @@ func TestDiffVerifiesFirst(t *testing.T) {
 		}
 	}
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
-	if code, stdout, _ := runCLI(t, "diff", a, b); code != exitOK || !strings.Contains(stdout, "duplicate_ids: 1 in A, 1 in B: 0 only in A, 0 only in B, 1 in both") || !strings.HasSuffix(stdout, "same exceptions\n") {
+	if code, stdout, _ := runCLI(t, "diff", a, b); code != exitOK || !strings.Contains(stdout, "duplicate_ids: 1 in A, 1 in B: 0 only in A, 0 only in B, 1 in both (0 with other values)") || !strings.HasSuffix(stdout, "same exceptions\n") {
 		t.Errorf("same: exit %d\n%s", code, stdout)
+	}
+	// The same key with other values (id 2 three times, not twice): "~",
+	// exit 1. Before, the two folders were "the same exceptions".
+	writeFile(t, filepath.Join(dir, "dup3.csv"), "id\n1\n2\n2\n2\n")
+	c := filepath.Join(dir, "c")
+	if code, _, stderr := runCLI(t, "run", "--source", filepath.Join(dir, "src.csv"), "--sink", filepath.Join(dir, "dup3.csv"), "--id", "id", "--out", c, "--format", "json"); code != exitFailed {
+		t.Fatalf("run: exit %d, %s", code, stderr)
+	}
+	if code, stdout, _ := runCLI(t, "diff", a, c); code != exitFailed || !strings.Contains(stdout, "duplicate_ids: 1 in A, 1 in B: 0 only in A, 0 only in B, 1 in both (1 with other values)\n  ~ id=2\n") {
+		t.Errorf("other values: exit %d\n%s", code, stdout)
 	}
 	// An edited exceptions file: refused, not compared.
 	os.WriteFile(filepath.Join(b, "exceptions", "duplicate_ids.csv"), []byte("id,side,row_count,conflicting,checkpoint_ids,locations\n"), 0o644)

@@ -44,9 +44,11 @@ type CheckDiff struct {
 	// did not run there).
 	InA, InB int
 	// OnlyA are the keys in A and not in B (gone in B), OnlyB the keys in
-	// B and not in A (new in B), both sorted; Both counts the keys in both.
-	OnlyA, OnlyB []Key
-	Both         int
+	// B and not in A (new in B), Changed the keys in both whose rows differ
+	// (valueColumns: a balance whose difference moved), all sorted; Both
+	// counts the keys in both, Changed included.
+	OnlyA, OnlyB, Changed []Key
+	Both                  int
 	// Note says why the check was not compared (it did not run in one of
 	// the folders, or was keyed by other columns); then OnlyA and OnlyB
 	// are empty.
@@ -54,7 +56,9 @@ type CheckDiff struct {
 }
 
 // Differs reports whether the check's exceptions differ.
-func (d *CheckDiff) Differs() bool { return len(d.OnlyA)+len(d.OnlyB) > 0 || d.Note != "" }
+func (d *CheckDiff) Differs() bool {
+	return len(d.OnlyA)+len(d.OnlyB)+len(d.Changed) > 0 || d.Note != ""
+}
 
 // Comparison is Diff's result.
 type Comparison struct {
@@ -74,13 +78,18 @@ func (c *Comparison) Differs() bool {
 
 // Diff compares the exceptions of two evidence folders check by check,
 // keyed as the history keys them (see the package doc): what is in one and
-// not in the other. Each folder is verified against its manifest first
+// not in the other, and which keys of both have other rows (their value
+// columns, valueColumns, as text: a balance of the same account off by
+// another amount). Each folder is verified against its manifest first
 // (evidence.Verify); one that does not verify is an error wrapping
 // ErrUnverified, one without a manifest wraps evidence.ErrNoManifest.
 // Checks are listed in A's order, then those only B ran.
 func Diff(ctx context.Context, a, b string) (*Comparison, error) {
 	c := &Comparison{}
 	keys := [2]map[string]map[string]Key{}
+	// rows[i][check][key id] are the key's rows in folder i, each its value
+	// columns as JSON text, sorted
+	rows := [2]map[string]map[string][]string{}
 	for i, dir := range []string{a, b} {
 		v, err := evidence.Verify(ctx, dir, nil)
 		if err != nil {
@@ -103,12 +112,13 @@ func Diff(ctx context.Context, a, b string) (*Comparison, error) {
 			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
 		keys[i] = map[string]map[string]Key{}
+		rows[i] = map[string]map[string][]string{}
 		for _, cv := range view.Checks {
 			if cv.Status == evidence.Skipped || cv.File == "" {
 				continue
 			}
-			idx := keyIndexes(cv.Columns)
-			set := map[string]Key{}
+			idx, vals := keyIndexes(cv.Columns), valueColumns(cv.Columns)
+			set, byKey := map[string]Key{}, map[string][]string{}
 			err := view.EachRow(ctx, cv, func(row []report.Cell) error {
 				k := make(Key, len(idx))
 				for j, ci := range idx {
@@ -117,13 +127,24 @@ func Diff(ctx context.Context, a, b string) (*Comparison, error) {
 						k[j] = &t
 					}
 				}
+				v := make(Key, len(vals))
+				for j, ci := range vals {
+					if !row[ci].Null {
+						t := row[ci].Text
+						v[j] = &t
+					}
+				}
 				set[k.id()] = k
+				byKey[k.id()] = append(byKey[k.id()], v.id())
 				return nil
 			})
 			if err != nil {
 				return nil, err
 			}
-			keys[i][cv.ID] = set
+			for _, rs := range byKey {
+				slices.Sort(rs)
+			}
+			keys[i][cv.ID], rows[i][cv.ID] = set, byKey
 		}
 		if i == 0 {
 			c.A = Folder{Dir: dir, Summary: s}
@@ -159,20 +180,25 @@ func Diff(ctx context.Context, a, b string) (*Comparison, error) {
 		case !slices.Equal(colsA, colsB):
 			d.Note = fmt.Sprintf("keyed by %s in %s and by %s in %s: not compared", listOrNone(colsA), a, listOrNone(colsB), b)
 		default:
-			for id, k := range ka {
-				if _, ok := kb[id]; ok {
-					d.Both++
-				} else {
+			ra, rb := rows[0][id], rows[1][id]
+			for kid, k := range ka {
+				if _, ok := kb[kid]; !ok {
 					d.OnlyA = append(d.OnlyA, k)
+					continue
+				}
+				d.Both++
+				if !slices.Equal(ra[kid], rb[kid]) {
+					d.Changed = append(d.Changed, k)
 				}
 			}
-			for id, k := range kb {
-				if _, ok := ka[id]; !ok {
+			for kid, k := range kb {
+				if _, ok := ka[kid]; !ok {
 					d.OnlyB = append(d.OnlyB, k)
 				}
 			}
 			sortKeys(d.OnlyA)
 			sortKeys(d.OnlyB)
+			sortKeys(d.Changed)
 		}
 		c.Checks = append(c.Checks, d)
 	}
@@ -185,6 +211,22 @@ func keyIndexes(cols []evidence.Column) []int {
 	var out []int
 	for i, c := range cols {
 		if slices.Contains(names, c.Name) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// valueColumns are the positions of the columns that say what an exception
+// is, beyond its key: every column but the key columns, the locations
+// (RoleLocation: where the rows are, which moves when earlier rows come or
+// go) and the lifecycle columns of a run with a history (which change with
+// every run).
+func valueColumns(cols []evidence.Column) []int {
+	keys := evidence.KeyColumns(cols)
+	var out []int
+	for i, c := range cols {
+		if !slices.Contains(keys, c.Name) && c.Role != evidence.RoleLocation && !slices.Contains(evidence.LifecycleColumns, c.Name) {
 			out = append(out, i)
 		}
 	}
