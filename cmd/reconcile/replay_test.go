@@ -187,6 +187,12 @@ func TestExplainDoubledWindow(t *testing.T) {
 		"duplicated: 2 rows, each equal to the re-performed value",
 		"explained  by restart 1 at 2026-11-26T03:14:20Z from checkpoint 97",
 		"Sink rows (2)", "Source rows (82)", "Restarts (2)",
+		// 98, triggered before the failure, is rolled back; 99 is the
+		// epoch open at the failure and the restored job's first, which a
+		// checkpoint id cannot place on either side (before, both rows
+		// "could be written before the restart")
+		"checkpoint 98 is after the restored checkpoint and before the one open at the failure: written before the restart",
+		"checkpoint 99 is the epoch open at the failure and the restored job's first: written before the failure (rolled back in state, not in the sink) or by the replay",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("explain lacks %q:\n%s", want, stdout)

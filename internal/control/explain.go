@@ -444,8 +444,10 @@ func nearestByEpoch(restart, relation, epoch string) string {
 		return ""
 	case relation == "covered":
 		return fmt.Sprintf("%s: checkpoint %s is covered by the restored checkpoint (not replayed)", restart, epoch)
+	case relation == "open":
+		return fmt.Sprintf("%s: checkpoint %s is the epoch open at the failure and the restored job's first: written before the failure (rolled back in state, not in the sink) or by the replay — the checkpoint id alone cannot tell", restart, epoch)
 	case relation == "rewound":
-		return fmt.Sprintf("%s: checkpoint %s is after the restored checkpoint and could be written before the restart — rolled back in state, not in the sink", restart, epoch)
+		return fmt.Sprintf("%s: checkpoint %s is after the restored checkpoint and before the one open at the failure: written before the restart — rolled back in state, not in the sink", restart, epoch)
 	default:
 		return fmt.Sprintf("%s: checkpoint %s was written after the restart", restart, epoch)
 	}
