@@ -231,7 +231,11 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 			errs = append(errs, &RunError{Check: c.ID, Err: overflowError(ctx, db, p, p.GroupBy, "check "+c.ID, err)})
 			continue
 		}
-		fmt.Fprintf(log, "check %s: %d exceptions in %s\n", c.ID, o.Exceptions, time.Since(t0).Round(time.Millisecond))
+		unit := "exceptions"
+		if o.Exceptions == 1 {
+			unit = "exception"
+		}
+		fmt.Fprintf(log, "check %s: %d %s in %s\n", c.ID, o.Exceptions, unit, time.Since(t0).Round(time.Millisecond))
 	}
 	if len(errs) > 0 {
 		return outs, errors.Join(errs...)

@@ -270,7 +270,7 @@ func TestAccuracyNormalizedCollision(t *testing.T) {
 	if ev.code != exitFailed {
 		t.Fatalf("exit %d, want 1\n%s%s", ev.code, ev.stdout, ev.stderr)
 	}
-	contains(t, "stdout", ev.stdout, "INFO    normalized_matches         accuracy                 1 exceptions")
+	contains(t, "stdout", ev.stdout, "INFO    normalized_matches         accuracy                 1 exception")
 	rows := ev.sheetRows(t, "normalized_matches")
 	if want := "1|name|A1|A1 |A1|true|source.csv:2|sink.csv:2"; len(rows) != 2 || rows[1] != want {
 		t.Errorf("normalized_matches sheet %q, want %q", rows, want)

@@ -129,7 +129,7 @@ func runSuite(ctx context.Context, o *runOptions, opt control.Options) error {
 		oc := runOne(ctx, o, p, opt)
 		outs = append(outs, oc)
 		if len(plan) > 1 && oc.err != nil && oc.code != exitFailed {
-			fmt.Fprintf(o.f.stderr, "reconcile: %s: %v\n", oc.name, oc.err)
+			fmt.Fprintf(o.f.stderr, "reconcile: %s: %s\n", oc.name, oc.errText())
 		}
 	}
 	for _, p := range plan[len(outs):] {
@@ -147,6 +147,12 @@ func runSuite(ctx context.Context, o *runOptions, opt control.Options) error {
 	return rollUp(o.f.stdout, outs)
 }
 
+// errText is the outcome's error message without a leading "NAME: "
+// naming the control again.
+func (oc *outcome) errText() string {
+	return strings.TrimPrefix(oc.err.Error(), oc.name+": ")
+}
+
 // runOne runs one control: it takes the control's lock, removes what dead
 // runs left behind, runs the control and prints its summary.
 func runOne(ctx context.Context, o *runOptions, p planned, opt control.Options) *outcome {
@@ -157,6 +163,11 @@ func runOne(ctx context.Context, o *runOptions, p planned, opt control.Options) 
 		return oc
 	}
 	if p.err != nil {
+		// labelled by its name: when the file declares one, as its runs
+		// are, so that its metrics series say it failed
+		if n := spec.DeclaredName(p.file); n != "" {
+			oc.name = n
+		}
 		return done(p.err)
 	}
 	s := p.s
@@ -277,6 +288,14 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// plural is "s" unless n is 1.
+func plural[N int | int64](n N) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
 // printSummary writes what a cron mail keeps: the verdict line (status,
 // control, start, run id, parameters, row and sum differences), one line
 // per check (with --quiet only the failed ones), the replay figures,
@@ -288,7 +307,7 @@ func printSummary(f *factory, res *evidence.Summary, out string, quiet bool) {
 		if quiet && c.Status != evidence.Fail {
 			continue
 		}
-		detail := fmt.Sprintf("%d exceptions", c.Exceptions)
+		detail := fmt.Sprintf("%d exception%s", c.Exceptions, plural(c.Exceptions))
 		if c.Status == evidence.Skipped {
 			detail = c.SkipReason
 		}
@@ -371,7 +390,7 @@ func rollUp(w io.Writer, outs []*outcome) error {
 			}
 		}
 		if oc.err != nil && oc.code != exitFailed {
-			detail = append(detail, oc.err.Error())
+			detail = append(detail, oc.errText())
 		}
 		line := fmt.Sprintf("  %-5s %-28s exit %d  %s", status, oc.name, oc.code, strings.Join(detail, ", "))
 		fmt.Fprintln(w, strings.TrimRight(line, " "))

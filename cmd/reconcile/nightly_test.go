@@ -536,16 +536,16 @@ func TestQuietAndProgress(t *testing.T) {
 	verdict := regexp.MustCompile(`^FAIL  q  \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ  run \d{8}T\d{6}Z-[0-9a-f]{8}  rows \+1 \(source 2, sink 3\)  amount \+2\.00 \(source 3\.00, sink 5\.00\)$`)
 	want := []string{
 		"", // the verdict line
-		"  FAIL    duplicate_ids              accuracy                 1 exceptions",
-		"  FAIL    row_count_balance          completeness, accuracy   1 exceptions",
-		"  FAIL    sum_balance                completeness, accuracy   1 exceptions",
+		"  FAIL    duplicate_ids              accuracy                 1 exception",
+		"  FAIL    row_count_balance          completeness, accuracy   1 exception",
+		"  FAIL    sum_balance                completeness, accuracy   1 exception",
 		"evidence: " + filepath.Join(dir, "q"),
 	}
 	if len(lines) != len(want) || !verdict.MatchString(lines[0]) || !reflect.DeepEqual(lines[1:], want[1:]) {
 		t.Errorf("--quiet printed:\n%s", stdout)
 	}
 	_, _, stderr = runCLI(t, args("p", "--progress")...)
-	if !strings.Contains(stderr, "loaded source: 2 rows") || !strings.Contains(stderr, "check duplicate_ids: 1 exceptions") {
+	if !strings.Contains(stderr, "loaded source: 2 rows") || !strings.Contains(stderr, "check duplicate_ids: 1 exception") {
 		t.Errorf("--progress: stderr %q", stderr)
 	}
 	// A relative --out is printed absolute.
@@ -588,5 +588,36 @@ func TestDiffVerifiesFirst(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "diff", a, dir); code != exitUsage || !strings.Contains(stderr, "no manifest.json") {
 		t.Errorf("not evidence: exit %d, %q", code, stderr)
+	}
+}
+
+// A control whose spec cannot be loaded (here: --param day forgotten) is
+// labelled by the name: its file declares, as its runs are: its metrics
+// series say exit 2 where an alert on them looks, and its message names
+// the file once. Before, the series was labelled by the file's path.
+func TestSpecErrorKeepsControlName(t *testing.T) {
+	root := t.TempDir()
+	copyTree(t, filepath.Join("..", "..", "samples", "nightly"), filepath.Join(root, "nightly"))
+	controls := filepath.Join(root, "nightly", "controls")
+	metricsFile := filepath.Join(root, "reconcile.prom")
+	code, stdout, stderr := runCLI(t, "run", controls, "--metrics", metricsFile, "--quiet")
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, exitUsage, stdout, stderr)
+	}
+	ledger := filepath.Join(controls, "ledger.yaml")
+	if want := "reconcile: ledger-nightly: " + ledger + ": spec: invalid"; !strings.Contains(stderr, want) || strings.Contains(stderr, ledger+": "+ledger) {
+		t.Errorf("stderr lacks %q (once):\n%s", want, stderr)
+	}
+	if want := "ERROR ledger-nightly               exit 2  " + ledger + ": spec: invalid"; !strings.Contains(stdout, want) {
+		t.Errorf("suite line lacks %q:\n%s", want, stdout)
+	}
+	b, err := os.ReadFile(metricsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`reconcile_run_status{control="ledger-nightly"} 2`, `reconcile_run_status{control="warehouse-nightly"} 2`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("metrics lack %s:\n%s", want, b)
+		}
 	}
 }

@@ -450,3 +450,22 @@ func (s *Spec) Validate() error {
 	}
 	return nil
 }
+
+// DeclaredName is the name: that the spec file at path declares, read
+// leniently: it labels a control whose spec cannot be loaded (an unset
+// ${parameter}, an unknown key) as its runs are labelled, in metrics and
+// messages. It is "" when the file cannot be read or is not YAML, and when
+// name: is missing, not a plain string, or holds a ${parameter}.
+func DeclaredName(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	var doc struct {
+		Name string `yaml:"name"`
+	}
+	if yaml.Unmarshal(b, &doc) != nil || strings.Contains(doc.Name, "${") {
+		return ""
+	}
+	return strings.TrimSpace(doc.Name)
+}
