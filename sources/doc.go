@@ -125,7 +125,10 @@
 //	{uri: "mysql://user@host/ledger", table: postings, zero_dates: null}
 //
 // A URI without a password takes MYSQL_PWD, as the mysql client does; other
-// URI parameters are the driver's (tls, timeout, …). A table name is
+// URI parameters are the driver's (tls, timeout, …); results in any
+// character set but utf8mb4 (charset=utf8, which is utf8mb3) are refused
+// with ErrInvalidLocation, as the server sends a character the set lacks
+// as '?'. A table name is
 // "name" or "database.name", each part plain or in backticks (`a.b`); it
 // is never folded (lower_case_table_names is the server's) and always sent
 // quoted with backticks, a backtick doubled, so it cannot inject SQL.

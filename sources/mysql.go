@@ -454,10 +454,12 @@ func mySnapshotFacts(ctx context.Context, conn *sql.Conn) (map[string]any, bool,
 	if sessionTZ != "+00:00" {
 		return nil, false, fmt.Errorf("mysql: the session time zone is %q after SET time_zone = '+00:00'; TIMESTAMP values cannot be read as UTC", sessionTZ)
 	}
-	switch strings.ToLower(charset.String) {
-	case "utf8mb4", "utf8mb3", "utf8":
-	default:
-		return nil, false, fmt.Errorf("%w: the session's results are in character set %q; reconcile reads text as UTF-8: remove the charset parameter or set it to utf8mb4", ErrInvalidLocation, charset.String)
+	// Only utf8mb4 carries every character: in any other set (utf8mb3,
+	// which utf8 names, has no 4-byte characters such as emoji) the server
+	// sends a character it cannot convert as '?', so 'a😀' would arrive,
+	// and compare, as 'a?'.
+	if !strings.EqualFold(charset.String, "utf8mb4") {
+		return nil, false, fmt.Errorf("%w: the session's results are in character set %q; reconcile reads text as UTF-8 and needs utf8mb4, the only character set in which the server sends every character (in any other it replaces a character the set lacks, an emoji in utf8mb3 say, with '?', so different text would compare equal): remove the charset and character_set_results parameters or set them to utf8mb4", ErrInvalidLocation, charset.String)
 	}
 	var level string
 	if err := row("isolation_level", struct{ MariaDB bool }{mariaDB}, &level); err != nil {

@@ -807,3 +807,29 @@ func TestMySQLFloatWarned(t *testing.T) {
 		t.Errorf("notes %q, want one WARNING on column f", in.Notes)
 	}
 }
+
+// Results in utf8mb3 (charset=utf8, or character_set_results=utf8mb3) are
+// refused: the server sends a 4-byte character that set lacks as '?', so
+// 'a😀' arrived as 'a?' and compared equal to a sink's 'a?' (found by an
+// adversarial tester: exit 0). The default connection reads it whole.
+func TestMySQLUtf8mb3ResultsRefused(t *testing.T) {
+	name, db := mysqltest.Database(t)
+	mysqltest.Exec(t, db, "CREATE TABLE emoji (id VARCHAR(4), s VARCHAR(10)) CHARACTER SET utf8mb4; INSERT INTO emoji VALUES ('1', 'a😀')")
+	ddb, in, err := myLoad(t, sources.Location{URI: mysqltest.TableURL(t, name, "emoji")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Details["character_set_results"] != "utf8mb4" {
+		t.Errorf("character_set_results = %v, want utf8mb4", in.Details["character_set_results"])
+	}
+	if _, rows, err := ddb.Strings(context.Background(), "SELECT s FROM t"); err != nil || len(rows) != 1 || pgStr(rows[0][0]) != "a😀" {
+		t.Errorf("read %v (%v), want a😀", rows, err)
+	}
+	for _, param := range []string{"charset=utf8", "charset=utf8mb3", "character_set_results=utf8mb3"} {
+		uri := withParam(mysqltest.TableURL(t, name, "emoji"), param)
+		_, _, err := myLoad(t, sources.Location{URI: uri})
+		if !errors.Is(err, sources.ErrInvalidLocation) || !strings.Contains(err.Error(), `character set "utf8mb3"`) || !strings.Contains(err.Error(), "utf8mb4") {
+			t.Errorf("%s: err = %v, want the refusal of utf8mb3 results", param, err)
+		}
+	}
+}
