@@ -133,10 +133,16 @@
 // is never folded (lower_case_table_names is the server's) and always sent
 // quoted with backticks, a backtick doubled, so it cannot inject SQL.
 //
-// The session's time zone is set to '+00:00' (an offset: the server's
-// time-zone tables may be empty), so a TIMESTAMP arrives as its UTC value
-// whatever the server's or the URI's zone; then one transaction is opened,
-// REPEATABLE READ, READ ONLY, WITH CONSISTENT SNAPSHOT. The statement's
+// Before the snapshot, the session pins what decides which rows a SELECT
+// returns, whatever the server's GLOBAL values or the URI say:
+// sql_select_limit to its maximum (18446744073709551615) and, on MariaDB,
+// system_versioning_asof to DEFAULT; both are read back, and a session
+// that does not keep them (DEFAULT is the GLOBAL value, which may be a
+// time) refuses the read. The session's time zone is set to '+00:00' (an
+// offset: the server's time-zone tables may be empty), so a TIMESTAMP
+// arrives as its UTC value whatever the server's or the URI's zone; then
+// one transaction is opened, REPEATABLE READ, READ ONLY, WITH CONSISTENT
+// SNAPSHOT. The statement's
 // columns are described by running it with LIMIT 0 (a query as a derived
 // table) and, for a table, the catalog (information_schema.COLUMNS, which
 // gives DECIMAL UNSIGNED's precision that the result metadata reports one
@@ -154,7 +160,8 @@
 // or MySQL), server_version (VERSION()), database, user (CURRENT_USER()),
 // connect_user (USER()), host and port, isolation, server_isolation_level,
 // transaction_started_at (UTC_TIMESTAMP(6) in the transaction),
-// session_time_zone, system_time_zone, character_set_results, the GTID
+// session_time_zone, system_time_zone, character_set_results,
+// sql_select_limit, system_versioning_asof (MariaDB), the GTID
 // position (gtid_current_pos on MariaDB, gtid_executed on MySQL) or
 // gtid_current_pos_unavailable / gtid_executed_unavailable saying why,
 // MariaDB's binlog_snapshot_file and binlog_snapshot_position (the binary

@@ -403,6 +403,10 @@ func (s *mysqlSource) session(ctx context.Context) (ss *mySession, own bool, sha
 			opened.release()
 		}
 	}()
+	pinned, err := myPinRowsRead(ctx, conn)
+	if err != nil {
+		return nil, false, nil, err
+	}
 	for _, id := range []string{"session_time_zone", "isolation", "start_snapshot"} {
 		q, err := mySQL(id, nil)
 		if err != nil {
@@ -415,8 +419,76 @@ func (s *mysqlSource) session(ctx context.Context) (ss *mySession, own bool, sha
 	if ss.facts, ss.mariaDB, err = mySnapshotFacts(ctx, conn); err != nil {
 		return nil, false, nil, err
 	}
+	for k, v := range pinned {
+		ss.facts[k] = v
+	}
 	s.loc.Group.Put(s.serverKey(), s.loc.Role, nil)
 	return ss, true, share, nil
+}
+
+// myMaxSelectLimit is sql_select_limit's maximum (and its default): no
+// limit.
+const myMaxSelectLimit = "18446744073709551615"
+
+// myPinRowsRead sets the session variables that decide which rows a SELECT
+// returns, whatever the server's GLOBAL values or the URI (the driver sets
+// an unknown parameter as a session variable) say: sql_select_limit to its
+// maximum and, on MariaDB, system_versioning_asof to DEFAULT
+// (pin_rows_read). It then reads them back (rows_read_settings) and
+// refuses the read when they are not so (see myCheckRowsRead), and returns
+// them for the input's Details: sql_select_limit, and
+// system_versioning_asof where the server has the variable.
+func myPinRowsRead(ctx context.Context, conn *sql.Conn) (map[string]any, error) {
+	q, err := mySQL("pin_rows_read", nil)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.ExecContext(ctx, q); err != nil {
+		return nil, fmt.Errorf("mysql: %s: %w", q, err)
+	}
+	if q, err = mySQL("rows_read_settings", nil); err != nil {
+		return nil, err
+	}
+	rows, err := conn.QueryContext(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("mysql: read back the session's sql_select_limit and system_versioning_asof: %w", err)
+	}
+	defer rows.Close()
+	settings := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, fmt.Errorf("mysql: read back the session's sql_select_limit and system_versioning_asof: %w", err)
+		}
+		settings[strings.ToLower(k)] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("mysql: read back the session's sql_select_limit and system_versioning_asof: %w", err)
+	}
+	if err := myCheckRowsRead(settings); err != nil {
+		return nil, err
+	}
+	d := make(map[string]any, len(settings))
+	for k, v := range settings {
+		d[k] = v
+	}
+	return d, nil
+}
+
+// myCheckRowsRead refuses session values (variable name, lower case, to
+// value, as SHOW VARIABLES gives them) under which a SELECT would not
+// return every current row: sql_select_limit other than its maximum, and
+// system_versioning_asof, where the server has it, other than DEFAULT
+// (SET SESSION … = DEFAULT takes the GLOBAL value, so a server whose
+// GLOBAL value is a time keeps it in the session).
+func myCheckRowsRead(settings map[string]string) error {
+	if v := settings["sql_select_limit"]; v != myMaxSelectLimit {
+		return fmt.Errorf("mysql: the session's sql_select_limit is %q after SET SESSION sql_select_limit = %s: a SELECT would return at most that many rows, and reconcile reads every row; the read is refused, check what sets it on the server (init_connect, a proxy)", v, myMaxSelectLimit)
+	}
+	if v, ok := settings["system_versioning_asof"]; ok && !strings.EqualFold(v, "DEFAULT") {
+		return fmt.Errorf("mysql: the session's system_versioning_asof is %q after SET SESSION system_versioning_asof = DEFAULT, which takes the server's GLOBAL value: a system-versioned table would be read as of that time, not as it is now, and reconcile reads the current rows; the read is refused: have the server's GLOBAL value reset (SET GLOBAL system_versioning_asof = DEFAULT), or read from a server without it", v)
+	}
+	return nil
 }
 
 // mySnapshotFacts reads, in the transaction just opened, what an auditor
@@ -517,11 +589,13 @@ func mySnapshotFacts(ctx context.Context, conn *sql.Conn) (map[string]any, bool,
 }
 
 // Read connects (or joins the transaction an earlier input of the run
-// opened on the same server), sets the session time zone to +00:00, opens
-// a REPEATABLE READ, READ ONLY transaction WITH CONSISTENT SNAPSHOT, records
-// the server, version, GTID position and snapshot facts, and describes the
-// statement's columns with a query that returns no row, refusing any column
-// it cannot map — all before a row is read. The records then stream the
+// opened on the same server), pins sql_select_limit to its maximum and, on
+// MariaDB, system_versioning_asof to DEFAULT (refusing a session that does
+// not keep them, see myPinRowsRead), sets the session time zone to +00:00,
+// opens a REPEATABLE READ, READ ONLY transaction WITH CONSISTENT SNAPSHOT,
+// records the server, version, GTID position and snapshot facts, and
+// describes the statement's columns with a query that returns no row,
+// refusing any column it cannot map — all before a row is read. The records then stream the
 // rows over the text protocol, each value parsed straight into its Arrow
 // builder. Errors: ErrInvalidLocation for a location that cannot work,
 // ErrMyUnmappedType (which wraps it) for a column type with no exact
@@ -936,7 +1010,11 @@ func (s *mysqlSource) Schema(ctx context.Context) (cols []Column, err error) {
 		return nil, fmt.Errorf("connect to %s as %s: %w", s.cfg.Addr, s.cfg.User, err)
 	}
 	defer conn.Close() // which ends the transaction
-	// Describe in a read-only transaction too, as Read does.
+	// Describe in a read-only transaction too, with the rows read pinned
+	// (the catalog's rows are read with a SELECT), as Read does.
+	if _, err := myPinRowsRead(ctx, conn); err != nil {
+		return nil, err
+	}
 	q, err := mySQL("start_snapshot", nil)
 	if err != nil {
 		return nil, err

@@ -833,3 +833,102 @@ func TestMySQLUtf8mb3ResultsRefused(t *testing.T) {
 		}
 	}
 }
+
+// A sql_select_limit in the URI (which the driver sets as a session
+// variable) does not cut the read short: the session pins it to its
+// maximum before the snapshot, and Details record it. With ?sql_select_limit=3
+// a sink's duplicate and unexpected id went unread (exit 0: found by an
+// adversarial tester). The catalog, read with a SELECT too, is read whole:
+// Schema gets the DECIMAL UNSIGNED's precision from it.
+func TestMySQLSelectLimitPinned(t *testing.T) {
+	name, db := mysqltest.Database(t)
+	mysqltest.Exec(t, db, "CREATE TABLE lim (id VARCHAR(4), d DECIMAL(5,2) UNSIGNED); INSERT INTO lim VALUES ('1', 1.00), ('2', 2.00), ('2', 2.00), ('9', 999.99)")
+	uri := withParam(mysqltest.DatabaseURL(t, name), "sql_select_limit=1")
+	for _, loc := range []sources.Location{
+		{URI: withParam(uri, "table=lim")},
+		{URI: withParam(uri, "query="+url.QueryEscape("SELECT id, d FROM lim"))},
+	} {
+		_, in, err := myLoad(t, loc)
+		if err != nil {
+			t.Fatalf("%s: %v", loc.URI, err)
+		}
+		if in.Rows != 4 {
+			t.Errorf("%s: read %d rows, want 4", loc.URI, in.Rows)
+		}
+		if got := in.Details["sql_select_limit"]; got != "18446744073709551615" {
+			t.Errorf("%s: details sql_select_limit = %v, want 18446744073709551615", loc.URI, got)
+		}
+		if got, has := in.Details["system_versioning_asof"]; in.Details["server"] == "MariaDB" && got != "DEFAULT" {
+			t.Errorf("%s: details system_versioning_asof = %v (%v), want DEFAULT", loc.URI, got, has)
+		}
+	}
+	src, err := sources.Open(sources.Location{Role: "sink", URI: withParam(uri, "table=lim")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, err := src.(sources.Schemer).Schema(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(cols); !strings.Contains(got, "DECIMAL(5,2)") {
+		t.Errorf("Schema %s, want d as DECIMAL(5,2) (the catalog's precision)", got)
+	}
+}
+
+// On MariaDB, a system_versioning_asof in the URI (a session variable the
+// driver sets) does not read a system-versioned table as of the past: the
+// session pins it to DEFAULT before the snapshot, and the current rows are
+// read. With ?system_versioning_asof=<a past time> the old rows were read
+// and passed (exit 0: found by an adversarial tester).
+func TestMySQLSystemVersioningAsOfPinned(t *testing.T) {
+	name, db := mysqltest.Database(t)
+	var version string
+	if err := db.QueryRow("SELECT VERSION()").Scan(&version); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.ToLower(version), "mariadb") {
+		t.Skipf("server %s is not MariaDB: no system-versioned tables", version)
+	}
+	mysqltest.Exec(t, db, "CREATE TABLE sv (id VARCHAR(4), v VARCHAR(8)) WITH SYSTEM VERSIONING; INSERT INTO sv VALUES ('1', 'old'), ('2', 'old')")
+	// One connection, so the time is read and used in one session time zone
+	// (the server's, as the driver's SET of the URI's value uses).
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	time.Sleep(20 * time.Millisecond)
+	var asOf string
+	if err := conn.QueryRowContext(context.Background(), "SELECT DATE_FORMAT(NOW(6), '%Y-%m-%d %H:%i:%s.%f')").Scan(&asOf); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if _, err := conn.ExecContext(context.Background(), "UPDATE sv SET v = 'new' WHERE id = '1'; DELETE FROM sv WHERE id = '2'; INSERT INTO sv VALUES ('3', 'new')"); err != nil {
+		t.Fatal(err)
+	}
+	// The test's own check: as of that time the table held the old rows.
+	var past string
+	if err := conn.QueryRowContext(context.Background(), "SELECT GROUP_CONCAT(id, v ORDER BY id) FROM sv FOR SYSTEM_TIME AS OF TIMESTAMP ?", asOf).Scan(&past); err != nil || past != "1old,2old" {
+		t.Fatalf("as of %s the table held %q (%v), want 1old,2old", asOf, past, err)
+	}
+	param := "system_versioning_asof=" + strings.ReplaceAll(url.QueryEscape("'"+asOf+"'"), "+", "%20")
+	for _, loc := range []sources.Location{
+		{URI: withParam(mysqltest.TableURL(t, name, "sv"), param)},
+		{URI: withParam(withParam(mysqltest.DatabaseURL(t, name), param), "query="+url.QueryEscape("SELECT id, v FROM sv"))},
+	} {
+		ddb, in, err := myLoad(t, loc)
+		if err != nil {
+			t.Fatalf("%s: %v", loc.URI, err)
+		}
+		_, rows, err := ddb.Strings(context.Background(), "SELECT string_agg(id || v, ',' ORDER BY id) FROM t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pgStr(rows[0][0]); got != "1new,3new" {
+			t.Errorf("%s: read %s, want the current rows 1new,3new", loc.URI, got)
+		}
+		if got := in.Details["system_versioning_asof"]; got != "DEFAULT" {
+			t.Errorf("%s: details system_versioning_asof = %v, want DEFAULT", loc.URI, got)
+		}
+	}
+}
