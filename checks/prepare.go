@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/fault"
@@ -220,7 +223,13 @@ func caseOnlyNotes(un []UncomparedColumn, taken map[string]bool) []string {
 			continue
 		}
 		for _, k := range un {
-			if k.Reason != ReasonOnlySink || !strings.EqualFold(strings.TrimSpace(s.Name), strings.TrimSpace(k.Name)) {
+			if k.Reason != ReasonOnlySink {
+				continue
+			}
+			if !strings.EqualFold(strings.TrimSpace(s.Name), strings.TrimSpace(k.Name)) {
+				if strings.EqualFold(visibleName(s.Name), visibleName(k.Name)) {
+					notes = append(notes, fmt.Sprintf("WARNING: column %+q of the source and %+q of the sink look alike but differ in invisible characters (zero-width, byte-order mark) or in Unicode normalisation (é as one code point or as e and a combining accent), so neither is compared (names are matched exactly, code point by code point); to compare them, rename: %s", s.Name, k.Name, paddedRename(s.Name, k.Name, taken, "%+q")))
+				}
 				continue
 			}
 			if strings.EqualFold(s.Name, k.Name) {
@@ -228,10 +237,24 @@ func caseOnlyNotes(un []UncomparedColumn, taken map[string]bool) []string {
 				notes = append(notes, fmt.Sprintf("WARNING: column %s of the source and %s of the sink differ only in case, so neither is compared (names are matched exactly); to compare them, rename: both to one new name (source: {rename: {%s: %s}}, sink: {rename: {%s: %s}})", s.Name, k.Name, s.Name, to, k.Name, to))
 				continue
 			}
-			notes = append(notes, fmt.Sprintf("WARNING: column %q of the source and %q of the sink differ only in white space around the name%s, so neither is compared (names are matched exactly); to compare them, rename: %s", s.Name, k.Name, alsoCase(s.Name, k.Name), paddedRename(s.Name, k.Name, taken)))
+			notes = append(notes, fmt.Sprintf("WARNING: column %q of the source and %q of the sink differ only in white space around the name%s, so neither is compared (names are matched exactly); to compare them, rename: %s", s.Name, k.Name, alsoCase(s.Name, k.Name), paddedRename(s.Name, k.Name, taken, "%q")))
 		}
 	}
 	return notes
+}
+
+// visibleName is a column name as a reader sees it: in Unicode
+// normalisation form C, without format characters (Unicode category Cf:
+// zero-width space and joiners, the byte-order mark, the word joiner) and
+// without white space around it. Two names whose visible names are equal
+// but for case look alike (caseOnlyNotes).
+func visibleName(name string) string {
+	return strings.TrimSpace(strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, norm.NFC.String(name)))
 }
 
 // freeName is name, or name with the first of _2, _3, … that makes it a
@@ -254,20 +277,27 @@ func alsoCase(a, b string) string {
 }
 
 // paddedRename is the rename: that makes a source column src and a sink
-// column snk, names differing in white space around them, one column: each
-// padded name renamed to the trimmed one when the trimmed names are equal
-// and no other column has it, else both to one new name (freeName).
-func paddedRename(src, snk string, taken map[string]bool) string {
-	to := strings.TrimSpace(snk)
-	if strings.TrimSpace(src) != to || (taken[strings.ToLower(to)] && src != to && snk != to) {
+// column snk, names that look alike, one column: each name renamed to the
+// sink's visible one (trimmed, without invisible characters, in NFC) when
+// the two are equal so and no other column has it, else both to one new
+// name (freeName). verb quotes the names renamed: %q, or %+q to show
+// every code point beyond ASCII as an escape (valid in YAML's double
+// quotes too).
+func paddedRename(src, snk string, taken map[string]bool, verb string) string {
+	to := visibleName(snk)
+	if visibleName(src) != to || (taken[strings.ToLower(to)] && src != to && snk != to) {
 		to = freeName(to+"_value", taken)
+	}
+	toText := to
+	if verb != "%q" {
+		toText = fmt.Sprintf(verb, to)
 	}
 	var parts []string
 	if src != to {
-		parts = append(parts, fmt.Sprintf("source: {rename: {%q: %s}}", src, to))
+		parts = append(parts, fmt.Sprintf("source: {rename: {"+verb+": %s}}", src, toText))
 	}
 	if snk != to {
-		parts = append(parts, fmt.Sprintf("sink: {rename: {%q: %s}}", snk, to))
+		parts = append(parts, fmt.Sprintf("sink: {rename: {"+verb+": %s}}", snk, toText))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -197,6 +197,14 @@ func TestCaseOnlyColumnNamesWarned(t *testing.T) {
 			[2]map[string]string{{"amount": "Amount_value_2"}, {"Amount": "Amount_value_2"}}},
 		{"white space", "id, amount\n1,10.00\n", "id,amount\n1,99.00\n",
 			`WARNING: column " amount" of the source and "amount" of the sink differ only in white space around the name, so neither is compared (names are matched exactly); to compare them, rename: source: {rename: {" amount": amount}}`, [2]map[string]string{{" amount": "amount"}}},
+		// look-alikes no warning named before (found by an adversarial
+		// tester: both passed without a word)
+		{"zero-width space", "id,status\n1,ok\n", "id,status\u200b\n1,BAD\n",
+			`WARNING: column "status" of the source and "status\u200b" of the sink look alike but differ in invisible characters (zero-width, byte-order mark) or in Unicode normalisation (é as one code point or as e and a combining accent), so neither is compared (names are matched exactly, code point by code point); to compare them, rename: sink: {rename: {"status\u200b": "status"}}`,
+			[2]map[string]string{nil, {"status\u200b": "status"}}},
+		{"NFC against NFD", "id,caf\u00e9\n1,a\n", "id,cafe\u0301\n1,b\n",
+			`WARNING: column "caf\u00e9" of the source and "cafe\u0301" of the sink look alike but differ in invisible characters (zero-width, byte-order mark) or in Unicode normalisation (é as one code point or as e and a combining accent), so neither is compared (names are matched exactly, code point by code point); to compare them, rename: sink: {rename: {"cafe\u0301": "caf\u00e9"}}`,
+			[2]map[string]string{nil, {"cafe\u0301": "caf\u00e9"}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
