@@ -115,6 +115,10 @@ func TestFixinSinkOnlyUncommitted(t *testing.T) {
 		if !strings.Contains(string(summary), `"path": "ip/_part-1.pending"`) {
 			t.Errorf("allow_empty %v: summary.json does not list the skipped files", allow)
 		}
+		// the terminal summary says so too, where the missing ids are
+		if want := "sink: 2 files skipped, 2 of them uncommitted (2 rows not read as records: in-progress or pending output); summary.json skipped_files lists each with its reason\n"; !strings.Contains(stdout, want) {
+			t.Errorf("allow_empty %v: stdout lacks %q:\n%s", allow, want, stdout)
+		}
 	}
 	writeFile(t, filepath.Join(dir, "ip", "_part-2.pending"), "id,amt\n3,1\n")
 	code, _, stderr := runCLI(t, "run", "--source", src, "--sink", "csv:"+filepath.Join(dir, "ip")+"/", "--id", "id", "--out", filepath.Join(t.TempDir(), "ev"), "--format", "json")

@@ -288,6 +288,31 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// skippedLine says how many files an input's location matched and did not
+// read as records, and how many of them hold uncommitted output ("" when
+// none): an on-call engineer reading the summary of a file sink learns
+// that a missing window may sit in a part file not committed yet, which
+// summary.json's skipped_files lists.
+func skippedLine(in *evidence.Input) string {
+	if len(in.Skipped) == 0 {
+		return ""
+	}
+	uncommitted, rows := 0, int64(0)
+	for _, f := range in.Skipped {
+		if f.Uncommitted {
+			uncommitted++
+			if f.Rows != nil {
+				rows += *f.Rows
+			}
+		}
+	}
+	line := fmt.Sprintf("%s: %d file%s skipped", in.Role, len(in.Skipped), plural(len(in.Skipped)))
+	if uncommitted > 0 {
+		line += fmt.Sprintf(", %d of them uncommitted (%d row%s not read as records: in-progress or pending output)", uncommitted, rows, plural(rows))
+	}
+	return line + "; summary.json skipped_files lists each with its reason"
+}
+
 // plural is "s" unless n is 1.
 func plural[N int | int64](n N) string {
 	if n == 1 {
@@ -319,6 +344,11 @@ func printSummary(f *factory, res *evidence.Summary, out string, quiet bool) {
 	}
 	if r := res.Replay; r != nil {
 		fmt.Fprintf(w, "replay: %.4f sink rows per window key; %d restart(s); unexplained findings: %d\n", r.SinkRowsPerKey, len(r.Restarts), sumValues(r.Unexplained))
+	}
+	for _, in := range res.Inputs {
+		if line := skippedLine(in); line != "" {
+			fmt.Fprintln(w, line)
+		}
 	}
 	for _, n := range res.Notes {
 		if strings.HasPrefix(n, "WARNING") {
