@@ -281,6 +281,11 @@ func TestTextReadAsItsCounterpart(t *testing.T) {
 		// making both equal to the sink's value.
 		{"day", "DATE", "2024-01-02 13:45:00", `source.csv:2: column day: value "2024-01-02 13:45:00" in the source is not a DATE (a plain date`},
 		{"settled", "TIMESTAMPTZ", "2024-01-02 10:00:00.1234567Z", `source.csv:2: column settled: value "2024-01-02 10:00:00.1234567Z" in the source is not a timestamp`},
+		// DuckDB's cast to TIME would drop the date, the offset and the
+		// seventh digit, each making the value equal to TIME 12:00:00.
+		{"clock", "TIME", "2024-01-01 12:00:00", `source.csv:2: column clock: value "2024-01-01 12:00:00" in the source is not a TIME (a plain time of day`},
+		{"clock", "TIME", "12:00:00+05", `source.csv:2: column clock: value "12:00:00+05" in the source is not a TIME (a plain time of day`},
+		{"clock", "TIME", "12:00:00.0000009", `source.csv:2: column clock: value "12:00:00.0000009" in the source is not a TIME (a plain time of day`},
 	} {
 		db := newDB(t)
 		load(t, db, "source", "id VARCHAR, "+bad.col+" VARCHAR", []any{"1", bad.value})

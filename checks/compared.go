@@ -215,8 +215,10 @@ func operand(typ, other string, m Method, zone string) Operand {
 }
 
 // checkReadable fails with ErrValue, naming file, line and value, when a
-// text value of c (read as the other input's type) does not read as one,
-// or when a nanosecond timestamp compared as a microsecond instant would
+// text value of c (read as the other input's type) does not read as one or
+// would be read as another (a DATE with a time of day, a TIME with a date,
+// an offset or digits beyond microseconds, an instant with digits beyond
+// microseconds), or when a nanosecond timestamp compared as a microsecond instant would
 // lose digits.
 func checkReadable(ctx context.Context, db *duck.DB, c *Compared) error {
 	sides := []struct {
@@ -236,6 +238,10 @@ func checkReadable(ctx context.Context, db *duck.DB, c *Compared) error {
 			if side.op.Cast == "DATE" {
 				what += " (a plain date written YYYY-MM-DD: a time of day would be dropped)"
 				class = "date"
+			}
+			if side.op.Cast == "TIME" {
+				what += " (a plain time of day written HH:MM:SS with at most 6 fraction digits, such as 12:00:00 or 12:00:00.5: a date, an offset or further digits would be dropped)"
+				class = "time"
 			}
 			if c.Method == MethodBoolean {
 				what += " (true/false, t/f, yes/no, y/n, 1/0)"

@@ -37,7 +37,9 @@ func loadWith(t *testing.T, ext, body string, opts map[string]any, zone string) 
 // integer type (1.5 was 2, 1.4 was 1, 2.5 was 3), a number not written as a
 // plain decimal (1e1, 0x10, 1_000 were read), a date with a time of day
 // (13:45 was dropped), a timestamp with more fraction digits than its type
-// holds (.1234567 was .123456). The old code loaded every one.
+// holds (.1234567 was .123456), a time of day with a date, an offset or
+// digits beyond the microsecond (2024-01-01 12:00:00, 12:00:00+05 and
+// 12:00:00.0000009 were each TIME 12:00:00). The old code loaded every one.
 func TestDeclaredInexactRefused(t *testing.T) {
 	for _, c := range []struct{ typ, value, want string }{
 		{"INTEGER", "1.5", "integer type"},
@@ -56,6 +58,14 @@ func TestDeclaredInexactRefused(t *testing.T) {
 		{"TIMESTAMPTZ", "2024-01-02 10:00:00.1234567Z", "6 fraction digits"},
 		{"TIMESTAMP", "2024-01-02 10:00:00.1234567", "6 fraction digits"},
 		{"TIMESTAMP_MS", "2024-01-02 10:00:00.1234", "3 fraction digits"},
+		{"TIME", "12:00:00.0000009", "at most 6 fraction digits"},
+		{"TIME", "12:00:00+05", "plain time of day"},
+		{"TIME", "12:00:00 UTC", "plain time of day"},
+		{"TIME", "2024-01-01 12:00:00", "plain time of day"},
+		{"TIME", "2024-01-01T12:00:00", "plain time of day"},
+		{"TIME", "1:02:03", "plain time of day"},
+		{"TIME", "12:00", "plain time of day"},
+		{"TIME_NS", "12:00:00.1234567891", "at most 9 fraction digits"},
 	} {
 		for _, r := range []struct {
 			ext, body string
@@ -69,7 +79,8 @@ func TestDeclaredInexactRefused(t *testing.T) {
 			for k, v := range r.opts {
 				opts[k] = v
 			}
-			ok := map[string]string{"DATE": "2024-01-02", "TIMESTAMPTZ": "2024-01-02 10:00:00.123456Z", "TIMESTAMP": "2024-01-02 10:00:00.1234560", "TIMESTAMP_MS": "2024-01-02 10:00:00.123"}[c.typ]
+			ok := map[string]string{"DATE": "2024-01-02", "TIMESTAMPTZ": "2024-01-02 10:00:00.123456Z", "TIMESTAMP": "2024-01-02 10:00:00.1234560", "TIMESTAMP_MS": "2024-01-02 10:00:00.123",
+				"TIME": "12:00:00.123456", "TIME_NS": "12:00:00.123456789"}[c.typ]
 			if ok == "" {
 				ok = "12"
 			}
@@ -83,10 +94,12 @@ func TestDeclaredInexactRefused(t *testing.T) {
 		}
 	}
 	// What is exact still loads: a sign, spaces, a trailing point, fewer
-	// fraction digits, trailing zeros beyond the microsecond.
+	// fraction digits, trailing zeros beyond the microsecond, the end of the
+	// day a TIME holds.
 	for _, c := range []struct{ typ, value string }{
 		{"INTEGER", " +12 "}, {"INTEGER", "12."}, {"DECIMAL(10,2)", "-.5"}, {"DECIMAL(10,2)", "3.1"},
 		{"TIMESTAMP", "2024-01-02 10:00:00.1234560"}, {"TIMESTAMP_NS", "2024-01-02 10:00:00.123456789"}, {"DATE", " 2024-01-02 "},
+		{"TIME", " 12:00:00 "}, {"TIME", "23:59:59.5"}, {"TIME", "12:00:00.1234560"}, {"TIME", "24:00:00"}, {"TIME_NS", "12:00:00.123456789"},
 	} {
 		if err := loadWith(t, ".csv", "id,v\n1,"+c.value+"\n", map[string]any{"types": map[string]any{"v": c.typ}}, ""); err != nil {
 			t.Errorf("%s %q: %v", c.typ, c.value, err)

@@ -598,7 +598,8 @@ type declared struct {
 // exactness is what a declared type holds, from the name DuckDB resolves it
 // to (type_of): an integer type is a number of Scale 0, DECIMAL(p,s) one of
 // Scale s; a timestamp holds Digits fraction digits of a second
-// (TIMESTAMP_S 0, _MS 3, _NS 9, else 6); DATE is a date. Any other type
+// (TIMESTAMP_S 0, _MS 3, _NS 9, else 6); DATE is a date; TIME is a time of
+// day of Digits 6 (TIME_NS 9). Any other type
 // (DOUBLE, VARCHAR, BOOLEAN, …) has no class: its text converts as DuckDB
 // casts it.
 func exactness(resolved string) (class string, scale, digits int) {
@@ -622,6 +623,10 @@ func exactness(resolved string) (class string, scale, digits int) {
 		return "timestamp", 0, 9
 	case "TIMESTAMP", "TIMESTAMP WITH TIME ZONE":
 		return "timestamp", 0, 6
+	case "TIME":
+		return "time", 0, 6
+	case "TIME_NS":
+		return "time", 0, 9
 	}
 	return "", 0, 0
 }
@@ -771,6 +776,8 @@ func exactReason(d declared) string {
 		return fmt.Sprintf("it holds a plain decimal number (an optional sign, digits, a point: no exponent, hex or _) of at most %d fraction digits, and DuckDB's cast would round or rewrite the value", d.Scale)
 	case d.Text && d.Class == "date":
 		return "a DATE is a plain date written YYYY-MM-DD (a two-digit month and day), and DuckDB's cast would read another layout as some day or drop a time of day (even 00:00:00): a dateformat: for another layout, or declare TIMESTAMP for a time of day"
+	case d.Text && d.Class == "time":
+		return fmt.Sprintf("a %s is a plain time of day written HH:MM:SS with at most %d fraction digits of a second (00:00:00 to 23:59:59, or 24:00:00), and DuckDB's cast would drop a date (2024-01-01 12:00:00 becoming 12:00:00), an offset or zone (12:00:00+05 becoming 12:00:00) or further non-zero digits: declare TIMESTAMP or TIMESTAMPTZ for a date and time", strings.ToUpper(strings.TrimSpace(d.Type)), d.Digits)
 	case d.Text && d.Class == "timestamp":
 		return fmt.Sprintf("it holds an ISO 8601 timestamp (YYYY-MM-DD, optionally T or a space and hh:mm[:ss[.fraction]], and a zone or offset) with at most %d fraction digits of a second, and DuckDB's cast would read another layout (epoch, 1970-1-1, 24:00:00) as some instant or drop further non-zero digits (TIMESTAMP_NS holds nanoseconds, zone-less): declare a timestampformat: for another layout", d.Digits)
 	}
@@ -782,7 +789,9 @@ func exactReason(d declared) string {
 // that does not convert, or that the cast would change (exactness: a
 // fraction an integer type or a DECIMAL would round, a number not written
 // as a plain decimal, a date with a time of day, a timestamp with more
-// fraction digits than its type holds, a typed value that reads back as
+// fraction digits than its type holds, a time of day not written as a plain
+// HH:MM:SS[.fraction] (a date, an offset or more fraction digits than TIME
+// holds, which the cast drops), a typed value that reads back as
 // another), or a wall-clock time that a DST change of zone skips or
 // repeats, is an error naming file, line, column and value and what was
 // expected (and, when no format was declared for a date, timestamp or

@@ -6,8 +6,10 @@
 -- description: most Scale fraction digits (DuckDB's cast rounds 1.5 to the INTEGER 2, reads 1e1, 0x10 and 1_000),
 -- description: a date (Class "date") not written as a plain date YYYY-MM-DD (the cast drops a time of day), a
 -- description: timestamp (Class "timestamp") with non-zero fraction digits of a second beyond the Digits the type
--- description: holds (the cast drops them); for a typed value (RoundTrip, the column's own type), one that reads
--- description: back as another value once converted (a DOUBLE 1.5 as an INTEGER, a TIMESTAMP_NS as a TIMESTAMP);
+-- description: holds (the cast drops them), a time of day (Class "time") not written as a plain HH:MM:SS with at
+-- description: most Digits non-zero fraction digits (the cast drops a date, an offset and further digits); for a
+-- description: typed value (RoundTrip, the column's own type), one that reads back as another value once converted
+-- description: (a DOUBLE 1.5 as an INTEGER, a TIMESTAMP_NS as a TIMESTAMP);
 -- description: "gap" and "repeat", a wall-clock time (the declared_wall fragment) that the DST changes of Zone skip
 -- description: (ICU would move it by the change) or show twice (ICU would pick one offset): rules/wall_dst.sql; with
 -- description: NamedWall, the same of a text that names its zone (2024-10-27 02:30:00 Europe/Berlin) in that zone.

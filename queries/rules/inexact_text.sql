@@ -10,13 +10,19 @@
 -- description: as Asia/Shanghai), spaces around; the cast also reads epoch, 1970-1-1 0:0:0 and 24:00:00 — or with
 -- description: non-zero fraction digits of a second beyond the .Digits its type holds (the cast drops them:
 -- description: .1234567 would be .123456); an instant ("instant", text compared with a timestamp) the same, but with
--- description: no zone name (the comparison reads Z, UTC and offsets). FALSE for any other class.
+-- description: no zone name (the comparison reads Z, UTC and offsets); a time of day ("time") not written as a plain
+-- description: HH:MM:SS with an optional fraction (00:00:00 to 23:59:59, or 24:00:00, which TIME holds), spaces
+-- description: around, or with non-zero fraction digits beyond the .Digits its type holds (the cast drops a date,
+-- description: 2024-01-01 12:00:00 being 12:00:00, an offset, 12:00:00+05 being 12:00:00, and further digits,
+-- description: .0000009 being .000000). FALSE for any other class.
 -- returns: BOOLEAN
 {{if eq .Class "number"}}NOT regexp_full_match({{.Text}}, {{if eq .Scale 0}}'\s*[+-]?\d+\.?\s*'{{else}}{{lit (printf "\\s*[+-]?(\\d+(\\.\\d{0,%d})?|\\.\\d{1,%d})\\s*" .Scale .Scale)}}{{end}})
 {{- else if eq .Class "date"}}NOT regexp_full_match({{.Text}}, '\s*\d{4,}-\d{2}-\d{2}\s*')
 {{- else if eq .Class "timestamp"}}(NOT regexp_full_match({{.Text}}, '\s*\d{4,}-\d{2}-\d{2}([Tt ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(\s*(Z|z|UTC|[+-]\d{2}(:?\d{2})?|[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*))?)?\s*')
   OR regexp_matches({{.Text}}, {{lit (printf ":\\d{2}\\.\\d{%d}\\d*[1-9]" .Digits)}}))
 {{- else if eq .Class "instant"}}(NOT regexp_full_match({{.Text}}, '\s*\d{4,}-\d{2}-\d{2}([Tt ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(\s*(Z|z|UTC|[+-]\d{2}(:?\d{2})?))?)?\s*')
+  OR regexp_matches({{.Text}}, {{lit (printf ":\\d{2}\\.\\d{%d}\\d*[1-9]" .Digits)}}))
+{{- else if eq .Class "time"}}(NOT regexp_full_match({{.Text}}, '\s*(([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?|24:00:00(\.0+)?)\s*')
   OR regexp_matches({{.Text}}, {{lit (printf ":\\d{2}\\.\\d{%d}\\d*[1-9]" .Digits)}}))
 {{- else}}FALSE
 {{- end}}
