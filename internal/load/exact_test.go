@@ -282,6 +282,31 @@ func TestDeclaredTimestampISOOnly(t *testing.T) {
 	}
 }
 
+// A declared TIMESTAMPTZ text names its zone by Z, UTC, an offset or an IANA
+// name (Area/Location): an abbreviation names no one zone, and DuckDB's cast
+// (ICU) picked one without a word — IST as +05:30 (not Israel or Ireland),
+// PST in July as -07:00, EST as -05:00 — as it read ICU's own names
+// (SystemV/AST4, Etc/Unknown as UTC) and a lower-case utc, which is no
+// has_zone zone, as wall-clock time in the input's zone (found by a tester).
+func TestDeclaredZoneAbbreviationRefused(t *testing.T) {
+	for _, v := range []string{"2024-07-01 10:00:00 IST", "2024-07-01 10:00:00 PST", "2024-07-01T10:00:00 EST", "2024-07-01 10:00:00 CET",
+		"2024-07-01 10:00:00 GMT", "2024-07-01 10:00:00 utc", "2024-07-01 10:00:00 Etc/Unknown", "2024-07-01 10:00:00 SystemV/AST4"} {
+		for _, typ := range []string{"TIMESTAMPTZ", "TIMESTAMP WITH TIME ZONE"} {
+			err := loadWith(t, ".csv", "id,v\n1,2024-07-01 10:00:00+05:30\n2,"+v+"\n", map[string]any{"types": map[string]any{"v": typ}}, "Asia/Shanghai")
+			if err == nil || !strings.Contains(err.Error(), `a.csv:3: column v: value "`+v+`" does not convert exactly to the declared type `+typ+`: it names its zone `) ||
+				!strings.Contains(err.Error(), "write the offset (+05:30) or an IANA name") {
+				t.Errorf("%s %q: err = %v, want a refusal naming the zone", typ, v, err)
+			}
+		}
+	}
+	for _, v := range []string{"2024-07-01 10:00:00 UTC", "2024-07-01T10:00:00Z", "2024-07-01 10:00:00+05:30", "2024-07-01 10:00:00 Asia/Kolkata",
+		"2024-07-01 10:00:00 Etc/UTC", "2024-07-01 10:00:00 Etc/GMT+5", "2024-07-01 10:00:00 America/Argentina/Buenos_Aires", "2024-07-01 10:00:00 US/Pacific", "2024-07-01 10:00:00"} {
+		if err := loadWith(t, ".csv", "id,v\n1,"+v+"\n", map[string]any{"types": map[string]any{"v": "TIMESTAMPTZ"}}, "Asia/Shanghai"); err != nil {
+			t.Errorf("%q: %v", v, err)
+		}
+	}
+}
+
 // A declared TIMESTAMPTZ text that names its zone is checked for DST in that
 // zone, whatever the input's: 02:30 Europe/Berlin on 27 October 2024 (twice)
 // and on 31 March (never) are refused; DuckDB's cast took one offset

@@ -687,6 +687,26 @@ func conversion(table, column, from, typ, resolved, zone string) (declared, erro
 	return data, nil
 }
 
+// zoneName is the name a timestamp text gives its zone after the time of
+// day (IST, Europe/Berlin, UTC), in group 1.
+var zoneName = regexp.MustCompile(`\d\s*([A-Za-z][A-Za-z0-9_+/-]*)\s*$`)
+
+// ianaZone is a zone name that rules/inexact_text.sql accepts: Z, UTC or
+// Area/Location with an area of the tz database (Etc/Unknown, ICU's name
+// for no zone, is none).
+var ianaZone = regexp.MustCompile(`^(Z|z|UTC|(?i:(Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc|Brazil|Canada|Chile|Mexico|US)(/[A-Za-z0-9_+-]+)+))$`)
+
+// badZoneName is the zone name of timestamp text v when it is no zone
+// the rule accepts (an abbreviation such as IST, utc, SystemV/AST4), for
+// the error; "" otherwise.
+func badZoneName(v string) string {
+	m := zoneName.FindStringSubmatch(v)
+	if m == nil || ianaZone.MatchString(m[1]) && !strings.EqualFold(m[1], "Etc/Unknown") {
+		return ""
+	}
+	return m[1]
+}
+
 // zonedType is a declared TIMESTAMP WITH TIME ZONE, in either spelling.
 var zonedType = regexp.MustCompile(`(?i)^\s*(TIMESTAMPTZ|TIMESTAMP\s+WITH\s+TIME\s+ZONE)\s*$`)
 
@@ -764,10 +784,12 @@ func zonePattern(role string, d sources.Column, f sources.ValueFormats) error {
 	return nil
 }
 
-// exactReason says why a value that converts was refused by the exact
-// check of d, for the error.
-func exactReason(d declared) string {
+// exactReason says why a value (nil for none) that converts was refused by
+// the exact check of d, for the error.
+func exactReason(d declared, value *string) string {
 	switch {
+	case d.Text && d.Class == "timestamp" && value != nil && badZoneName(*value) != "":
+		return fmt.Sprintf("it names its zone %s, which is neither Z, UTC, an offset nor an IANA zone name (Area/Location): an abbreviation names no one zone (IST is India's, Israel's or Ireland's; PST is read as -07:00 in July) and DuckDB's cast would pick one without a word; write the offset (+05:30) or an IANA name (Asia/Kolkata, Europe/Dublin)", badZoneName(*value))
 	case d.Text && d.Class == "number" && d.Scale == 0 && decimalType.MatchString(d.Type):
 		return "a DECIMAL of scale 0 holds a plain integer (an optional sign and digits: no fraction digits, exponent, hex or _), and DuckDB's cast would round a fraction (1.5 becoming 2)"
 	case d.Text && d.Class == "number" && d.Scale == 0:
@@ -879,7 +901,7 @@ func applyDeclared(ctx context.Context, db *duck.DB, table, role string, declare
 				if value != nil && !formats.Numbers() {
 					advice = decimalCapacity(d.Type, *value)
 				}
-				return fmt.Errorf("%s does not convert exactly to the declared type %s: %s%s", msg, d.Type, exactReason(data), advice)
+				return fmt.Errorf("%s does not convert exactly to the declared type %s: %s%s", msg, d.Type, exactReason(data, value), advice)
 			case "gap":
 				return fmt.Errorf("%s is a wall-clock time that does not exist in %s (a DST change skips it), read as the declared type %s: check the input's time_zone, or write the value with its offset%s", msg, zone, d.Type, declareZoned(d.Type))
 			default:

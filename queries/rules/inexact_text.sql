@@ -6,10 +6,14 @@
 -- description: digits, which it rounds (1.5 as the INTEGER 2); a date ("date") not written as a plain date
 -- description: YYYY-MM-DD (the cast drops a time of day: 2024-01-02 13:45:00 would be 2024-01-02); a timestamp
 -- description: ("timestamp", a declared type) not written as ISO 8601 — a date YYYY-MM-DD, then optionally T or a
--- description: space, hh:mm, :ss and a fraction, and a zone (Z, UTC, an offset such as +01:00, or a zone name such
--- description: as Asia/Shanghai), spaces around; the cast also reads epoch, 1970-1-1 0:0:0 and 24:00:00 — or with
--- description: non-zero fraction digits of a second beyond the .Digits its type holds (the cast drops them:
--- description: .1234567 would be .123456); an instant ("instant", text compared with a timestamp) the same, but with
+-- description: space, hh:mm, :ss and a fraction, and a zone (Z, UTC, an offset such as +01:00, or an IANA zone name
+-- description: Area/Location such as Asia/Shanghai, its area one of the tz database's: Africa, America, Antarctica,
+-- description: Arctic, Asia, Atlantic, Australia, Europe, Indian, Pacific, Etc, and the links' Brazil, Canada, Chile,
+-- description: Mexico, US), spaces around; the cast also reads epoch, 1970-1-1 0:0:0 and 24:00:00, and through ICU an
+-- description: abbreviation as some zone of its choosing (IST as Asia/Kolkata, not Israel or Ireland; BST as
+-- description: Asia/Dhaka; PST as America/Los_Angeles, -07:00 in July), ICU's own names (SystemV/AST4, Etc/Unknown
+-- description: read as UTC) and a lower-case utc as wall-clock time — or with non-zero fraction digits of a second
+-- description: beyond the .Digits its type holds (the cast drops them: .1234567 would be .123456); an instant ("instant", text compared with a timestamp) the same, but with
 -- description: no zone name (the comparison reads Z, UTC and offsets); a time of day ("time") not written as a plain
 -- description: HH:MM:SS with an optional fraction (00:00:00 to 23:59:59, or 24:00:00, which TIME holds), spaces
 -- description: around, or with non-zero fraction digits beyond the .Digits its type holds (the cast drops a date,
@@ -18,7 +22,8 @@
 -- returns: BOOLEAN
 {{if eq .Class "number"}}NOT regexp_full_match({{.Text}}, {{if eq .Scale 0}}'\s*[+-]?\d+\.?\s*'{{else}}{{lit (printf "\\s*[+-]?(\\d+(\\.\\d{0,%d})?|\\.\\d{1,%d})\\s*" .Scale .Scale)}}{{end}})
 {{- else if eq .Class "date"}}NOT regexp_full_match({{.Text}}, '\s*\d{4,}-\d{2}-\d{2}\s*')
-{{- else if eq .Class "timestamp"}}(NOT regexp_full_match({{.Text}}, '\s*\d{4,}-\d{2}-\d{2}([Tt ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(\s*(Z|z|UTC|[+-]\d{2}(:?\d{2})?|[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*))?)?\s*')
+{{- else if eq .Class "timestamp"}}(NOT regexp_full_match({{.Text}}, '\s*\d{4,}-\d{2}-\d{2}([Tt ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(\s*(Z|z|UTC|[+-]\d{2}(:?\d{2})?|(?i:Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc|Brazil|Canada|Chile|Mexico|US)(/[A-Za-z0-9_+-]+)+))?)?\s*')
+  OR regexp_matches({{.Text}}, '(?i)\sEtc/Unknown\s*$')
   OR regexp_matches({{.Text}}, {{lit (printf ":\\d{2}\\.\\d{%d}\\d*[1-9]" .Digits)}}))
 {{- else if eq .Class "instant"}}(NOT regexp_full_match({{.Text}}, '\s*\d{4,}-\d{2}-\d{2}([Tt ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(\s*(Z|z|UTC|[+-]\d{2}(:?\d{2})?))?)?\s*')
   OR regexp_matches({{.Text}}, {{lit (printf ":\\d{2}\\.\\d{%d}\\d*[1-9]" .Digits)}}))
