@@ -326,3 +326,43 @@ func sha256Of(t *testing.T, path string) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
+
+// NDJSON that is not Unicode text is refused, naming file, line, column
+// and the byte or escape: encoding/json turned each into U+FFFD, so the ids
+// A\xff and A\xfe matched, as did \ud800 and \udc00, and a Latin-1 café
+// equalled a CSV value caf\ufffd (found by a tester). A whole surrogate pair
+// is its character; an escaped backslash before "ud800" is that text.
+func TestNDJSONNotUnicodeRefused(t *testing.T) {
+	tests := []struct{ name, line, want string }{
+		{"raw byte", "{\"id\":\"A\xff\",\"amount\":10}", `a.ndjson:2:9: byte 0xFF is not UTF-8`},
+		{"latin-1", "{\"id\":\"1\",\"status\":\"caf\xe9\"}", `a.ndjson:2:24: byte 0xE9 is not UTF-8`},
+		{"in a key", "{\"\xfeid\":\"1\"}", `a.ndjson:2:3: byte 0xFE is not UTF-8`},
+		{"high alone", `{"id":"A\ud800","amount":10}`, `a.ndjson:2:9: the escape \ud800 is half of a UTF-16 surrogate pair`},
+		{"low alone", `{"id":"A\udc00","amount":10}`, `a.ndjson:2:9: the escape \udc00 is half of a UTF-16 surrogate pair`},
+		{"high, then no low", `{"id":"\uD800\u0041"}`, `a.ndjson:2:8: the escape \uD800 is half`},
+		{"nested", `{"id":"1","x":{"y":["\udfff"]}}`, `a.ndjson:2:22: the escape \udfff is half`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "a.ndjson"), []byte("{\"id\":\"0\"}\n"+tt.line+"\n"), 0o644)
+			_, _, err := loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "a.ndjson")})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "ok.ndjson"), []byte(`{"id":"\ud83d\ude00 \\ud800 caf\u00e9 café"}`+"\n"), 0o644)
+	db, _, err := loadInto(t, sources.Location{Role: "sink", URI: filepath.Join(dir, "ok.ndjson")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rows, err := db.Strings(context.Background(), `SELECT id FROM t`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := deref(rows[0])[0], `😀 \ud800 café café`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

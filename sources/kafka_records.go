@@ -534,8 +534,16 @@ func numbersIn(v *fastjson.Value, buf *[]byte) bool {
 // 8.2); fastjson keeps it as the six characters written, or gives U+FFFD
 // for a pair whose second half is no low surrogate.
 func loneSurrogate(b []byte) (string, bool) {
+	if i := loneSurrogateAt(b); i >= 0 {
+		return string(b[i : i+6]), true
+	}
+	return "", false
+}
+
+// loneSurrogateAt is loneSurrogate's escape as its byte offset in b, or -1.
+func loneSurrogateAt(b []byte) int {
 	if bytes.IndexByte(b, '\\') < 0 {
-		return "", false // no escape at all: the common case, at memchr's speed
+		return -1 // no escape at all: the common case, at memchr's speed
 	}
 	hex4 := func(i int) (rune, bool) {
 		if i+6 > len(b) || b[i] != '\\' || b[i+1] != 'u' {
@@ -562,13 +570,13 @@ func loneSurrogate(b []byte) (string, bool) {
 				i += 11
 				continue
 			}
-			return string(b[i : i+6]), true
+			return i
 		case r >= 0xDC00 && r <= 0xDFFF:
-			return string(b[i : i+6]), true
+			return i
 		}
 		i += 5
 	}
-	return "", false
+	return -1
 }
 
 // jsonNumber reports whether b is a number as RFC 8259 section 6 writes

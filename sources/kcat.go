@@ -116,7 +116,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 		return nil
 	}
 	for _, f := range files {
-		err := ndjsonLines(ctx, f, func(line []byte, n int64) error {
+		err := ndjsonLines(ctx, f, false, func(line []byte, n int64) error {
 			where := func() string { return fmt.Sprintf("%s:%d", f.Name, n) }
 			v, err := env.ParseBytes(line)
 			if err == nil && v.Type() != fastjson.TypeObject {

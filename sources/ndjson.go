@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -30,8 +31,10 @@ func init() {
 // naming file and line. Options: partitions (see partitionSpec), types,
 // and dateformat, timestampformat, decimal_separator, thousands for values
 // written as JSON strings (ValueFormats, applied by the loader). JSON text
-// is UTF-8 (RFC 8259, section 8.1): there is no encoding option. It
-// implements UncommittedReader.
+// is UTF-8 (RFC 8259, section 8.1): there is no encoding option, and a
+// byte that is not UTF-8, or a \uXXXX escape that is half of a UTF-16
+// surrogate pair without its other half, is an error naming file, line and
+// column (see ndjsonText). It implements UncommittedReader.
 type ndjsonSource struct {
 	loc        Location
 	partitions *partitionSpec
@@ -105,7 +108,7 @@ func (s *ndjsonSource) readFiles(ctx context.Context, files []ScanFile, parts []
 		}
 		row := make([]*string, len(fields))
 		for _, f := range files {
-			err := ndjsonLines(ctx, f, func(line []byte, n int64) error {
+			err := ndjsonLines(ctx, f, true, func(line []byte, n int64) error {
 				ks, vals, err := ndjsonObject(line, f.Name, n)
 				if err != nil {
 					return err
@@ -135,8 +138,9 @@ func (s *ndjsonSource) readFiles(ctx context.Context, files []ScanFile, parts []
 }
 
 // ndjsonLines calls fn for every non-blank line of a file with its 1-based
-// line number.
-func ndjsonLines(ctx context.Context, sf ScanFile, fn func(line []byte, n int64) error) error {
+// line number. With text, a line that is not Unicode text is an error
+// (ndjsonText), before fn sees it.
+func ndjsonLines(ctx context.Context, sf ScanFile, text bool, fn func(line []byte, n int64) error) error {
 	f, err := sf.Open()
 	if err != nil {
 		return err
@@ -151,6 +155,11 @@ func ndjsonLines(ctx context.Context, sf ScanFile, fn func(line []byte, n int64)
 			if n%8192 == 0 {
 				if cerr := ctx.Err(); cerr != nil {
 					return cerr
+				}
+			}
+			if text {
+				if err := ndjsonText(line, sf.Name, n); err != nil {
+					return err
 				}
 			}
 			if n == 1 {
@@ -169,6 +178,31 @@ func ndjsonLines(ctx context.Context, sf ScanFile, fn func(line []byte, n int64)
 			return fmt.Errorf("after line %d: %w", n, err) // err names the file
 		}
 	}
+}
+
+// ndjsonText refuses a line that is not Unicode text, naming file, line,
+// byte column and what is wrong: a byte that is not UTF-8 (RFC 8259
+// section 8.1), or a \uXXXX escape that is half of a UTF-16 surrogate pair
+// without its other half (section 8.2), which names no character.
+// encoding/json would turn either into U+FFFD, so two different values
+// (A\xff and A\xfe, \ud800 and \udc00) would compare equal, and a Latin-1
+// é would equal a CSV value holding U+FFFD. A whole pair is its character.
+func ndjsonText(line []byte, path string, n int64) error {
+	if !utf8.Valid(line) {
+		i := 0
+		for i < len(line) {
+			r, size := utf8.DecodeRune(line[i:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			i += size
+		}
+		return fmt.Errorf("%s:%d:%d: byte 0x%02X is not UTF-8; NDJSON is UTF-8 text (RFC 8259 section 8.1): convert the file to UTF-8", path, n, i+1, line[i])
+	}
+	if i := loneSurrogateAt(line); i >= 0 {
+		return fmt.Errorf("%s:%d:%d: the escape %s is half of a UTF-16 surrogate pair, which names no character (RFC 8259 section 8.2)", path, n, i+1, line[i:i+6])
+	}
+	return nil
 }
 
 // ndjsonObject decodes one line into its keys and values, in order, with
@@ -231,7 +265,7 @@ func ndjsonKeys(ctx context.Context, files []ScanFile) ([]string, error) {
 	var keys []string
 	for _, f := range files {
 		p := f.Name
-		err := ndjsonLines(ctx, f, func(line []byte, n int64) error {
+		err := ndjsonLines(ctx, f, true, func(line []byte, n int64) error {
 			ks, _, err := ndjsonObject(line, p, n)
 			for _, k := range ks {
 				switch first, ok := seen[strings.ToLower(k)]; {
