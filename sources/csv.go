@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -48,9 +49,10 @@ func init() {
 //
 // It implements Scanner: an engine may read the files itself (DuckDB's
 // read_csv with nothing sniffed). Read parses them with encoding/csv, which
-// gives the same records with one known difference: a CRLF line break inside
-// a quoted field becomes LF (encoding/csv drops the CR; read_csv keeps it).
-// It implements UncommittedReader.
+// gives the same records: a CRLF line break inside a quoted field, which
+// encoding/csv turns into LF, is restored as CRLF from the bytes it read
+// (csvRecords.restoreCRLF), as read_csv keeps it. It implements
+// UncommittedReader.
 type csvSource struct {
 	loc        Location
 	delim      rune
@@ -423,6 +425,8 @@ func (it *csvRecords) next() ([]string, int64, error) {
 			return nil, 0, err
 		}
 		line, _ := it.cr.FieldPos(0)
+		it.restoreCRLF(rec)
+		it.lines.forget(int64(line))
 		if it.first {
 			it.first = false
 			rec[0] = strings.TrimPrefix(rec[0], "\uFEFF")
@@ -435,9 +439,45 @@ func (it *csvRecords) next() ([]string, int64, error) {
 	}
 }
 
+// restoreCRLF puts back the CRLF line breaks inside the quoted fields of
+// rec, the record just read, that encoding/csv turned into LF (its
+// readLine normalises every line's CRLF end, and it has no option to keep
+// it): DuckDB's read_csv keeps them, so without this a value "a\r\nb"
+// would be "a\r\nb" on one path and "a\nb" on the other. Every LF of a
+// value is the end of a physical line — the k-th LF of a field starting on
+// line L (FieldPos) ends line L+k — and the lineCounter under encoding/csv
+// knows which lines ended in CRLF, so the value's bytes are restored
+// exactly: a lone CR stays as it was, and LF and CRLF may be mixed.
+func (it *csvRecords) restoreCRLF(rec []string) {
+	if !it.lines.anyCRLF() {
+		return
+	}
+	for j, v := range rec {
+		if strings.IndexByte(v, '\n') < 0 {
+			continue
+		}
+		line, _ := it.cr.FieldPos(j)
+		var b strings.Builder
+		b.Grow(len(v) + 8)
+		for k := int64(line); ; k++ {
+			i := strings.IndexByte(v, '\n')
+			if i < 0 {
+				b.WriteString(v)
+				break
+			}
+			b.WriteString(v[:i])
+			if it.lines.crlf(k) {
+				b.WriteByte('\r')
+			}
+			b.WriteByte('\n')
+			v = v[i+1:]
+		}
+		rec[j] = b.String()
+	}
+}
+
 // spannedLines is the number of line breaks inside a record's fields: the
-// lines it spans beyond its first (encoding/csv turns a quoted CRLF into a
-// LF, so each break is one LF).
+// lines it spans beyond its first (each break, LF or CRLF, holds one LF).
 func spannedLines(rec []string) int64 {
 	var n int64
 	for _, v := range rec {
@@ -447,21 +487,61 @@ func spannedLines(rec []string) int64 {
 }
 
 // lineCounter counts the lines of what it reads: a last line without a
-// line break counts.
+// line break counts. It also notes which lines end in CRLF, from the first
+// line not forgotten on (see csvRecords.restoreCRLF).
 type lineCounter struct {
 	r     io.Reader
 	n     int64
 	last  byte
 	bytes bool
+	// crlfs are the lines (1-based, ascending) read so far and not
+	// forgotten that end in CRLF; sawCRLF says any line did.
+	crlfs   []int64
+	sawCRLF bool
 }
 
 func (lc *lineCounter) Read(p []byte) (int, error) {
 	n, err := lc.r.Read(p)
 	if n > 0 {
-		lc.n += int64(bytes.Count(p[:n], []byte{'\n'}))
+		b := p[:n]
+		if lc.last != '\r' && bytes.IndexByte(b, '\r') < 0 {
+			lc.n += int64(bytes.Count(b, []byte{'\n'}))
+		} else {
+			prev := lc.last
+			for {
+				i := bytes.IndexByte(b, '\n')
+				if i < 0 {
+					break
+				}
+				lc.n++
+				if i > 0 {
+					prev = b[i-1]
+				}
+				if prev == '\r' {
+					lc.crlfs = append(lc.crlfs, lc.n)
+					lc.sawCRLF = true
+				}
+				prev, b = '\n', b[i+1:]
+			}
+		}
 		lc.last, lc.bytes = p[n-1], true
 	}
 	return n, err
+}
+
+// anyCRLF says a line read so far ended in CRLF.
+func (lc *lineCounter) anyCRLF() bool { return lc.sawCRLF }
+
+// crlf says line (read, not forgotten) ends in CRLF.
+func (lc *lineCounter) crlf(line int64) bool {
+	_, found := slices.BinarySearch(lc.crlfs, line)
+	return found
+}
+
+// forget drops what it knows of the lines before line.
+func (lc *lineCounter) forget(line int64) {
+	i, _ := slices.BinarySearch(lc.crlfs, line)
+	lc.crlfs = lc.crlfs[i:]
 }
 
 // total is the number of lines read so far.
