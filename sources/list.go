@@ -39,6 +39,14 @@ var ErrOnlyUncommitted = fault.Runtime.New("sources: no committed file")
 // is not what the commit protocol leaves behind.
 var ErrValidLength = fault.Runtime.New("sources: valid-length file")
 
+// ErrLink is returned by ListFiles for a symbolic link it cannot read as
+// what it points to: a link that points to nothing (or to a loop of links),
+// given as the location or among a folder's or a glob's files, and a link
+// in a folder to a folder it lies in (which would be read without end). The
+// message names the link. It is an input error (exit 3): a file of the
+// input cannot be read.
+var ErrLink = fault.Runtime.New("sources: symbolic link")
+
 // Listing is the files of one input: those to read, in read order, and
 // those a pattern matched but that are not read, each with the reason.
 type Listing struct {
@@ -78,6 +86,8 @@ type Skipped struct {
 //     github.com/bmatcuk/doublestar (`*`, `?`, `[…]`, `{a,b}` within one
 //     path segment, `**` across any number of folders), and a folder it
 //     matches is read as a folder is; a path without wildcards must exist;
+//     a symbolic link is read as what it points to, in its place (a link
+//     to a folder as a folder of the link's name: walkFiles);
 //  2. skip: each file matched below the root (Listing.Root) is given to the
 //     commit rules (skipRules, in order; see the README's "Committed output
 //     of a file sink" for each rule and its source), and the first rule
@@ -90,7 +100,8 @@ type Skipped struct {
 //
 // It returns ErrNoFiles when nothing is left to read (the message counts
 // what was matched and skipped), ErrInvalidLocation for a malformed glob,
-// and ErrValidLength (naming both files) for a side file that does not
+// ErrLink (naming it) for a link that points to nothing or, in a folder, to
+// a folder it lies in, and ErrValidLength (naming both files) for a side file that does not
 // parse, gives a length beyond its part file, has no part file, or shares
 // its part file with a second side file.
 func ListFiles(pattern, baseDir string) (*Listing, error) {
@@ -99,9 +110,11 @@ func ListFiles(pattern, baseDir string) (*Listing, error) {
 		p = filepath.Join(baseDir, p)
 	}
 	l := &Listing{ValidLengths: map[string]*ValidLength{}}
-	st, statErr := os.Stat(p)
+	st, statErr := statFollow(p)
 	var matches []string
 	switch {
+	case errors.Is(statErr, ErrLink):
+		return nil, statErr
 	case statErr == nil && !st.IsDir() && !st.Mode().IsRegular():
 		return nil, fmt.Errorf("%w: %s is not a regular file but %s: an input is read more than once (fingerprinted, then loaded), so each reading would get other bytes; write it to a file first", ErrInvalidLocation, pattern, fileType(st.Mode()))
 	case statErr == nil && !st.IsDir():
@@ -114,6 +127,9 @@ func ListFiles(pattern, baseDir string) (*Listing, error) {
 	case statErr == nil && st.IsDir():
 		l.Root = filepath.Clean(p)
 		files, err := walkFiles(l.Root)
+		if errors.Is(err, ErrLink) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w %s: %w", ErrNoFiles, pattern, err)
 		}
@@ -125,6 +141,9 @@ func ListFiles(pattern, baseDir string) (*Listing, error) {
 			return nil, fmt.Errorf("%w: glob %s: %w", ErrInvalidLocation, pattern, doublestar.ErrBadPattern)
 		}
 		files, err := matchGlob(p)
+		if errors.Is(err, ErrLink) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: glob %s: %w", ErrInvalidLocation, pattern, err)
 		}
@@ -194,28 +213,88 @@ func fileType(m os.FileMode) string {
 	return "of type " + m.Type().String()
 }
 
-// walkFiles returns every regular file below dir, at any depth, sorted.
-// Symbolic links are followed for files, not for folders.
+// walkFiles returns every file below dir, at any depth, sorted. A
+// symbolic link is read as what it points to, in its place: a link to a
+// file is that file, a link to a folder is a folder of the link's name, its
+// files listed below the link's path as a real subfolder's would be (as a
+// glob's ** follows it); dir itself may be a link to a folder. Errors, each
+// wrapping ErrLink and naming the link: a link that points to nothing (or
+// to what cannot be stat'ed), and a link to a folder it lies in (a loop).
 func walkFiles(dir string) ([]string, error) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			out = append(out, p)
-		}
-		return nil
-	})
+	err = walkDir(dir, []string{real}, &out)
 	sort.Strings(out)
 	return out, err
 }
 
-// matchGlob returns the regular files a glob matches, and every file below
-// a folder it matches, sorted and each once.
+// walkDir adds the files below dir to out. reals are the real paths (no
+// link in them) of the folders walked down to dir, dir's last: a link to
+// one of them, or to a folder above one, would walk it again forever.
+func walkDir(dir string, reals []string, out *[]string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		switch {
+		case e.IsDir():
+			if err := walkDir(p, append(reals, filepath.Join(reals[len(reals)-1], e.Name())), out); err != nil {
+				return err
+			}
+		case e.Type()&fs.ModeSymlink != 0:
+			st, err := statFollow(p)
+			if err != nil {
+				return err
+			}
+			if !st.IsDir() {
+				*out = append(*out, p)
+				continue
+			}
+			target, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return fmt.Errorf("%w %s: %w", ErrLink, p, err)
+			}
+			for _, r := range reals {
+				if r == target || strings.HasPrefix(r, target+string(filepath.Separator)) {
+					return fmt.Errorf("%w %s: it points to the folder %s, which holds it: the folder would be read without end", ErrLink, p, target)
+				}
+			}
+			if err := walkDir(p, append(reals, target), out); err != nil {
+				return err
+			}
+		default:
+			*out = append(*out, p)
+		}
+	}
+	return nil
+}
+
+// statFollow stats p, following a symbolic link. A link that points to
+// nothing (or to a loop of links) is an error wrapping ErrLink that names
+// the link and what it points to.
+func statFollow(p string) (os.FileInfo, error) {
+	st, err := os.Stat(p)
+	if err == nil {
+		return st, nil
+	}
+	if lst, lerr := os.Lstat(p); lerr == nil && lst.Mode()&os.ModeSymlink != 0 {
+		target, _ := os.Readlink(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w %s: it points to %s, which does not exist", ErrLink, p, target)
+		}
+		return nil, fmt.Errorf("%w %s: it points to %s, which cannot be read: %w", ErrLink, p, target, err)
+	}
+	return nil, err
+}
+
+// matchGlob returns the files a glob matches, and every file below a
+// folder it matches (walkFiles), sorted and each once. A match that is a
+// link to nothing is an error (statFollow).
 func matchGlob(p string) ([]string, error) {
 	matches, err := doublestar.FilepathGlob(p, doublestar.WithFailOnIOErrors())
 	if err != nil {
@@ -224,9 +303,9 @@ func matchGlob(p string) ([]string, error) {
 	seen := map[string]bool{}
 	var files []string
 	for _, m := range matches {
-		st, err := os.Stat(m)
+		st, err := statFollow(m)
 		if err != nil {
-			continue
+			return nil, err
 		}
 		add := []string{m}
 		if st.IsDir() {

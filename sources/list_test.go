@@ -225,3 +225,65 @@ func TestListFilesNamedPipe(t *testing.T) {
 		t.Errorf("skipped %+v, want the pipe, not a regular file", l.Skipped)
 	}
 }
+
+// A symbolic link in a folder or glob is read as what it points to, in its
+// place: a link to a folder as a real subfolder of the link's name would be
+// (its files read, or skipped by the commit rules its path meets), whether
+// the location is the folder, a glob over it or the link itself; found by
+// a tester: a folder or `dir/*` dropped a linked folder's files without a
+// word, and a link given as the location matched no file. A link that
+// points to nothing, and a link to a folder it lies in, are errors naming
+// it (before, a dangling link was dropped silently).
+func TestListFilesSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"sink/part-0":  "id\n1\n",
+		"extra/part-9": "id\n2\n",
+	})
+	link := func(target, name string) {
+		t.Helper()
+		if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+	}
+	link("../extra", "sink/replay")
+	link("../extra", "sink/_staging")
+	link("part-0", "sink/part-0-link")
+	for _, tc := range []struct{ pattern, want string }{
+		{"sink", "sink/part-0 sink/part-0-link sink/replay/part-9"},
+		{"sink/*", "sink/part-0 sink/part-0-link sink/replay/part-9"},
+		{"sink/**", "sink/part-0 sink/part-0-link sink/replay/part-9"},
+		{"sink/replay", "sink/replay/part-9"},
+	} {
+		l, err := sources.ListFiles(tc.pattern, dir)
+		if err != nil {
+			t.Errorf("%s: %v", tc.pattern, err)
+			continue
+		}
+		if got := strings.Join(rels(dir, l.Files), " "); got != tc.want {
+			t.Errorf("%s: files %s, want %s", tc.pattern, got, tc.want)
+		}
+		if tc.pattern != "sink/replay" && (len(l.Skipped) != 1 || l.Skipped[0].Path != filepath.Join(dir, "sink", "_staging", "part-9") || !l.Skipped[0].Uncommitted) {
+			t.Errorf("%s: skipped %+v, want sink/_staging/part-9, in a staging folder", tc.pattern, l.Skipped)
+		}
+	}
+
+	link("/nonexistent-reconcile-target", "sink/part-1")
+	for _, pattern := range []string{"sink", "sink/*", "sink/**", "sink/part-1"} {
+		_, err := sources.ListFiles(pattern, dir)
+		if !errors.Is(err, sources.ErrLink) || !strings.Contains(err.Error(), filepath.Join("sink", "part-1")+": it points to /nonexistent-reconcile-target, which does not exist") {
+			t.Errorf("dangling link, %s: err = %v, want ErrLink naming sink/part-1", pattern, err)
+		}
+	}
+	if err := os.Remove(filepath.Join(dir, "sink", "part-1")); err != nil {
+		t.Fatal(err)
+	}
+
+	link("..", "sink/loop")
+	for _, pattern := range []string{"sink", "sink/*"} {
+		_, err := sources.ListFiles(pattern, dir)
+		if !errors.Is(err, sources.ErrLink) || !strings.Contains(err.Error(), "loop: it points to the folder") {
+			t.Errorf("a loop, %s: err = %v, want ErrLink naming sink/loop", pattern, err)
+		}
+	}
+}
