@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // The files of an input are hashed in the background: Input.Hashed gives
@@ -97,5 +98,58 @@ func TestFingerprintManyFiles(t *testing.T) {
 		if sum := sha256.Sum256([]byte(fmt.Sprintf("id\n%d\n", i))); f.SHA256 != hex.EncodeToString(sum[:]) {
 			t.Fatalf("file %d: SHA-256 %s", i, f.SHA256)
 		}
+	}
+}
+
+// A file rewritten in place after it was fingerprinted (same inode, same
+// size, its modification time set back as touch -d does) is changed: its
+// inode change time moved. Found by a tester: identity, size and
+// modification time all passed, and the evidence could carry the SHA-256 of
+// bytes other than those the run read.
+func TestUnchangedRewrittenInPlace(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "part-0")
+	if err := os.WriteFile(p, []byte("id,amount\n1,10\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mtime := time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(p, mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
+	files, err := Fingerprint(context.Background(), []string{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := changeTime(files[0].info); !ok {
+		t.Skip("this system's stat gives no inode change time")
+	}
+	if err := files[0].Unchanged(); err != nil {
+		t.Fatalf("untouched: %v", err)
+	}
+	// the kernel stamps the change time from a coarse clock (a few
+	// milliseconds): let it tick, as a rewrite during a real run would
+	time.Sleep(50 * time.Millisecond)
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("9"), int64(len("id,amount\n1,"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
+	now, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(files[0].info, now) || now.Size() != files[0].Bytes || !now.ModTime().Equal(mtime) {
+		t.Fatalf("the rewrite changed identity, size or modification time (%v, %d bytes); the case tests nothing", now.ModTime(), now.Size())
+	}
+	err = files[0].Unchanged()
+	if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), p+" was changed in place") {
+		t.Errorf("rewritten in place: err = %v, want ErrChanged naming the file", err)
 	}
 }

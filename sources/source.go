@@ -331,9 +331,13 @@ type File struct {
 var ErrChanged = fault.Runtime.New("sources: input file changed while the run read it")
 
 // Unchanged reports an error wrapping ErrChanged when the file is no
-// longer the one fingerprinted: another file at its path (os.SameFile), or
-// another size or modification time. A File not made by Fingerprint (no
-// state kept) is taken as unchanged.
+// longer the one fingerprinted: another file at its path (os.SameFile),
+// another size or modification time, or another inode change time (ctime,
+// where the system gives it: changeTime), which a write sets and no call
+// sets back, so bytes rewritten in place with the size and modification
+// time restored are caught too (a chmod, chown or link of the file during
+// the run moves it as well, and fails the run the same way). A File not
+// made by Fingerprint (no state kept) is taken as unchanged.
 func (f File) Unchanged() error {
 	if f.info == nil {
 		return nil
@@ -348,6 +352,12 @@ func (f File) Unchanged() error {
 	case now.Size() != f.info.Size() || !now.ModTime().Equal(f.info.ModTime()):
 		return fmt.Errorf("%w: %s was %d bytes modified %s when listed, %d bytes modified %s now", ErrChanged, f.Path,
 			f.info.Size(), f.info.ModTime().UTC().Format(time.RFC3339Nano), now.Size(), now.ModTime().UTC().Format(time.RFC3339Nano))
+	}
+	if was, ok := changeTime(f.info); ok {
+		if is, _ := changeTime(now); !is.Equal(was) {
+			return fmt.Errorf("%w: %s was changed in place: same size and modification time, but its inode change time (ctime) was %s when listed, %s now (its bytes rewritten, or its mode, owner or links changed)", ErrChanged, f.Path,
+				was.UTC().Format(time.RFC3339Nano), is.UTC().Format(time.RFC3339Nano))
+		}
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // testdata: source.csv holds ids 1-3; sink.csv lacks 3 and holds 2 twice
@@ -410,4 +411,59 @@ type writerFunc func(p []byte)
 func (w writerFunc) Write(p []byte) (int, error) {
 	w(p)
 	return len(p), nil
+}
+
+// A sink file rewritten in place once it is loaded — same inode and size,
+// its modification time set back as touch -d does — fails the run
+// (sources.ErrChanged, exit 3) and publishes no evidence: the SHA-256 it
+// would carry might not be of the bytes the run read (found by a tester:
+// checkUnchanged compared identity, size and modification time only).
+func TestRunInputRewrittenInPlace(t *testing.T) {
+	dir := t.TempDir()
+	sink := filepath.Join(dir, "sink.csv")
+	body, err := os.ReadFile(filepath.Join("testdata", "sink.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sink, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mtime := time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(sink, mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
+	rewritten := false
+	log := watchLog(func(line string) {
+		if !strings.HasPrefix(line, "loaded sink") {
+			return
+		}
+		time.Sleep(50 * time.Millisecond) // the change time's coarse clock ticks
+		f, err := os.OpenFile(sink, os.O_WRONLY, 0)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		// "1,1.00" becomes "1,9.00": the same number of bytes
+		if _, err := f.WriteAt([]byte("9"), int64(strings.Index(string(body), "1.00"))); err != nil {
+			t.Error(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Error(err)
+		}
+		if err := os.Chtimes(sink, mtime, mtime); err != nil {
+			t.Error(err)
+		}
+		rewritten = true
+	})
+	out := filepath.Join(dir, "ev")
+	_, err = control.Run(context.Background(), newSpec(t, sink, out), control.Options{Formats: []string{"json"}, Log: log})
+	if !rewritten {
+		t.Fatal("the sink was not rewritten; the case tests nothing")
+	}
+	if !errors.Is(err, sources.ErrChanged) || fault.Of(err) != fault.Runtime || !strings.Contains(err.Error(), "sink.csv was changed in place") {
+		t.Fatalf("err = %v, want sources.ErrChanged naming sink.csv (a runtime error)", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("an evidence folder was published: %v", err)
+	}
 }
