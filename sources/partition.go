@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // partitionSpec is the partitions: option of a file kind: Hive-style
@@ -109,6 +110,9 @@ func (p *partitionSpec) values(root, path, name string) ([]*string, error) {
 			continue
 		}
 		k, v = unescapePathName(k), unescapePathName(v)
+		if !utf8.ValidString(k) || !utf8.ValidString(v) {
+			return nil, fmt.Errorf("%w: %s: the partition folder %s decodes to %q, which is not UTF-8 text; a partition key and value must be text", ErrInvalidLocation, name, seg, k+"="+v)
+		}
 		if _, dup := vals[k]; dup {
 			return nil, fmt.Errorf("%w: %s: partition key %s appears in two folders of its path", ErrInvalidLocation, name, k)
 		}

@@ -80,6 +80,30 @@ func TestPartitionColumns(t *testing.T) {
 	}
 }
 
+// A partition folder whose name decodes to bytes that are not UTF-8 text
+// (dt=%FF) is refused at listing, naming the folder and the file; found by
+// a tester: the run failed in DuckDB ("Invalid unicode … detected in value
+// construction"), naming no file.
+func TestPartitionNotUTF8(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string][]byte{
+		"out/dt=2026-11-30/part-0.csv": []byte("id\n1\n"),
+		"out/dt=%FF/part-0.csv":        []byte("id\n2\n"),
+		"key/d%FFt=1/part-0.csv":       []byte("id\n3\n"),
+	})
+	for _, loc := range []sources.Location{
+		{Role: "sink", URI: "out", Options: map[string]any{"kind": "csv", "partitions": []any{"dt"}}, BaseDir: dir},
+		{Role: "sink", URI: "out/**/*.csv", Options: map[string]any{"partitions": true}, BaseDir: dir},
+		{Role: "sink", URI: "out", Options: map[string]any{"kind": "csv", "partitions": true, "quote": "'"}, BaseDir: dir}, // read by Read
+		{Role: "sink", URI: "key", Options: map[string]any{"kind": "csv", "partitions": true}, BaseDir: dir},
+	} {
+		_, _, err := loadInto(t, loc)
+		if !errors.Is(err, sources.ErrInvalidLocation) || !strings.Contains(err.Error(), "/part-0.csv: the partition folder ") || !strings.Contains(err.Error(), "%FF") || !strings.Contains(err.Error(), "not UTF-8") {
+			t.Errorf("%s %v: err = %v, want ErrInvalidLocation naming the folder", loc.URI, loc.Options, err)
+		}
+	}
+}
+
 // columns: names a header-less file's columns; a record of another field
 // count is an error naming file and line.
 func TestHeaderlessColumns(t *testing.T) {
