@@ -53,8 +53,9 @@ nightly: build
 # (exit 1), the broker stopped whatever happens.
 kafka-sample: build
 	go build $(TAGS) -o bin/kafka-broker ./samples/kafka/broker
-	@log=$$(mktemp); bin/kafka-broker > $$log 2>&1 & broker=$$!; trap "kill $$broker 2>/dev/null" EXIT; \
-	for i in $$(seq 100); do grep -q 'Kafka sample broker at' $$log && break; kill -0 $$broker 2>/dev/null || { cat $$log; exit 1; }; sleep 0.2; done; \
+	@log=$$(mktemp); bin/kafka-broker > $$log 2>&1 & broker=$$!; trap "kill $$broker 2>/dev/null; rm -f $$log" EXIT; \
+	for i in $$(seq 150); do grep -q 'Kafka sample broker at' $$log && break; kill -0 $$broker 2>/dev/null || { cat $$log; exit 1; }; sleep 0.2; done; \
+	grep -q 'Kafka sample broker at' $$log || { cat $$log; echo "the sample broker did not start within 30 s" >&2; exit 1; }; \
 	cat $$log; \
 	$(BIN) run --config samples/kafka/read-committed.yaml --force; $(call expect,0,0 = every check passed); \
 	$(BIN) run --config samples/kafka/read-uncommitted.yaml --force; $(call expect,1,1 = exceptions found)

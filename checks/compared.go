@@ -240,7 +240,7 @@ func checkReadable(ctx context.Context, db *duck.DB, c *Compared) error {
 				class = "date"
 			}
 			if side.op.Cast == "TIME" {
-				what += " (a plain time of day written HH:MM:SS with at most 6 fraction digits, such as 12:00:00 or 12:00:00.5: a date, an offset or further digits would be dropped)"
+				what += " (a plain time of day written H:MM or H:MM:SS with at most 6 fraction digits, such as 9:00, 12:00:00 or 12:00:00.5: a date, an offset or further digits would be dropped)"
 				class = "time"
 			}
 			if c.Method == MethodBoolean {

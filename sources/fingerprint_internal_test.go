@@ -145,6 +145,10 @@ func TestUnchangedRewrittenInPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	before, _ := changeTime(files[0].info)
+	if after, _ := changeTime(now); after.Equal(before) {
+		t.Skip("this file system's change time did not move in 50 ms (a coarse clock): nothing to tell the rewrite by here")
+	}
 	if !os.SameFile(files[0].info, now) || now.Size() != files[0].Bytes || !now.ModTime().Equal(mtime) {
 		t.Fatalf("the rewrite changed identity, size or modification time (%v, %d bytes); the case tests nothing", now.ModTime(), now.Size())
 	}

@@ -126,7 +126,7 @@ func ListFiles(pattern, baseDir string) (*Listing, error) {
 		return l, nil
 	case statErr == nil && st.IsDir():
 		l.Root = filepath.Clean(p)
-		files, err := walkFiles(l.Root)
+		files, err := walkFiles(l.Root, l.Root)
 		if errors.Is(err, ErrLink) {
 			return nil, err
 		}
@@ -213,28 +213,46 @@ func fileType(m os.FileMode) string {
 	return "of type " + m.Type().String()
 }
 
-// walkFiles returns every file below dir, at any depth, sorted. A
+// walkFiles returns every file below dir (root, or a folder below root
+// that a glob matched), at any depth, sorted. A
 // symbolic link is read as what it points to, in its place: a link to a
 // file is that file, a link to a folder is a folder of the link's name, its
 // files listed below the link's path as a real subfolder's would be (as a
 // glob's ** follows it); dir itself may be a link to a folder. Errors, each
 // wrapping ErrLink and naming the link: a link that points to nothing (or
-// to what cannot be stat'ed), and a link to a folder it lies in (a loop).
-func walkFiles(dir string) ([]string, error) {
+// to what cannot be stat'ed), and a link to a folder it lies in (a loop),
+// unless the skip rules skip the link by its path below root
+// (skippedByName): it is then listed as it is, to be skipped.
+func walkFiles(root, dir string) ([]string, error) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
-	err = walkDir(dir, []string{real}, &out)
+	err = walkDir(root, dir, []string{real}, &out)
 	sort.Strings(out)
 	return out, err
 }
 
-// walkDir adds the files below dir to out. reals are the real paths (no
-// link in them) of the folders walked down to dir, dir's last: a link to
-// one of them, or to a folder above one, would walk it again forever.
-func walkDir(dir string, reals []string, out *[]string) error {
+// skippedByName reports whether the skip rules (classify) skip path p, a
+// path below root, by its name and folders alone: such a symbolic link
+// that points to nothing, or to a folder it lies in, is listed as it is, to
+// be skipped with its reason, not refused (an editor's lock file .#a.csv
+// that points to nothing, a loop inside _temporary/: found by a reviewer).
+func skippedByName(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return false
+	}
+	_, skip := classify(filepath.ToSlash(rel))
+	return skip
+}
+
+// walkDir adds the files below dir, a folder at or below root, to out.
+// reals are the real paths (no link in them) of the folders walked down to
+// dir, dir's last: a link to one of them, or to a folder above one, would
+// walk it again forever.
+func walkDir(root, dir string, reals []string, out *[]string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
@@ -243,12 +261,16 @@ func walkDir(dir string, reals []string, out *[]string) error {
 		p := filepath.Join(dir, e.Name())
 		switch {
 		case e.IsDir():
-			if err := walkDir(p, append(reals, filepath.Join(reals[len(reals)-1], e.Name())), out); err != nil {
+			if err := walkDir(root, p, append(reals, filepath.Join(reals[len(reals)-1], e.Name())), out); err != nil {
 				return err
 			}
 		case e.Type()&fs.ModeSymlink != 0:
 			st, err := statFollow(p)
 			if err != nil {
+				if skippedByName(root, p) {
+					*out = append(*out, p) // skipped with its reason
+					continue
+				}
 				return err
 			}
 			if !st.IsDir() {
@@ -259,12 +281,14 @@ func walkDir(dir string, reals []string, out *[]string) error {
 			if err != nil {
 				return fmt.Errorf("%w %s: %w", ErrLink, p, err)
 			}
-			for _, r := range reals {
-				if r == target || strings.HasPrefix(r, target+string(filepath.Separator)) {
-					return fmt.Errorf("%w %s: it points to the folder %s, which holds it: the folder would be read without end", ErrLink, p, target)
+			if holds(target, reals) {
+				if skippedByName(root, p) {
+					*out = append(*out, p) // skipped with its reason
+					continue
 				}
+				return fmt.Errorf("%w %s: it points to the folder %s, which holds it: the folder would be read without end", ErrLink, p, target)
 			}
-			if err := walkDir(p, append(reals, target), out); err != nil {
+			if err := walkDir(root, p, append(reals, target), out); err != nil {
 				return err
 			}
 		default:
@@ -272,6 +296,18 @@ func walkDir(dir string, reals []string, out *[]string) error {
 		}
 	}
 	return nil
+}
+
+// holds reports whether folder target is one of reals or a folder above
+// one (a link to the root folder, "/", holds every folder).
+func holds(target string, reals []string) bool {
+	prefix := strings.TrimSuffix(target, string(filepath.Separator)) + string(filepath.Separator)
+	for _, r := range reals {
+		if r == target || strings.HasPrefix(r, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // statFollow stats p, following a symbolic link. A link that points to
@@ -302,14 +338,22 @@ func matchGlob(p string) ([]string, error) {
 	}
 	seen := map[string]bool{}
 	var files []string
+	root := globRoot(p)
 	for _, m := range matches {
 		st, err := statFollow(m)
+		if err != nil && errors.Is(err, ErrLink) && skippedByName(root, m) {
+			if !seen[m] {
+				seen[m] = true
+				files = append(files, m) // skipped with its reason
+			}
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		add := []string{m}
 		if st.IsDir() {
-			if add, err = walkFiles(m); err != nil {
+			if add, err = walkFiles(root, m); err != nil {
 				return nil, err
 			}
 		}

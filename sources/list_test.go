@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -285,5 +286,49 @@ func TestListFilesSymlinks(t *testing.T) {
 		if !errors.Is(err, sources.ErrLink) || !strings.Contains(err.Error(), "loop: it points to the folder") {
 			t.Errorf("a loop, %s: err = %v, want ErrLink naming sink/loop", pattern, err)
 		}
+	}
+	if err := os.Remove(filepath.Join(dir, "sink", "loop")); err != nil {
+		t.Fatal(err)
+	}
+
+	// A link the skip rules skip by its name is skipped, not refused: an
+	// editor's lock file pointing to nothing, a loop inside a staging
+	// folder (found by a reviewer: each stopped the run). (sink/** is
+	// doublestar's own walk, which follows the loop itself.)
+	link("user@host.1234:1700000000", "sink/.#part-0")
+	writeTree(t, dir, map[string]string{"sink/_temporary/0/part-3": "id\n3\n"})
+	link("..", "sink/_temporary/0/loop")
+	for _, pattern := range []string{"sink", "sink/*"} {
+		l, err := sources.ListFiles(pattern, dir)
+		if err != nil {
+			t.Errorf("skipped links, %s: %v", pattern, err)
+			continue
+		}
+		if got := strings.Join(rels(dir, l.Files), " "); got != "sink/part-0 sink/part-0-link sink/replay/part-9" {
+			t.Errorf("skipped links, %s: files %s", pattern, got)
+		}
+		var skipped []string
+		for _, f := range l.Skipped {
+			skipped = append(skipped, filepath.ToSlash(strings.TrimPrefix(f.Path, dir+string(filepath.Separator))))
+		}
+		for _, want := range []string{"sink/.#part-0", "sink/_temporary/0/loop"} {
+			if !slices.Contains(skipped, want) {
+				t.Errorf("skipped links, %s: skipped %v lacks %s", pattern, skipped, want)
+			}
+		}
+	}
+	// A link to the root folder is a loop, found at once: skipped in a
+	// hidden name, refused elsewhere (before, the listing walked the whole
+	// file system into it).
+	link("/", "sink/.root")
+	if _, err := sources.ListFiles("sink", dir); err != nil {
+		t.Errorf("a hidden link to /: %v", err)
+	}
+	if err := os.Remove(filepath.Join(dir, "sink", ".root")); err != nil {
+		t.Fatal(err)
+	}
+	link("/", "sink/root")
+	if _, err := sources.ListFiles("sink", dir); !errors.Is(err, sources.ErrLink) || !strings.Contains(err.Error(), "root: it points to the folder /, which holds it") {
+		t.Errorf("a link to /: err = %v, want ErrLink naming sink/root", err)
 	}
 }

@@ -53,6 +53,10 @@ type planned struct {
 	file string
 	s    *spec.Spec
 	err  error
+	// label names a control whose spec did not load (err): the name: its
+	// file declares when no other control of the run has that name, else
+	// "" (the file names it). See labelFailed.
+	label string
 }
 
 // outcome is what running one control gave.
@@ -117,6 +121,7 @@ func runSuite(ctx context.Context, o *runOptions, opt control.Options) error {
 		}
 		named[key] = p.file
 	}
+	labelFailed(plan)
 	opt.Log = io.Discard
 	if o.progress || isTerminal(o.f.stderr) {
 		opt.Log = o.f.stderr
@@ -147,6 +152,31 @@ func runSuite(ctx context.Context, o *runOptions, opt control.Options) error {
 	return rollUp(o.f.stdout, outs)
 }
 
+// labelFailed sets the label of each control of plan whose spec did not
+// load: the name: its file declares, so that its metrics series and
+// messages say the control failed, as its runs are labelled — unless
+// another control of the run has (or declares) that name, whose series
+// would then be written twice, a file the textfile collector rejects whole
+// (found by a reviewer: a broken copy of a spec keeping its name:).
+func labelFailed(plan []planned) {
+	uses := map[string]int{}
+	declared := make([]string, len(plan))
+	for i, p := range plan {
+		switch {
+		case p.s != nil:
+			uses[control.Name(p.s)]++
+		case p.err != nil:
+			declared[i] = spec.DeclaredName(p.file)
+			uses[declared[i]]++
+		}
+	}
+	for i := range plan {
+		if n := declared[i]; n != "" && uses[n] == 1 {
+			plan[i].label = n
+		}
+	}
+}
+
 // errText is the outcome's error message without a leading "NAME: "
 // naming the control again.
 func (oc *outcome) errText() string {
@@ -163,10 +193,8 @@ func runOne(ctx context.Context, o *runOptions, p planned, opt control.Options) 
 		return oc
 	}
 	if p.err != nil {
-		// labelled by its name: when the file declares one, as its runs
-		// are, so that its metrics series say it failed
-		if n := spec.DeclaredName(p.file); n != "" {
-			oc.name = n
+		if p.label != "" {
+			oc.name = p.label
 		}
 		return done(p.err)
 	}
@@ -297,18 +325,23 @@ func skippedLine(in *evidence.Input) string {
 	if len(in.Skipped) == 0 {
 		return ""
 	}
-	uncommitted, rows := 0, int64(0)
+	uncommitted, rows, counted := 0, int64(0), true
 	for _, f := range in.Skipped {
 		if f.Uncommitted {
 			uncommitted++
-			if f.Rows != nil {
+			if f.Rows == nil {
+				counted = false // not read (a source's, or unreadable)
+			} else {
 				rows += *f.Rows
 			}
 		}
 	}
 	line := fmt.Sprintf("%s: %d file%s skipped", in.Role, len(in.Skipped), plural(len(in.Skipped)))
-	if uncommitted > 0 {
+	switch {
+	case uncommitted > 0 && counted:
 		line += fmt.Sprintf(", %d of them uncommitted (%d row%s not read as records: in-progress or pending output)", uncommitted, rows, plural(rows))
+	case uncommitted > 0:
+		line += fmt.Sprintf(", %d of them uncommitted (in-progress or pending output, not read as records)", uncommitted)
 	}
 	return line + "; summary.json skipped_files lists each with its reason"
 }

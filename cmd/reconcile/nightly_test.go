@@ -620,4 +620,14 @@ func TestSpecErrorKeepsControlName(t *testing.T) {
 			t.Errorf("metrics lack %s:\n%s", want, b)
 		}
 	}
+	// A broken copy that keeps a loaded control's name: labelled by its
+	// file, or the name's series would be written twice.
+	writeFile(t, filepath.Join(controls, "zz-broken.yaml"), "name: ledger-nightly\nbogus_key: 1\n")
+	runCLI(t, "run", controls, "--param", "day=2026-11-28", "--metrics", metricsFile, "--quiet")
+	if b, err = os.ReadFile(metricsFile); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), `reconcile_run_status{control="ledger-nightly"}`); n != 1 || !strings.Contains(string(b), `reconcile_run_status{control="`+filepath.Join(controls, "zz-broken.yaml")+`"} 2`) {
+		t.Errorf("ledger-nightly's status %d times, the broken copy not under its file:\n%s", n, b)
+	}
 }

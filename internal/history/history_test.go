@@ -105,17 +105,21 @@ func TestReadLockedShares(t *testing.T) {
 	lockWait = 200 * time.Millisecond
 	defer func() { lockWait = old }()
 	hold := func(lock func(context.Context, string, func() error) error) (release func()) {
+		t.Helper()
 		held, rel := make(chan struct{}), make(chan struct{})
-		done := make(chan struct{})
+		done := make(chan error, 1)
 		go func() {
-			defer close(done)
-			lock(ctx, path, func() error {
+			done <- lock(ctx, path, func() error {
 				close(held)
 				<-rel
 				return nil
 			})
 		}()
-		<-held
+		select {
+		case <-held:
+		case err := <-done:
+			t.Fatalf("taking the lock to hold: %v", err)
+		}
 		return func() { close(rel); <-done }
 	}
 	nothing := func() error { return nil }

@@ -799,7 +799,7 @@ func exactReason(d declared, value *string) string {
 	case d.Text && d.Class == "date":
 		return "a DATE is a plain date written YYYY-MM-DD (a two-digit month and day), and DuckDB's cast would read another layout as some day or drop a time of day (even 00:00:00): a dateformat: for another layout, or declare TIMESTAMP for a time of day"
 	case d.Text && d.Class == "time":
-		return fmt.Sprintf("a %s is a plain time of day written HH:MM:SS with at most %d fraction digits of a second (00:00:00 to 23:59:59, or 24:00:00), and DuckDB's cast would drop a date (2024-01-01 12:00:00 becoming 12:00:00), an offset or zone (12:00:00+05 becoming 12:00:00) or further non-zero digits: declare TIMESTAMP or TIMESTAMPTZ for a date and time", strings.ToUpper(strings.TrimSpace(d.Type)), d.Digits)
+		return fmt.Sprintf("a %s is a plain time of day written H:MM or H:MM:SS with at most %d fraction digits of a second (0:00 to 23:59:59, or 24:00:00), and DuckDB's cast would drop a date (2024-01-01 12:00:00 becoming 12:00:00), an offset or zone (12:00:00+05 becoming 12:00:00) or further non-zero digits: declare TIMESTAMP or TIMESTAMPTZ for a date and time", strings.ToUpper(strings.TrimSpace(d.Type)), d.Digits)
 	case d.Text && d.Class == "timestamp":
 		return fmt.Sprintf("it holds an ISO 8601 timestamp (YYYY-MM-DD, optionally T or a space and hh:mm[:ss[.fraction]], and a zone or offset) with at most %d fraction digits of a second, and DuckDB's cast would read another layout (epoch, 1970-1-1, 24:00:00) as some instant or drop further non-zero digits (TIMESTAMP_NS holds nanoseconds, zone-less): declare a timestampformat: for another layout", d.Digits)
 	}

@@ -15,7 +15,8 @@
 -- description: read as UTC) and a lower-case utc as wall-clock time — or with non-zero fraction digits of a second
 -- description: beyond the .Digits its type holds (the cast drops them: .1234567 would be .123456); an instant ("instant", text compared with a timestamp) the same, but with
 -- description: no zone name (the comparison reads Z, UTC and offsets); a time of day ("time") not written as a plain
--- description: HH:MM:SS with an optional fraction (00:00:00 to 23:59:59, or 24:00:00, which TIME holds), spaces
+-- description: H:MM or H:MM:SS with an optional fraction (the hour of one or two digits, 0 to 23, or 24:00[:00], which
+-- description: TIME holds), spaces
 -- description: around, or with non-zero fraction digits beyond the .Digits its type holds (the cast drops a date,
 -- description: 2024-01-01 12:00:00 being 12:00:00, an offset, 12:00:00+05 being 12:00:00, and further digits,
 -- description: .0000009 being .000000). FALSE for any other class.
@@ -27,7 +28,7 @@
   OR regexp_matches({{.Text}}, {{lit (printf ":\\d{2}\\.\\d{%d}\\d*[1-9]" .Digits)}}))
 {{- else if eq .Class "instant"}}(NOT regexp_full_match({{.Text}}, '\s*\d{4,}-\d{2}-\d{2}([Tt ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(\s*(Z|z|UTC|[+-]\d{2}(:?\d{2})?))?)?\s*')
   OR regexp_matches({{.Text}}, {{lit (printf ":\\d{2}\\.\\d{%d}\\d*[1-9]" .Digits)}}))
-{{- else if eq .Class "time"}}(NOT regexp_full_match({{.Text}}, '\s*(([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?|24:00:00(\.0+)?)\s*')
+{{- else if eq .Class "time"}}(NOT regexp_full_match({{.Text}}, '\s*(([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?|24:00(:00(\.0+)?)?)\s*')
   OR regexp_matches({{.Text}}, {{lit (printf ":\\d{2}\\.\\d{%d}\\d*[1-9]" .Digits)}}))
 {{- else}}FALSE
 {{- end}}
