@@ -58,7 +58,7 @@ const (
 	// MethodValue: two columns of one other type (TIME, UUID, INTERVAL,
 	// BLOB, lists, structs, …) by DuckDB's equality for that type; a TIME,
 	// UUID or INTERVAL against text reads the text as that type (a TIME
-	// from a plain HH:MM:SS[.fraction] only: checkReadable).
+	// from a plain H:MM[:SS[.fraction]] only: checkReadable).
 	MethodValue Method = "value"
 )
 

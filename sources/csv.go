@@ -449,7 +449,7 @@ func (it *csvRecords) next() ([]string, int64, error) {
 // knows which lines ended in CRLF, so the value's bytes are restored
 // exactly: a lone CR stays as it was, and LF and CRLF may be mixed.
 func (it *csvRecords) restoreCRLF(rec []string) {
-	if !it.lines.anyCRLF() {
+	if !it.lines.anyCRLF() { // no line of this record or after ends in CRLF
 		return
 	}
 	for j, v := range rec {
@@ -495,9 +495,8 @@ type lineCounter struct {
 	last  byte
 	bytes bool
 	// crlfs are the lines (1-based, ascending) read so far and not
-	// forgotten that end in CRLF; sawCRLF says any line did.
-	crlfs   []int64
-	sawCRLF bool
+	// forgotten that end in CRLF.
+	crlfs []int64
 }
 
 func (lc *lineCounter) Read(p []byte) (int, error) {
@@ -519,7 +518,6 @@ func (lc *lineCounter) Read(p []byte) (int, error) {
 				}
 				if prev == '\r' {
 					lc.crlfs = append(lc.crlfs, lc.n)
-					lc.sawCRLF = true
 				}
 				prev, b = '\n', b[i+1:]
 			}
@@ -529,8 +527,8 @@ func (lc *lineCounter) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// anyCRLF says a line read so far ended in CRLF.
-func (lc *lineCounter) anyCRLF() bool { return lc.sawCRLF }
+// anyCRLF says a line read and not forgotten ends in CRLF.
+func (lc *lineCounter) anyCRLF() bool { return len(lc.crlfs) > 0 }
 
 // crlf says line (read, not forgotten) ends in CRLF.
 func (lc *lineCounter) crlf(line int64) bool {

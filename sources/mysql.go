@@ -449,21 +449,24 @@ func myPinRowsRead(ctx context.Context, conn *sql.Conn) (map[string]any, error) 
 	if q, err = mySQL("rows_read_settings", nil); err != nil {
 		return nil, err
 	}
+	readBack := func(err error) error {
+		return fmt.Errorf("mysql: read back the session's sql_select_limit and system_versioning_asof: %w", err)
+	}
 	rows, err := conn.QueryContext(ctx, q)
 	if err != nil {
-		return nil, fmt.Errorf("mysql: read back the session's sql_select_limit and system_versioning_asof: %w", err)
+		return nil, readBack(err)
 	}
 	defer rows.Close()
 	settings := map[string]string{}
 	for rows.Next() {
 		var k, v string
 		if err := rows.Scan(&k, &v); err != nil {
-			return nil, fmt.Errorf("mysql: read back the session's sql_select_limit and system_versioning_asof: %w", err)
+			return nil, readBack(err)
 		}
 		settings[strings.ToLower(k)] = v
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("mysql: read back the session's sql_select_limit and system_versioning_asof: %w", err)
+		return nil, readBack(err)
 	}
 	if err := myCheckRowsRead(settings); err != nil {
 		return nil, err

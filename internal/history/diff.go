@@ -120,22 +120,9 @@ func Diff(ctx context.Context, a, b string) (*Comparison, error) {
 			idx, vals := keyIndexes(cv.Columns), valueColumns(cv.Columns)
 			set, byKey := map[string]Key{}, map[string][]string{}
 			err := view.EachRow(ctx, cv, func(row []report.Cell) error {
-				k := make(Key, len(idx))
-				for j, ci := range idx {
-					if !row[ci].Null {
-						t := row[ci].Text
-						k[j] = &t
-					}
-				}
-				v := make(Key, len(vals))
-				for j, ci := range vals {
-					if !row[ci].Null {
-						t := row[ci].Text
-						v[j] = &t
-					}
-				}
+				k := cellsAt(row, idx)
 				set[k.id()] = k
-				byKey[k.id()] = append(byKey[k.id()], v.id())
+				byKey[k.id()] = append(byKey[k.id()], cellsAt(row, vals).id())
 				return nil
 			})
 			if err != nil {
@@ -203,6 +190,18 @@ func Diff(ctx context.Context, a, b string) (*Comparison, error) {
 		c.Checks = append(c.Checks, d)
 	}
 	return c, nil
+}
+
+// cellsAt is the text of row's cells at positions idx (nil for NULL).
+func cellsAt(row []report.Cell, idx []int) Key {
+	k := make(Key, len(idx))
+	for j, ci := range idx {
+		if !row[ci].Null {
+			t := row[ci].Text
+			k[j] = &t
+		}
+	}
+	return k
 }
 
 // keyIndexes are the positions of the key columns among cols.

@@ -812,7 +812,7 @@ func exactReason(d declared, value *string) string {
 // fraction an integer type or a DECIMAL would round, a number not written
 // as a plain decimal, a date with a time of day, a timestamp with more
 // fraction digits than its type holds, a time of day not written as a plain
-// HH:MM:SS[.fraction] (a date, an offset or more fraction digits than TIME
+// H:MM[:SS[.fraction]] (a date, an offset or more fraction digits than TIME
 // holds, which the cast drops), a typed value that reads back as
 // another), or a wall-clock time that a DST change of zone skips or
 // repeats, is an error naming file, line, column and value and what was
