@@ -2,7 +2,7 @@
 TAGS   := -tags duckdb_arrow
 BIN    := bin/reconcile
 
-.PHONY: build test sample samples nightly kafka-sample bench bench-scale vet
+.PHONY: build test services sample samples nightly kafka-sample bench bench-scale vet
 
 # -buildvcs=auto (overriding a GOFLAGS=-buildvcs=false) stamps the VCS
 # revision that manifest.json and --version report.
@@ -17,7 +17,8 @@ vet:
 # with a one-line reason when it is unreachable, unless RECONCILE_REQUIRE_PG=1;
 # tests that need MySQL or MariaDB do the same with RECONCILE_MYSQL_URL
 # (default mysql://root@127.0.0.1:3306/test) and RECONCILE_REQUIRE_MYSQL=1.
-test: vet
+# It first installs (when absent) and starts both servers (make services).
+test: services vet
 	go test $(TAGS) -count=1 ./...
 
 # expect CODE WHAT: print the exit code of the command just run and fail
@@ -59,6 +60,11 @@ kafka-sample: build
 	cat $$log; \
 	$(BIN) run --config samples/kafka/read-committed.yaml --force; $(call expect,0,0 = every check passed); \
 	$(BIN) run --config samples/kafka/read-uncommitted.yaml --force; $(call expect,1,1 = exceptions found)
+
+# Installs (from Debian's packages, when absent), configures and starts the
+# PostgreSQL and MariaDB servers the tests use (.ci/services; run as root).
+services:
+	bash .ci/services
 
 bench:
 	go test $(TAGS) -run '^$$' -bench . -benchtime 1x ./...
