@@ -32,15 +32,16 @@ sample: build
 	@$(BIN) run --config samples/ledger/at-least-once.yaml --force; $(call expect,1,1 = exceptions found)
 	@$(BIN) run --config samples/ledger/exactly-once.yaml --force; $(call expect,0,0 = every check passed)
 
-# Every bundled sample, the replay-forensics ones included (see README).
+# Every bundled sample, the replay-forensics ones included (docs/samples.md).
 samples: sample
 	@$(BIN) run --config samples/hourly-report/spec.yaml --force; $(call expect,1,1 = exceptions found)
 	@$(BIN) run --config samples/session-counts/spec.yaml --force; $(call expect,1,1 = exceptions found)
 	@$(BIN) run --config samples/filesink/spec.yaml --force; $(call expect,1,1 = exceptions found: the last hour is not committed yet)
 
-# The README's Nightly operation: three nights of the ledger as a suite with
-# one run history (evidence/nightly/ is this target's own, made afresh):
-# night 1 passes (exit 0), nights 2 and 3 find exceptions (exit 1).
+# The nightly operation of README.md and docs/nightly.md: three nights of
+# the ledger as a suite with one run history (evidence/nightly/ is this
+# target's own, made afresh): night 1 passes (exit 0), nights 2 and 3 find
+# exceptions (exit 1).
 nightly: build
 	@rm -rf evidence/nightly
 	@$(BIN) run samples/nightly/controls --param day=2026-11-28 --metrics evidence/nightly/reconcile.prom --quiet; $(call expect,0,0 = every check passed)
@@ -48,10 +49,10 @@ nightly: build
 	@$(BIN) run samples/nightly/controls --param day=2026-11-30 --metrics evidence/nightly/reconcile.prom --quiet; $(call expect,1,1 = exceptions found)
 	@$(BIN) history --history evidence/nightly/history.duckdb --control ledger-nightly
 
-# The README's Kafka sample: the sample broker (an in-process Kafka
-# protocol cluster, franz-go's kfake) started once it has written its
-# topics, the read_committed control (exit 0) and the read_uncommitted one
-# (exit 1), the broker stopped whatever happens.
+# The Kafka sample (sources/kafka/README.md): the sample broker (an
+# in-process Kafka protocol cluster, franz-go's kfake) started once it has
+# written its topics, the read_committed control (exit 0) and the
+# read_uncommitted one (exit 1), the broker stopped whatever happens.
 kafka-sample: build
 	go build $(TAGS) -o bin/kafka-broker ./samples/kafka/broker
 	@log=$$(mktemp); bin/kafka-broker > $$log 2>&1 & broker=$$!; trap "kill $$broker 2>/dev/null; rm -f $$log" EXIT; \
