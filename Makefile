@@ -2,7 +2,7 @@
 TAGS   := -tags duckdb_arrow
 BIN    := bin/reconcile
 
-.PHONY: build test services sample samples nightly kafka-sample bench bench-scale vet
+.PHONY: build test services sample samples nightly kafka-sample bench bench-scale vet docs
 
 # -buildvcs=auto (overriding a GOFLAGS=-buildvcs=false) stamps the VCS
 # revision that manifest.json and --version report.
@@ -66,6 +66,11 @@ kafka-sample: build
 # PostgreSQL and MariaDB servers the tests use (.ci/services; run as root).
 services:
 	bash .ci/services
+
+# The command reference in docs/cli/, generated from the cobra commands
+# with cobra/doc (TestCLIDocs in cmd/reconcile fails when it is not current).
+docs:
+	go test $(TAGS) -count=1 -run '^TestCLIDocs$$' ./cmd/reconcile -update-cli-docs
 
 bench:
 	go test $(TAGS) -run '^$$' -bench . -benchtime 1x ./...
