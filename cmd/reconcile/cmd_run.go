@@ -62,15 +62,15 @@ normalized_matches, value_mismatches, row_count_balance, sum_balance,
 key_checkpoint_conflicts.
 A windowed sink (reperform: in the spec) is re-performed from the source
 events instead: duplicate_keys, reperformance_mismatches, missing_keys,
-unexpected_keys, early_writes, superseded_emissions (README: Stream-job
-replay forensics).
+unexpected_keys, early_writes, superseded_emissions
+(docs/replay-forensics.md).
 A check whose columns were not given is skipped, not passed.
 
 Several specs (--config given more than once, spec files or folders of
 *.yaml as arguments) run as a suite: each control in turn, one evidence
 folder each, a roll-up line per control, and the worst exit code of all; a
-control that errors does not stop the others. See the README, Nightly
-operation, for --param, history:, --metrics and --quiet.
+control that errors does not stop the others. See docs/nightly.md for
+--param, history:, --metrics and --quiet.
 
 ` + exitCodesHelp,
 		Args: cobra.ArbitraryArgs,
