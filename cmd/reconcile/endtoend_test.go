@@ -174,6 +174,8 @@ func TestEndToEndCasesAgree(t *testing.T) {
 		a, b       string
 		exceptions []string
 	}{
+		{"samples-ledger-at-least-once", "postgres-ledger-at-least-once", nil},
+		{"samples-ledger-exactly-once", "postgres-ledger-exactly-once", nil},
 	} {
 		t.Run(p.a+"="+p.b, func(t *testing.T) {
 			read := func(c, f string) string {
