@@ -176,6 +176,8 @@ func TestEndToEndCasesAgree(t *testing.T) {
 	}{
 		{"samples-ledger-at-least-once", "postgres-ledger-at-least-once", nil},
 		{"samples-ledger-exactly-once", "postgres-ledger-exactly-once", nil},
+		{"samples-ledger-at-least-once", "mysql-ledger-at-least-once", nil},
+		{"samples-ledger-exactly-once", "mysql-ledger-exactly-once", nil},
 	} {
 		t.Run(p.a+"="+p.b, func(t *testing.T) {
 			read := func(c, f string) string {

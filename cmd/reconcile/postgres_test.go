@@ -78,14 +78,6 @@ func (s *pgSummary) findings() string {
 	return b.String()
 }
 
-func indent(s, prefix string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = prefix + l
-	}
-	return strings.Join(lines, "\n")
-}
-
 // A password in the URI or in PGPASSWORD appears in no output: not in
 // stdout, stderr, or any file of the evidence folder, whether the run
 // succeeds or fails.

@@ -1,0 +1,2 @@
+CREATE TABLE sink (entry_id VARCHAR(16), amount DECIMAL(18,2));
+INSERT INTO sink VALUES ('E0000001', 915.85);

@@ -1,0 +1,1 @@
+CREATE TABLE odd (entry_id VARCHAR(16), place POINT);
