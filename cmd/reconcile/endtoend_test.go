@@ -32,7 +32,7 @@ import (
 // and DuckDB versions as verify prints them.
 var (
 	runIDText   = regexp.MustCompile(`\b\d{8}T\d{6}Z-[0-9a-f]{8}\b`)
-	startedText = regexp.MustCompile(`\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\b`)
+	startedText = regexp.MustCompile(`\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ(  run )`)
 	secondsText = regexp.MustCompile(`read began \d+\.\d+ s after`)
 	versionText = regexp.MustCompile(`\(reconcile [^,()]*(\([^)]*\))?[^,()]*, DuckDB [^)]*\)`)
 )
@@ -327,7 +327,7 @@ func (c *endToEndCase) normal(s string, out string) string {
 func (c *endToEndCase) normalRun(s, out string) string {
 	s = c.normal(s, out)
 	s = runIDText.ReplaceAllString(s, "$$RUN_ID")
-	s = startedText.ReplaceAllString(s, "$$STARTED")
+	s = startedText.ReplaceAllString(s, "$$STARTED$1")
 	return versionText.ReplaceAllString(s, "(reconcile $$TOOL_VERSION, DuckDB $$DUCKDB_VERSION)")
 }
 
@@ -362,8 +362,7 @@ func runCase(t *testing.T, dir, repo string) map[string]string {
 	t.Chdir(c.runDir)
 	got := map[string]string{}
 	for i, args := range befores {
-		out := c.vars[fmt.Sprintf("BEFORE%d", i+1)]
-		c.runOne(args, out, fmt.Sprintf("before%d/", i+1), got, false)
+		c.runOne(args, c.vars[fmt.Sprintf("BEFORE%d", i+1)], fmt.Sprintf("before%d/", i+1), got, false)
 	}
 	c.runOne(mains[0], filepath.Join(tmp, "evidence"), "", got, true)
 	if t.Failed() {
@@ -428,6 +427,9 @@ func (c *endToEndCase) runOne(args []string, out, prefix string, got map[string]
 		if summary != nil {
 			c.collectTokens(summary)
 		}
+	}
+	if !all {
+		out = "" // a before command's folder reads $BEFORE<N>
 	}
 	got[prefix+"exit_code"] = fmt.Sprintf("%d\n", code)
 	got[prefix+"stdout"] = c.normalRun(stdout, out)
