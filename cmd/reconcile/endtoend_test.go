@@ -84,7 +84,7 @@ var update = flag.Bool("update", false, "rewrite the want/ folders of testdata/e
 //
 //	topic NAME PARTITIONS         create a topic
 //	record TOPIC PARTITION VALUE  write one record (VALUE: the rest of the
-//	                              line, as it is) with a plain producer, at
+//	                              line) with a plain producer, timestamp
 //	                              kafkatest.Epoch; records are written in order
 //	load NAME TOPIC [ARG]         write one of kafkatest's topics: NAME is
 //	                              commit-abort-commit, retry-duplicates or
@@ -111,24 +111,36 @@ var update = flag.Bool("update", false, "rewrite the want/ folders of testdata/e
 // A placeholder of a server the case does not declare fails the case.
 //
 // Before. The before file holds commands run ahead of args, one argument a
-// line, commands separated by an empty line: to load a table (sample
-// load-postgres), or to make the evidence an explain, diff or verify case
-// reads. The Nth command, when it is run, writes its evidence to
-// ${BEFORE<N>} (--out and --format json are appended). Its exit code,
-// stdout and stderr are compared as the main command's are.
+// line (and # comment lines), commands separated by an empty line: to load
+// a table (sample load-postgres), or to make the evidence an explain, diff
+// or verify case reads. The Nth command, when it is a run, writes its
+// evidence to ${BEFORE<N>} (--out and --format json are appended; that
+// folder reads $BEFORE<N> in want/). Its exit code, stdout and stderr are
+// compared as the main command's are.
 //
 // Normalised means: the run's id, times, user, host and tool and DuckDB
-// versions are dropped; the evidence folder's path reads $OUT, the
-// repository's path $REPO, and each placeholder's value $NAME (so
-// ${PG_SCHEMA} in a spec reads $PG_SCHEMA in want/); keys are sorted. A
-// server input's details that change from run to run or server to server
-// (snapshot ids, LSN, times, server version; see varyingDetails) read
-// $<key>_<n>, the same value the same token wherever it appears, so a
+// versions are dropped from summary.json; on stdout the verdict line's
+// start and run id read $STARTED and $RUN_ID, and verify's versions
+// $TOOL_VERSION and $DUCKDB_VERSION; the evidence folder's path reads
+// $OUT, the repository's path $REPO, and each placeholder's value $NAME
+// (so ${PG_SCHEMA} in a spec reads $PG_SCHEMA in want/); keys are sorted.
+// A server input's details that change from run to run or server to
+// server (snapshot ids, LSN, times, server version; see varyingDetails)
+// read $<key>_<n>, the same value the same token wherever it appears, so a
 // shared snapshot still reads as one; the binary-log and GTID details,
 // which the server's configuration decides, are dropped; the seconds
 // between two inputs' reads read $SECONDS; in a case run in a copy, the
 // spec's SHA-256 reads $SPEC_SHA256 (the copy holds the server's names).
+// What a server says of itself otherwise (its user and database names in
+// messages, MariaDB's facts) is as the default servers give it (.ci/services).
 // Progress lines on stderr (they hold timings) are not compared.
+//
+// To add a PostgreSQL case: a folder with a needs file saying postgres, a
+// setup.postgres.sql that creates and fills its tables, a spec.yaml whose
+// input is ${PG_URL}?table=${PG_SCHEMA}.name (or uri: ${PG_URL} and a
+// query: over ${PG_SCHEMA}.name), then -update (below) and read want/.
+// MySQL is the same with ${MYSQL_URL}?table=name; Kafka with a setup.kafka
+// and kafka://${KAFKA_BROKERS}/topic.
 //
 // A file in want/ the run did not produce, or one the run produced that
 // want/ lacks, fails the case. To accept a changed behaviour, rewrite the
