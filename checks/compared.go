@@ -173,7 +173,7 @@ func prepareCompared(ctx context.Context, db *duck.DB, cc ComparedColumn, zones 
 	case MethodText:
 		var empty int64
 		if _, key := keyEmpty[cc.Name]; !key {
-			n, err := count(ctx, db, prepareSQL, "empty_ids", struct{ Cols []string }{[]string{cc.Name}})
+			n, err := db.CountFile(ctx, prepareSQL, "empty_ids", struct{ Cols []string }{[]string{cc.Name}})
 			if err != nil {
 				return c, nil, err
 			}

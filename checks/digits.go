@@ -119,7 +119,7 @@ type digits struct{ intDigits, scale, significantScale int }
 // dataDigits returns the digits the values of number column m of table
 // actually hold (prepare/number_digits.sql).
 func dataDigits(ctx context.Context, db *duck.DB, table, m string) (digits, error) {
-	_, r, err := rows(ctx, db, prepareSQL, "number_digits", struct{ Table, Col string }{table, m})
+	_, r, err := db.StringsFile(ctx, prepareSQL, "number_digits", struct{ Table, Col string }{table, m})
 	if err != nil {
 		return digits{}, fmt.Errorf("the digits of %s in the %s: %w", m, table, err)
 	}

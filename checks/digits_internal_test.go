@@ -68,7 +68,7 @@ func TestPlainDigitsExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, r, err := rows(ctx, db, prepareSQL, "measure_digits", struct{ Table, Col, Cond string }{table, "x", cond})
+			_, r, err := db.StringsFile(ctx, prepareSQL, "measure_digits", struct{ Table, Col, Cond string }{table, "x", cond})
 			if err != nil {
 				t.Fatal(err)
 			}

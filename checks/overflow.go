@@ -37,7 +37,7 @@ func overflowError(ctx context.Context, db *duck.DB, p *Params, groupBy []string
 		typ := p.MeasureTypes[m]
 		for _, g := range groupings {
 			for _, t := range []string{SourceTable, SinkTable} {
-				_, _, perr := rows(ctx, db, totalsSQL, "sum_overflow", struct {
+				_, _, perr := db.StringsFile(ctx, totalsSQL, "sum_overflow", struct {
 					Measure, Table, Type string
 					GroupBy              []string
 				}{m, t, typ, g})

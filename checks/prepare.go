@@ -68,6 +68,9 @@ type Columns struct {
 // maxPrecision is DuckDB's widest DECIMAL (a 128-bit integer).
 const maxPrecision = 38
 
+// decimalType names DuckDB's exact decimal type of precision p and scale s.
+func decimalType(p, s int) string { return fmt.Sprintf("DECIMAL(%d,%d)", p, s) }
+
 // Prepare checks that every column the spec names exists, decides what is
 // compared and how (PlanComparison, over the loaded types), makes the id
 // and group columns of the two inputs comparable, and converts every
@@ -353,7 +356,7 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 	}
 	// One pass finds the digits and whether any value is bad; only a bad
 	// one costs a second pass, to name it.
-	_, digits, err := rows(ctx, db, prepareSQL, "measure_digits", struct{ Table, Col, Cond string }{table, m, cond})
+	_, digits, err := db.StringsFile(ctx, prepareSQL, "measure_digits", struct{ Table, Col, Cond string }{table, m, cond})
 	if err != nil {
 		return 0, 0, err
 	}
@@ -376,7 +379,7 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 // plainly, or leading zeros), and the caller measures with
 // measure_digits.sql.
 func plainDigits(ctx context.Context, db *duck.DB, data struct{ Table, Col string }) (scale, intDigits int, ok bool, err error) {
-	_, r, err := rows(ctx, db, prepareSQL, "plain_digits", data)
+	_, r, err := db.StringsFile(ctx, prepareSQL, "plain_digits", data)
 	if err != nil {
 		return 0, 0, false, err
 	}
@@ -423,7 +426,7 @@ func emptyIDs(ctx context.Context, db *duck.DB, keys []KeyColumn) (map[string]in
 	if len(cols) == 0 {
 		return out, nil
 	}
-	_, r, err := rows(ctx, db, prepareSQL, "empty_ids", struct{ Cols []string }{cols})
+	_, r, err := db.StringsFile(ctx, prepareSQL, "empty_ids", struct{ Cols []string }{cols})
 	if err != nil {
 		return nil, err
 	}
@@ -455,7 +458,7 @@ func convertTable(ctx context.Context, db *duck.DB, table string, cols []convers
 		if err := db.Materialize(ctx, table); err != nil {
 			return err
 		}
-		return exec(ctx, db, prepareSQL, "convert", struct {
+		return db.ExecFile(ctx, prepareSQL, "convert", struct {
 			Table   string
 			Columns []conversion
 		}{table, cols})
@@ -470,7 +473,7 @@ func convertTable(ctx context.Context, db *duck.DB, table string, cols []convers
 		}
 	}
 	for _, c := range cols {
-		if err := exec(ctx, db, prepareSQL, "alter_column", struct {
+		if err := db.ExecFile(ctx, prepareSQL, "alter_column", struct {
 			Table string
 			Col   conversion
 		}{target, c}); err != nil {

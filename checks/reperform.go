@@ -138,7 +138,7 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 	if rp.WindowStart != "" {
 		r.WindowColumn, r.WindowEdge = rp.WindowStart, "start"
 	}
-	if err := exec(ctx, db, replaySQL, "check_zone", struct{ Zone string }{r.Zone}); err != nil {
+	if err := db.ExecFile(ctx, replaySQL, "check_zone", struct{ Zone string }{r.Zone}); err != nil {
 		return nil, nil, fmt.Errorf("%w: time_zone %q is not a zone DuckDB knows (use an IANA name such as Europe/Berlin): %w", spec.ErrInvalid, r.Zone, err)
 	}
 	if err := reservedReplayNames(s, r); err != nil {
@@ -225,7 +225,7 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 	if err := createEvents(ctx, db, r, src, asText); err != nil {
 		return nil, nil, err
 	}
-	if n, err := count(ctx, db, replaySQL, "null_event_times", struct{ Col string }{rp.EventTime}); err != nil {
+	if n, err := db.CountFile(ctx, replaySQL, "null_event_times", struct{ Col string }{rp.EventTime}); err != nil {
 		return nil, nil, err
 	} else if n > 0 {
 		notes = append(notes, fmt.Sprintf("%d source row(s) have no event time: they belong to no window and are not re-performed", n))
@@ -234,7 +234,7 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 		return nil, nil, err
 	}
 	if deferFinite {
-		if n, err := count(ctx, db, replaySQL, "windowless_events", struct{ Table string }{ExpectedTable}); err != nil {
+		if n, err := db.CountFile(ctx, replaySQL, "windowless_events", struct{ Table string }{ExpectedTable}); err != nil {
 			return nil, nil, err
 		} else if n > 0 {
 			if _, err := checkInstants(ctx, db, SourceTable, rp.EventTime, src[rp.EventTime], r.Zone, true); err != nil {
@@ -319,7 +319,7 @@ func checkInstants(ctx context.Context, db *duck.DB, table, col, typ, zone strin
 	if err := checkWallClock(ctx, db, table, side, col, typ, zone, "to be re-performed in windows"); err != nil {
 		return 0, err
 	}
-	return count(ctx, db, replaySQL, "zoneless_count", data)
+	return db.CountFile(ctx, replaySQL, "zoneless_count", data)
 }
 
 // replayGroup is a group column of the replay tables: compared as text

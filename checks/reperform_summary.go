@@ -65,7 +65,7 @@ func SummarizeReplay(ctx context.Context, db *duck.DB, r *Replay, rs *restarts.R
 	if r.LastBy != "" {
 		sum.Emission = "last_by " + r.LastBy
 	}
-	_, pop, err := rows(ctx, db, replaySQL, "populations", struct{ Groups []string }{r.GroupBy})
+	_, pop, err := db.StringsFile(ctx, replaySQL, "populations", struct{ Groups []string }{r.GroupBy})
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +108,7 @@ func SummarizeReplay(ctx context.Context, db *duck.DB, r *Replay, rs *restarts.R
 	if len(fs) == 0 {
 		return sum, nil
 	}
-	_, attr, err := rows(ctx, db, replaySQL, "attribution", struct{ Findings []finding }{fs})
+	_, attr, err := db.StringsFile(ctx, replaySQL, "attribution", struct{ Findings []finding }{fs})
 	if err != nil {
 		return nil, err
 	}

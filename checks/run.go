@@ -416,7 +416,7 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome, i
 	o.SQL = sqlfile.WithoutKeys(q, reportKeys...)
 	o.Table = "exceptions__" + c.ID
 	table := struct{ Table, Check string }{o.Table, q}
-	if err := exec(ctx, db, runSQL, "exception_table", table); err != nil {
+	if err := db.ExecFile(ctx, runSQL, "exception_table", table); err != nil {
 		return err
 	}
 	cols, err := db.Columns(ctx, o.Table)
@@ -435,7 +435,7 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome, i
 		}
 		within = wc.Name
 	}
-	_, n, err := rows(ctx, db, runSQL, "exception_count", struct{ Table, Within string }{o.Table, within})
+	_, n, err := db.StringsFile(ctx, runSQL, "exception_count", struct{ Table, Within string }{o.Table, within})
 	if err != nil {
 		return err
 	}
@@ -459,7 +459,7 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome, i
 // parts NULL: they are matched NULL-safely (a NULL part equals a NULL part),
 // and the checks with "-- notes: partial_null_ids" that ran say so.
 func notePartialNulls(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome, ran []*Check) error {
-	_, r, err := rows(ctx, db, runSQL, "partial_null_ids", struct{ ID []string }{p.ID})
+	_, r, err := db.StringsFile(ctx, runSQL, "partial_null_ids", struct{ ID []string }{p.ID})
 	if err != nil {
 		return err
 	}
@@ -550,14 +550,14 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome)
 			ID                      []string
 		}{Table: side.table, Side: side.table, ID: p.ID}
 		var err error
-		if *side.rows, err = count(ctx, db, totalsSQL, "rows", data); err != nil {
+		if *side.rows, err = db.CountFile(ctx, totalsSQL, "rows", data); err != nil {
 			return nil, err
 		}
 		if len(p.ID) == 0 {
 			continue // a windowed sink (reperform): no record id
 		}
 		if repeated == nil {
-			if *side.distinct, err = count(ctx, db, totalsSQL, "distinct_ids", data); err != nil {
+			if *side.distinct, err = db.CountFile(ctx, totalsSQL, "distinct_ids", data); err != nil {
 				return nil, err
 			}
 			continue
@@ -565,12 +565,12 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome)
 		if nulls != nil {
 			data.Exceptions = nulls.Table
 		}
-		withID, err := count(ctx, db, totalsSQL, "id_rows", data)
+		withID, err := db.CountFile(ctx, totalsSQL, "id_rows", data)
 		if err != nil {
 			return nil, err
 		}
 		data.Exceptions = repeated.Table
-		copies, err := count(ctx, db, totalsSQL, "repeated_copies", data)
+		copies, err := db.CountFile(ctx, totalsSQL, "repeated_copies", data)
 		if err != nil {
 			return nil, err
 		}
@@ -578,7 +578,7 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome)
 	}
 	for _, m := range p.Measures {
 		typ := p.MeasureTypes[m]
-		_, rs, err := rows(ctx, db, totalsSQL, "measure_sums", struct{ Measure, Type string }{m, typ})
+		_, rs, err := db.StringsFile(ctx, totalsSQL, "measure_sums", struct{ Measure, Type string }{m, typ})
 		if err != nil {
 			return nil, overflowError(ctx, db, p, nil, "the totals", err)
 		}

@@ -27,11 +27,7 @@ func writeExceptions(ctx context.Context, db *duck.DB, folder *evidence.Folder, 
 			continue
 		}
 		file := evidence.ExceptionsFile(o.ID)
-		q, err := evidenceSQL.SQL("exceptions_csv", struct{ Table, Path string }{o.Table, folder.Path(file)})
-		if err != nil {
-			return err
-		}
-		n, err := db.ExecCount(ctx, q)
+		n, err := db.ExecCountFile(ctx, evidenceSQL, "exceptions_csv", struct{ Table, Path string }{o.Table, folder.Path(file)})
 		if err != nil {
 			return fmt.Errorf("write %s: %w", file, err)
 		}

@@ -205,20 +205,11 @@ type windowKey struct {
 	Groups []KeyPart
 }
 
-// rows renders statement id of queries/explain and returns its rows.
-func rows(ctx context.Context, db *duck.DB, id string, data any) ([]string, [][]*string, error) {
-	q, err := explainSQL.SQL(id, data)
-	if err != nil {
-		return nil, nil, err
-	}
-	return db.Strings(ctx, q)
-}
-
 func explainRecord(ctx context.Context, db *duck.DB, s *spec.Spec, values []string, ex *Explanation, sourceLoc, sinkLoc string) error {
 	for i, c := range s.ID {
 		ex.Key = append(ex.Key, KeyPart{c, values[i]})
 	}
-	cols, srcRows, err := rows(ctx, db, "record_rows", struct {
+	cols, srcRows, err := db.StringsFile(ctx, explainSQL, "record_rows", struct {
 		Table, Loc string
 		Key        []KeyPart
 	}{checks.SourceTable, sourceLoc, ex.Key})
@@ -228,7 +219,7 @@ func explainRecord(ctx context.Context, db *duck.DB, s *spec.Spec, values []stri
 	for _, r := range srcRows {
 		ex.Source = append(ex.Source, plainRow(cols, r, ""))
 	}
-	cols, sinkRows, err := rows(ctx, db, "record_rows", struct {
+	cols, sinkRows, err := db.StringsFile(ctx, explainSQL, "record_rows", struct {
 		Table, Loc string
 		Key        []KeyPart
 	}{checks.SinkTable, sinkLoc, ex.Key})
@@ -286,7 +277,7 @@ func explainWindow(ctx context.Context, db *duck.DB, r *checks.Replay, values []
 		key.Groups = append(key.Groups, KeyPart{g, values[i+1]})
 	}
 	// The window of the key, read as the sink's window column is.
-	_, w, err := rows(ctx, db, "window_bounds", struct {
+	_, w, err := db.StringsFile(ctx, explainSQL, "window_bounds", struct {
 		Value, Edge, Zone string
 		Size              int64
 	}{values[0], r.WindowEdge, r.Zone, r.Window.Size.Micros()})
@@ -306,7 +297,7 @@ func explainWindow(ctx context.Context, db *duck.DB, r *checks.Replay, values []
 	}{key, r.GroupBy, r.Aggregates, sourceLoc, r.SinkLocation}
 
 	// Expected values and source events.
-	cols, exp, err := rows(ctx, db, "window_expected", data)
+	cols, exp, err := db.StringsFile(ctx, explainSQL, "window_expected", data)
 	if err != nil {
 		return err
 	}
@@ -318,14 +309,14 @@ func explainWindow(ctx context.Context, db *duck.DB, r *checks.Replay, values []
 	}
 
 	// Sink rows.
-	cols, sum, err := rows(ctx, db, "window_sink_sum", data)
+	cols, sum, err := db.StringsFile(ctx, explainSQL, "window_sink_sum", data)
 	if err != nil {
 		return err
 	}
 	for i := 1; i < len(cols); i++ {
 		ex.SinkSum = append(ex.SinkSum, Value{cols[i], sum[0][i]})
 	}
-	cols, sinkRows, err := rows(ctx, db, "window_sink_rows", data)
+	cols, sinkRows, err := db.StringsFile(ctx, explainSQL, "window_sink_rows", data)
 	if err != nil {
 		return err
 	}
@@ -369,7 +360,7 @@ func explainWindow(ctx context.Context, db *duck.DB, r *checks.Replay, values []
 
 	// Source events of the window and group, with every window they
 	// belong to.
-	cols, srcRows, err := rows(ctx, db, "window_source_rows", data)
+	cols, srcRows, err := db.StringsFile(ctx, explainSQL, "window_source_rows", data)
 	if err != nil {
 		return err
 	}
@@ -400,7 +391,7 @@ func explainWindow(ctx context.Context, db *duck.DB, r *checks.Replay, values []
 
 	// The verdict and the restart that explains it, by the rules of the
 	// replay checks (explain/window_verdict.sql).
-	_, v, err := rows(ctx, db, "window_verdict", data)
+	_, v, err := db.StringsFile(ctx, explainSQL, "window_verdict", data)
 	if err != nil {
 		return err
 	}

@@ -89,11 +89,7 @@ func (h *runHistory) writeResolved(ctx context.Context, db *duck.DB, folder *evi
 		if err := os.MkdirAll(folder.Path(evidence.ResolvedDir), 0o755); err != nil {
 			return err
 		}
-		q, err := evidenceSQL.SQL("exceptions_csv", struct{ Table, Path string }{ch.Resolved, folder.Path(file)})
-		if err != nil {
-			return err
-		}
-		n, err := db.ExecCount(ctx, q)
+		n, err := db.ExecCountFile(ctx, evidenceSQL, "exceptions_csv", struct{ Table, Path string }{ch.Resolved, folder.Path(file)})
 		if err != nil {
 			return fmt.Errorf("write %s: %w", file, err)
 		}

@@ -230,11 +230,7 @@ func (d *DB) DropTable(ctx context.Context, table string) error {
 
 // CountRows returns the number of rows of table.
 func (d *DB) CountRows(ctx context.Context, table string) (int64, error) {
-	q, err := stmt("count_rows", table)
-	if err != nil {
-		return 0, err
-	}
-	return d.Count(ctx, q)
+	return d.CountFile(ctx, statements(), "count_rows", table)
 }
 
 // DropView drops the view name if it exists, and the table it reads when
@@ -263,11 +259,7 @@ func (d *DB) forget(ctx context.Context, name string) error {
 // (engine/is_view.sql) rather than a table: a source read where it lies
 // (load.Options.View).
 func (d *DB) IsView(ctx context.Context, name string) (bool, error) {
-	q, err := stmt("is_view", nil)
-	if err != nil {
-		return false, err
-	}
-	n, err := d.Count(ctx, q, name)
+	n, err := d.CountFile(ctx, statements(), "is_view", nil, name)
 	return n > 0, err
 }
 
@@ -332,11 +324,7 @@ func (d *DB) SetMemoryLimit(ctx context.Context, limit string) error {
 
 // run renders the engine statement id with data and executes it.
 func (d *DB) run(ctx context.Context, id string, data any) error {
-	q, err := stmt(id, data)
-	if err != nil {
-		return err
-	}
-	return d.Exec(ctx, q)
+	return d.ExecFile(ctx, statements(), id, data)
 }
 
 // Count runs a query that returns one BIGINT.

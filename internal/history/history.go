@@ -123,33 +123,6 @@ var statements = sync.OnceValue(func() *queries.Set {
 	return queries.MustSet("history", funcs)
 })
 
-func sql(id string, data any) (string, error) { return statements().SQL(id, data) }
-
-func exec(ctx context.Context, db *duck.DB, id string, data any, args ...any) error {
-	q, err := sql(id, data)
-	if err != nil {
-		return err
-	}
-	return db.Exec(ctx, q, args...)
-}
-
-func count(ctx context.Context, db *duck.DB, id string, data any) (int64, error) {
-	q, err := sql(id, data)
-	if err != nil {
-		return 0, err
-	}
-	return db.Count(ctx, q)
-}
-
-func rows(ctx context.Context, db *duck.DB, id string, data any) ([][]*string, error) {
-	q, err := sql(id, data)
-	if err != nil {
-		return nil, err
-	}
-	_, r, err := db.Strings(ctx, q)
-	return r, err
-}
-
 // sniff reports whether path exists and, if it does, checks that it is a
 // DuckDB database file (the magic bytes "DUCK" at offset 8 of its main
 // header) before DuckDB is let near it: DuckDB would take an empty file
@@ -181,13 +154,15 @@ func sniff(path string) (bool, error) {
 // writing) and checks that it is a history database of a schema this
 // reconcile reads. The returned function detaches it.
 func attach(ctx context.Context, db *duck.DB, path string, readOnly bool) (func() error, error) {
-	if err := exec(ctx, db, "attach", struct {
+	if err := db.ExecFile(ctx, statements(), "attach", struct {
 		Path, DB string
 		ReadOnly bool
 	}{path, dbName, readOnly}); err != nil {
 		return nil, fmt.Errorf("%w: %s cannot be opened (%w); it is left as it is", ErrHistory, path, err)
 	}
-	detach := func() error { return exec(context.WithoutCancel(ctx), db, "detach", struct{ DB string }{dbName}) }
+	detach := func() error {
+		return db.ExecFile(context.WithoutCancel(ctx), statements(), "detach", struct{ DB string }{dbName})
+	}
 	if err := identify(ctx, db, path); err != nil {
 		detach()
 		return nil, err
@@ -197,7 +172,7 @@ func attach(ctx context.Context, db *duck.DB, path string, readOnly bool) (func(
 
 // identify checks the identity row and the tables of the attached file.
 func identify(ctx context.Context, db *duck.DB, path string) error {
-	r, err := rows(ctx, db, "tables", struct{ DB string }{dbName})
+	_, r, err := db.StringsFile(ctx, statements(), "tables", struct{ DB string }{dbName})
 	if err != nil {
 		return err
 	}
@@ -208,7 +183,7 @@ func identify(ctx context.Context, db *duck.DB, path string) error {
 	if !slices.Contains(have, "reconcile_history") {
 		return fmt.Errorf("%w: %s is a DuckDB database but not a reconcile run history (it has no reconcile_history table; tables: %s); it is left as it is", ErrHistory, path, strings.Join(have, ", "))
 	}
-	id, err := rows(ctx, db, "identity", struct{ DB string }{dbName})
+	_, id, err := db.StringsFile(ctx, statements(), "identity", struct{ DB string }{dbName})
 	if err != nil {
 		return fmt.Errorf("%w: %s: its reconcile_history table cannot be read: %w", ErrHistory, path, err)
 	}
@@ -426,7 +401,7 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 			if c.Unrecorded, c.Damaged, err = FindUnrecorded(abs, run.Control, func(string) bool { return false }); err != nil {
 				return err
 			}
-			return exec(ctx, db, "no_previous", nil)
+			return db.ExecFile(ctx, statements(), "no_previous", nil)
 		}
 		detach, err := attach(ctx, db, abs, true)
 		if err != nil {
@@ -443,7 +418,7 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 		}
 		var recErr error
 		c.Unrecorded, c.Damaged, err = FindUnrecorded(abs, run.Control, func(id string) bool {
-			n, err := count(ctx, db, "run_recorded", struct{ DB, RunID string }{dbName, id})
+			n, err := db.CountFile(ctx, statements(), "run_recorded", struct{ DB, RunID string }{dbName, id})
 			recErr = cmp.Or(recErr, err)
 			return n > 0
 		})
@@ -451,7 +426,7 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 			return err
 		}
 		if len(recent) == 0 {
-			return exec(ctx, db, "no_previous", nil)
+			return db.ExecFile(ctx, statements(), "no_previous", nil)
 		}
 		last := recent[len(recent)-1]
 		prevSeq = last.Seq
@@ -461,7 +436,7 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 			if err != nil {
 				return err
 			}
-			r, err := rows(ctx, db, "repeated_params", struct {
+			_, r, err := db.StringsFile(ctx, statements(), "repeated_params", struct {
 				DB, Control, Params string
 				Seq                 int64
 			}{dbName, run.Control, string(params), last.Seq})
@@ -478,7 +453,7 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 		if prevSummary, err = runSummary(ctx, db, prevSeq); err != nil {
 			return err
 		}
-		return exec(ctx, db, "previous_exceptions", struct {
+		return db.ExecFile(ctx, statements(), "previous_exceptions", struct {
 			DB  string
 			Seq int64
 		}{dbName, prevSeq})
@@ -530,7 +505,7 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 	case !slices.Equal(pc.KeyColumns, keyCols):
 		ch.Since.Note = fmt.Sprintf("the previous run (%s) keyed this check by %s, this one by %s: every exception is new", c.Previous.ID, listOrNone(pc.KeyColumns), listOrNone(keyCols))
 	default:
-		held, err := count(ctx, db, "previous_keys", struct{ Check string }{t.Check})
+		held, err := db.CountFile(ctx, statements(), "previous_keys", struct{ Check string }{t.Check})
 		if err != nil {
 			return nil, err
 		}
@@ -550,10 +525,10 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 		KeyColumns                                                   []string
 		Compared                                                     bool
 	}{ch.Keys, t.Table, t.Check, c.Run.ID, c.Run.StartedAt.UTC().Format(time.RFC3339), evidence.LifecycleNew, evidence.LifecycleRecurring, within, keyCols, ch.Since.Compared}
-	if err := exec(ctx, db, "keys", data); err != nil {
+	if err := db.ExecFile(ctx, statements(), "keys", data); err != nil {
 		return nil, err
 	}
-	if err := exec(ctx, db, "classified", struct {
+	if err := db.ExecFile(ctx, statements(), "classified", struct {
 		Out, Table, Keys    string
 		KeyColumns, Columns []string
 	}{ch.Table, t.Table, ch.Keys, keyCols, evidence.LifecycleColumns}); err != nil {
@@ -566,7 +541,7 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 	for _, col := range cols[len(t.Columns):] {
 		ch.Columns = append(ch.Columns, evidence.Column{Name: col.Name, Type: col.Type})
 	}
-	r, err := rows(ctx, db, "key_counts", data)
+	_, r, err := db.StringsFile(ctx, statements(), "key_counts", data)
 	if err != nil {
 		return nil, err
 	}
@@ -585,7 +560,7 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 		KeyColumns, Columns             []string
 		Matched                         []matchedPart
 	}{resolved, t.Check, ch.Keys, c.Previous.ID, keyCols, []string{evidence.ColumnFirstSeenRun, evidence.ColumnFirstSeenDate, evidence.ColumnOpenRuns, evidence.ColumnLastSeenRun}, nil}
-	if err := exec(ctx, db, "resolved", resolveData); err != nil {
+	if err := db.ExecFile(ctx, statements(), "resolved", resolveData); err != nil {
 		return nil, err
 	}
 	gone, err := db.CountRows(ctx, resolved)
@@ -617,7 +592,7 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 			}
 		}
 		if len(resolveData.Matched) == len(t.MatchedIDs) {
-			if err := exec(ctx, db, "resolved", resolveData); err != nil {
+			if err := db.ExecFile(ctx, statements(), "resolved", resolveData); err != nil {
 				return nil, err
 			}
 			if ch.Since.Resolved, err = db.CountRows(ctx, resolved); err != nil {
@@ -639,7 +614,7 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 // (its parameters and comparison, for the scope of its checks). A summary
 // that is not JSON is ErrHistory.
 func runSummary(ctx context.Context, db *duck.DB, seq int64) (*evidence.Summary, error) {
-	r, err := rows(ctx, db, "run_summary", struct {
+	_, r, err := db.StringsFile(ctx, statements(), "run_summary", struct {
 		DB  string
 		Seq int64
 	}{dbName, seq})
@@ -700,7 +675,7 @@ type RunRecord struct {
 // recentRuns reads the last limit runs (0: all) of control ("" with all
 // controls) from the attached history, oldest first, with their checks.
 func recentRuns(ctx context.Context, db *duck.DB, control string, limit int) ([]*RunRecord, error) {
-	r, err := rows(ctx, db, "recent_runs", struct {
+	_, r, err := db.StringsFile(ctx, statements(), "recent_runs", struct {
 		DB, Control string
 		All         bool
 		Limit       int
@@ -744,7 +719,7 @@ func recentRuns(ctx context.Context, db *duck.DB, control string, limit int) ([]
 	if len(seqs) == 0 {
 		return out, nil
 	}
-	cr, err := rows(ctx, db, "run_checks", struct {
+	_, cr, err := db.StringsFile(ctx, statements(), "run_checks", struct {
 		DB   string
 		Seqs []int64
 	}{dbName, seqs})
@@ -824,17 +799,17 @@ func Record(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Sum
 			target = leftover.HistoryStaging(c.File)
 			os.Remove(target)
 			defer os.Remove(target)
-			if err := exec(ctx, db, "attach", struct {
+			if err := db.ExecFile(ctx, statements(), "attach", struct {
 				Path, DB string
 				ReadOnly bool
 			}{target, dbName, false}); err != nil {
 				return fmt.Errorf("history: create %s: %w", c.File, err)
 			}
-			if err := exec(ctx, db, "create_schema", struct {
+			if err := db.ExecFile(ctx, statements(), "create_schema", struct {
 				DB, Magic, Tool string
 				Version         int
 			}{dbName, Magic, s.Run.ToolVersion, SchemaVersion}); err != nil {
-				exec(ctx, db, "detach", struct{ DB string }{dbName})
+				db.ExecFile(ctx, statements(), "detach", struct{ DB string }{dbName})
 				return fmt.Errorf("history: create %s: %w", c.File, err)
 			}
 		} else {
@@ -846,17 +821,17 @@ func Record(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Sum
 		}
 		if err := insert(ctx, db, c, s, dir, manifestSHA); err != nil {
 			if !exists {
-				exec(ctx, db, "detach", struct{ DB string }{dbName})
+				db.ExecFile(ctx, statements(), "detach", struct{ DB string }{dbName})
 			}
 			return fmt.Errorf("history: record run %s in %s (the history is unchanged): %w", s.Run.ID, c.File, err)
 		}
-		if err := exec(ctx, db, "checkpoint", struct{ DB string }{dbName}); err != nil {
+		if err := db.ExecFile(ctx, statements(), "checkpoint", struct{ DB string }{dbName}); err != nil {
 			return err
 		}
 		if exists {
 			return nil
 		}
-		if err := exec(ctx, db, "detach", struct{ DB string }{dbName}); err != nil {
+		if err := db.ExecFile(ctx, statements(), "detach", struct{ DB string }{dbName}); err != nil {
 			return err
 		}
 		if _, err := os.Stat(target + ".wal"); err == nil {
@@ -872,19 +847,15 @@ func Record(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Sum
 
 // insert writes the run in one transaction.
 func insert(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Summary, dir, manifestSHA string) (err error) {
-	if err := exec(ctx, db, "begin", nil); err != nil {
+	if err := db.ExecFile(ctx, statements(), "begin", nil); err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
-			exec(ctx, db, "rollback", nil)
+			db.ExecFile(ctx, statements(), "rollback", nil)
 		}
 	}()
-	q, err := sql("next_seq", struct{ DB string }{dbName})
-	if err != nil {
-		return err
-	}
-	seq, err := db.Count(ctx, q)
+	seq, err := db.CountFile(ctx, statements(), "next_seq", struct{ DB string }{dbName})
 	if err != nil {
 		return err
 	}
@@ -901,25 +872,25 @@ func insert(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Sum
 		perKey, restarts = r.SinkRowsPerKey, len(r.Restarts)
 	}
 	t := s.Totals
-	if err := exec(ctx, db, "insert_run", struct{ DB string }{dbName}, seq, s.Run.ID, s.Control.Name, s.Run.StartedAt, s.Run.FinishedAt,
+	if err := db.ExecFile(ctx, statements(), "insert_run", struct{ DB string }{dbName}, seq, s.Run.ID, s.Control.Name, s.Run.StartedAt, s.Run.FinishedAt,
 		string(s.Status), string(params), dir, manifestSHA, t.SourceRows, t.SinkRows, t.SourceDistinctIDs, t.SinkDistinctIDs,
 		perKey, restarts, summary.String()); err != nil {
 		return err
 	}
 	for _, in := range s.Inputs {
 		if len(in.Files) == 0 {
-			if err := exec(ctx, db, "insert_input", struct{ DB string }{dbName}, seq, in.Role, in.Kind, in.Location, in.Rows, nil, nil, nil); err != nil {
+			if err := db.ExecFile(ctx, statements(), "insert_input", struct{ DB string }{dbName}, seq, in.Role, in.Kind, in.Location, in.Rows, nil, nil, nil); err != nil {
 				return err
 			}
 		}
 		for _, f := range in.Files {
-			if err := exec(ctx, db, "insert_input", struct{ DB string }{dbName}, seq, in.Role, in.Kind, in.Location, in.Rows, f.Path, f.Bytes, f.SHA256); err != nil {
+			if err := db.ExecFile(ctx, statements(), "insert_input", struct{ DB string }{dbName}, seq, in.Role, in.Kind, in.Location, in.Rows, f.Path, f.Bytes, f.SHA256); err != nil {
 				return err
 			}
 		}
 	}
 	for _, m := range t.Measures {
-		if err := exec(ctx, db, "insert_measure", struct{ DB string }{dbName}, seq, m.Name, m.Type, m.SourceSum, m.SinkSum, m.Difference); err != nil {
+		if err := db.ExecFile(ctx, statements(), "insert_measure", struct{ DB string }{dbName}, seq, m.Name, m.Type, m.SourceSum, m.SinkSum, m.Difference); err != nil {
 			return err
 		}
 	}
@@ -931,7 +902,7 @@ func insert(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Sum
 		if since == nil {
 			since = &evidence.SinceLastRun{KeyColumns: []string{}}
 		}
-		if err := exec(ctx, db, "insert_check", struct {
+		if err := db.ExecFile(ctx, statements(), "insert_check", struct {
 			DB, Check, Status        string
 			Seq, Exceptions          int64
 			KeyColumns               []string
@@ -941,7 +912,7 @@ func insert(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Sum
 			return err
 		}
 		if ch := c.Checks[chk.ID]; ch != nil {
-			if err := exec(ctx, db, "insert_exceptions", struct {
+			if err := db.ExecFile(ctx, statements(), "insert_exceptions", struct {
 				DB, Check, Keys string
 				Seq             int64
 			}{dbName, chk.ID, ch.Keys, seq}); err != nil {
@@ -949,7 +920,7 @@ func insert(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Sum
 			}
 		}
 	}
-	return exec(ctx, db, "commit", nil)
+	return db.ExecFile(ctx, statements(), "commit", nil)
 }
 
 func orEmpty(m map[string]string) map[string]string {

@@ -83,7 +83,7 @@ func renameColumns(ctx context.Context, db *duck.DB, table, role string, rename 
 		if !ok {
 			continue
 		}
-		if err := exec(ctx, db, "rename_column", struct{ Table, From, To string }{table, c.Name, to}); err != nil {
+		if err := db.ExecFile(ctx, statements(), "rename_column", struct{ Table, From, To string }{table, c.Name, to}); err != nil {
 			return nil, err
 		}
 		from[to] = c.Name
@@ -221,7 +221,7 @@ func applyFormats(ctx context.Context, db *duck.DB, table, role string, f source
 			if zonedType.MatchString(typ) && !strings.Contains(pattern, "%z") && !strings.Contains(pattern, "%Z") {
 				typ = "TIMESTAMP"
 			}
-			if err := exec(ctx, db, "format_time", struct{ Table, Column, Type, Pattern string }{table, d.Name, typ, pattern}); err != nil {
+			if err := db.ExecFile(ctx, statements(), "format_time", struct{ Table, Column, Type, Pattern string }{table, d.Name, typ, pattern}); err != nil {
 				return err
 			}
 		case "number":
@@ -243,7 +243,7 @@ func applyFormats(ctx context.Context, db *duck.DB, table, role string, f source
 		}); err != nil {
 			return err
 		}
-		if err := exec(ctx, db, "format_number", struct{ Table, Column, Thousands, Decimal string }{table, c, f.Thousands, decimalOr(f.DecimalSeparator)}); err != nil {
+		if err := db.ExecFile(ctx, statements(), "format_number", struct{ Table, Column, Thousands, Decimal string }{table, c, f.Thousands, decimalOr(f.DecimalSeparator)}); err != nil {
 			return err
 		}
 	}

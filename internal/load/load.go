@@ -138,24 +138,6 @@ func hasZone(text string) (string, error) {
 	return strings.TrimRight(sqlfile.Body(out), "\n"), nil
 }
 
-// exec renders and runs one statement.
-func exec(ctx context.Context, db *duck.DB, id string, data any, args ...any) error {
-	q, err := statements().SQL(id, data)
-	if err != nil {
-		return err
-	}
-	return db.Exec(ctx, q, args...)
-}
-
-// count renders and runs one statement that returns one BIGINT.
-func count(ctx context.Context, db *duck.DB, id string, data any, args ...any) (int64, error) {
-	q, err := statements().SQL(id, data)
-	if err != nil {
-		return 0, err
-	}
-	return db.Count(ctx, q, args...)
-}
-
 type tableData struct{ Table string }
 
 // drop removes table (or the view that stands for it: an input read where
@@ -167,7 +149,7 @@ func drop(ctx context.Context, db *duck.DB, table string) {
 		db.DropView(ctx, table)
 		return
 	}
-	exec(ctx, db, "drop_table", tableData{table})
+	db.ExecFile(ctx, statements(), "drop_table", tableData{table})
 }
 
 // Table reads src into a new table named table of db and returns the
@@ -299,7 +281,7 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 	if in.TimeZone == "" {
 		in.TimeZone = "UTC"
 	}
-	rows, err := count(ctx, db, "count_rows", tableData{table})
+	rows, err := db.CountFile(ctx, statements(), "count_rows", tableData{table})
 	if err != nil {
 		return nil, err
 	}
@@ -335,14 +317,10 @@ func notReadTypes(ctx context.Context, db *duck.DB, scan *sources.Scan, cols []s
 	if len(names) == 0 || len(scan.Files) == 0 {
 		return nil
 	}
-	q, err := statements().SQL("parquet_types", struct {
+	_, rows, err := db.StringsFile(ctx, statements(), "parquet_types", struct {
 		File    string
 		Columns []string
 	}{scan.Files[0].Path, names})
-	if err != nil {
-		return err
-	}
-	_, rows, err := db.Strings(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -546,7 +524,7 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 	if err := applyDeclared(ctx, db, tmp, "sink", apply, formats, opt.Rename, opt.TimeZone); err != nil {
 		return 0, err
 	}
-	n, err := count(ctx, db, "count_rows", tableData{tmp})
+	n, err := db.CountFile(ctx, statements(), "count_rows", tableData{tmp})
 	if err != nil || len(ids) == 0 {
 		return n, err
 	}
@@ -579,10 +557,10 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 		Table, From string
 		Columns     []duck.Column
 	}{table, tmp, ids}
-	if err := exec(ctx, db, "uncommitted_table", data); err != nil {
+	if err := db.ExecFile(ctx, statements(), "uncommitted_table", data); err != nil {
 		return 0, err
 	}
-	if err := exec(ctx, db, "uncommitted_insert", data); err != nil {
+	if err := db.ExecFile(ctx, statements(), "uncommitted_insert", data); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -591,7 +569,7 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 // UncommittedTable creates the (empty) side table of a sink's uncommitted
 // rows with the id columns ids, when it does not exist.
 func UncommittedTable(ctx context.Context, db *duck.DB, table string, ids []duck.Column) error {
-	return exec(ctx, db, "uncommitted_table", struct {
+	return db.ExecFile(ctx, statements(), "uncommitted_table", struct {
 		Table   string
 		Columns []duck.Column
 	}{table, ids})
@@ -616,14 +594,10 @@ const maxFileEnum = 10000
 // M rows made them more than twice as slow (file_enum_column.sql). A table
 // with no row, a NULL __file or more than maxFileEnum files keeps the text.
 func arrowFileEnum(ctx context.Context, db *duck.DB, table string) error {
-	q, err := statements().SQL("file_names", struct {
+	_, rows, err := db.StringsFile(ctx, statements(), "file_names", struct {
 		Table string
 		Limit int
 	}{table, maxFileEnum})
-	if err != nil {
-		return err
-	}
-	_, rows, err := db.Strings(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -641,5 +615,5 @@ func arrowFileEnum(ctx context.Context, db *duck.DB, table string) error {
 	if err != nil {
 		return err
 	}
-	return exec(ctx, db, "file_enum_column", struct{ Table, Enum string }{table, name})
+	return db.ExecFile(ctx, statements(), "file_enum_column", struct{ Table, Enum string }{table, name})
 }

@@ -221,7 +221,7 @@ func readRaw(ctx context.Context, db *duck.DB, raw string, scan *sources.Scan) e
 			paths = append(paths, scan.Files[end].Path)
 			end++
 		}
-		err := exec(ctx, db, "read_csv", struct {
+		err := db.ExecFile(ctx, statements(), "read_csv", struct {
 			Table                         string
 			Append                        bool
 			Files, Columns                []string
@@ -251,7 +251,7 @@ func rawFile(scan *sources.Scan) bool {
 // a text "007" into 7), so it is never given two schemas at once.
 func readParquetRuns(ctx context.Context, db *duck.DB, raw string, scan *sources.Scan) error {
 	for i, r := range schemaRuns(scan) {
-		err := exec(ctx, db, "read_parquet", struct {
+		err := db.ExecFile(ctx, statements(), "read_parquet", struct {
 			Table            string
 			Append, Filename bool
 			Columns          []parquetColumn
@@ -336,11 +336,7 @@ func loadParquet(ctx context.Context, db *duck.DB, table string, scan *sources.S
 	for i, f := range scan.Files {
 		paths[i] = f.Path
 	}
-	q, err := statements().SQL("parquet_rows", struct{ Files []string }{paths})
-	if err != nil {
-		return false, err
-	}
-	_, rows, err := db.Strings(ctx, q)
+	_, rows, err := db.StringsFile(ctx, statements(), "parquet_rows", struct{ Files []string }{paths})
 	if err != nil {
 		return false, err
 	}
@@ -370,7 +366,7 @@ func loadParquet(ctx context.Context, db *duck.DB, table string, scan *sources.S
 		return false, err
 	}
 	for i, r := range schemaRuns(scan) {
-		err := exec(ctx, db, "read_parquet_table", struct {
+		err := db.ExecFile(ctx, statements(), "read_parquet_table", struct {
 			Table, Enum         string
 			Append, View        bool
 			Columns             []parquetColumn
@@ -391,7 +387,7 @@ func loadParquet(ctx context.Context, db *duck.DB, table string, scan *sources.S
 // when not, the table and the type are dropped, for the caller to make the
 // table again the plain way.
 func complete(ctx context.Context, db *duck.DB, table, enum string) (bool, error) {
-	missing, err := count(ctx, db, "missing_row", tableData{table})
+	missing, err := db.CountFile(ctx, statements(), "missing_row", tableData{table})
 	if err != nil {
 		return false, err
 	}
@@ -400,7 +396,7 @@ func complete(ctx context.Context, db *duck.DB, table, enum string) (bool, error
 	}
 	drop(ctx, db, table)
 	if enum != "" {
-		if err := exec(ctx, db, "drop_file_enum", struct{ Name string }{enum}); err != nil {
+		if err := db.ExecFile(ctx, statements(), "drop_file_enum", struct{ Name string }{enum}); err != nil {
 			return false, err
 		}
 	}
@@ -424,10 +420,10 @@ func createFileEnum(ctx context.Context, db *duck.DB, table string, values []str
 	}
 	values = slices.Compact(slices.Sorted(slices.Values(values)))
 	name := table + "__file_enum"
-	if err := exec(ctx, db, "drop_file_enum", struct{ Name string }{name}); err != nil {
+	if err := db.ExecFile(ctx, statements(), "drop_file_enum", struct{ Name string }{name}); err != nil {
 		return "", err
 	}
-	if err := exec(ctx, db, "file_enum", struct {
+	if err := db.ExecFile(ctx, statements(), "file_enum", struct {
 		Name   string
 		Values []string
 	}{name, values}); err != nil {
@@ -476,7 +472,7 @@ func physicalLines(ctx context.Context, db *duck.DB, table string, scan *sources
 		if err != nil {
 			return err
 		}
-		records, err := count(ctx, db, "file_records", tableData{table}, f.Name)
+		records, err := db.CountFile(ctx, statements(), "file_records", tableData{table}, f.Name)
 		if err != nil {
 			return err
 		}
@@ -571,7 +567,7 @@ func setLines(ctx context.Context, db *duck.DB, table string, scan *sources.Scan
 		return err
 	}
 	defer drop(ctx, db, m)
-	return exec(ctx, db, "set_lines", struct{ Table, Lines string }{table, m}, f.Name)
+	return db.ExecFile(ctx, statements(), "set_lines", struct{ Table, Lines string }{table, m}, f.Name)
 }
 
 // declared is what declared_type_check and set_type render: column Column
@@ -720,12 +716,9 @@ var decimalType = regexp.MustCompile(`(?i)^\s*(DECIMAL|NUMERIC)\s*\(\s*(\d+)\s*(
 // any row. A type DuckDB does not have (FOO) or refuses (DECIMAL(5,10)) is a
 // spec.ErrInvalid (exit 2) naming the input role, the column and the type.
 func ResolveType(ctx context.Context, db *duck.DB, role string, d sources.Column) (string, error) {
-	q, err := statements().SQL("type_of", struct{ Type string }{d.Type})
-	if err == nil {
-		var rows [][]*string
-		if _, rows, err = db.Strings(ctx, q); err == nil && len(rows) == 1 && rows[0][0] != nil {
-			return *rows[0][0], nil
-		}
+	_, rows, err := db.StringsFile(ctx, statements(), "type_of", struct{ Type string }{d.Type})
+	if err == nil && len(rows) == 1 && rows[0][0] != nil {
+		return *rows[0][0], nil
 	}
 	why := "not a type"
 	if err != nil {
@@ -908,7 +901,7 @@ func applyDeclared(ctx context.Context, db *duck.DB, table, role string, declare
 				return fmt.Errorf("%s is a wall-clock time that occurs twice in %s (a DST change repeats it), read as the declared type %s: which instant it is cannot be told; write the value with its offset%s", msg, zone, d.Type, declareZoned(d.Type))
 			}
 		}
-		if err := exec(ctx, db, "set_type", data); err != nil {
+		if err := db.ExecFile(ctx, statements(), "set_type", data); err != nil {
 			return err
 		}
 	}
