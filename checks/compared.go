@@ -11,6 +11,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
+	"github.com/reconcile-dev/reconcile/queries"
 )
 
 // Compared is one column compared on every matched id, as the check
@@ -173,7 +174,7 @@ func prepareCompared(ctx context.Context, db *duck.DB, cc ComparedColumn, zones 
 	case MethodText:
 		var empty int64
 		if _, key := keyEmpty[cc.Name]; !key {
-			n, err := db.CountFile(ctx, prepareSQL, "empty_ids", struct{ Cols []string }{[]string{cc.Name}})
+			n, err := db.CountFile(ctx, prepareSQL, queries.PrepareEmptyIDs, struct{ Cols []string }{[]string{cc.Name}})
 			if err != nil {
 				return c, nil, err
 			}
@@ -255,7 +256,7 @@ func checkReadable(ctx context.Context, db *duck.DB, c *Compared) error {
 		if err != nil {
 			return err
 		}
-		cond, err := prepareSQL.SQL("not_readable", struct {
+		cond, err := prepareSQL.SQL(queries.PrepareNotReadable, struct {
 			Col, Value, Class string
 			Nanos             bool
 		}{c.Name, value, class, side.op.Kind != "text"})
@@ -296,7 +297,7 @@ func checkWallClock(ctx context.Context, db *duck.DB, table, role, col, typ, zon
 		return nil
 	}
 	for _, check := range []string{"gap", "repeat"} {
-		cond, err := prepareSQL.SQL("wall_clock", struct{ Col, Type, Zone, Check string }{col, typ, zone, check})
+		cond, err := prepareSQL.SQL(queries.PrepareWallClock, struct{ Col, Type, Zone, Check string }{col, typ, zone, check})
 		if err != nil {
 			return err
 		}
@@ -452,7 +453,7 @@ func comparedValue(alias string, c *Compared, role string, normalized, instant, 
 	} else if role != "source" {
 		return "", fmt.Errorf("compared value of %s: side %q: want source or sink", c.Name, role)
 	}
-	return rulesSQL.SQL("compared_value", struct {
+	return rulesSQL.SQL(queries.RulesComparedValue, struct {
 		Alias               string
 		C                   *Compared
 		Op                  Operand
@@ -483,7 +484,7 @@ func (c *Compared) storedExact() bool {
 // both are of one exact numeric type (storedExact).
 func comparedPair(id, a, b string, c *Compared) (string, error) {
 	var v [4]string
-	if id == "compared_differs" && c.storedExact() {
+	if id == queries.RulesComparedDiffers && c.storedExact() {
 		sa, sb := sqlfile.Qual(a, c.Name), sqlfile.Qual(b, c.Name)
 		v = [4]string{sa, sb, sa, sb}
 	} else {
@@ -507,7 +508,7 @@ func comparedPair(id, a, b string, c *Compared) (string, error) {
 // expressions of the values compared, instants for timestamps) is within t
 // (rules/within_tolerance.sql).
 func within(source, sink string, t *ToleranceSQL) (string, error) {
-	return rulesSQL.SQL("within_tolerance", struct {
+	return rulesSQL.SQL(queries.RulesWithinTolerance, struct {
 		Source, Sink string
 		T            *ToleranceSQL
 	}{source, sink, t})

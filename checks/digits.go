@@ -8,6 +8,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/load"
+	"github.com/reconcile-dev/reconcile/queries"
 )
 
 // measureType validates a measure in both tables and returns the exact
@@ -74,7 +75,7 @@ func numberType(ctx context.Context, db *duck.DB, what, m, srcType, sinkType str
 				continue
 			}
 			for _, sd := range sides {
-				cond, err := prepareSQL.SQL("digits_over", struct {
+				cond, err := prepareSQL.SQL(queries.PrepareDigitsOver, struct {
 					Col string
 					Int bool
 					N   int
@@ -119,7 +120,7 @@ type digits struct{ intDigits, scale, significantScale int }
 // dataDigits returns the digits the values of number column m of table
 // actually hold (prepare/number_digits.sql).
 func dataDigits(ctx context.Context, db *duck.DB, table, m string) (digits, error) {
-	_, r, err := db.StringsFile(ctx, prepareSQL, "number_digits", struct{ Table, Col string }{table, m})
+	_, r, err := db.StringsFile(ctx, prepareSQL, queries.PrepareNumberDigits, struct{ Table, Col string }{table, m})
 	if err != nil {
 		return digits{}, fmt.Errorf("the digits of %s in the %s: %w", m, table, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
+	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
 
@@ -68,7 +69,7 @@ func TestPlainDigitsExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, r, err := db.StringsFile(ctx, prepareSQL, "measure_digits", struct{ Table, Col, Cond string }{table, "x", cond})
+			_, r, err := db.StringsFile(ctx, prepareSQL, queries.PrepareMeasureDigits, struct{ Table, Col, Cond string }{table, "x", cond})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/queries"
 )
 
 // ErrOverflow is returned by Run and ComputeTotals when a sum or difference
@@ -37,7 +38,7 @@ func overflowError(ctx context.Context, db *duck.DB, p *Params, groupBy []string
 		typ := p.MeasureTypes[m]
 		for _, g := range groupings {
 			for _, t := range []string{SourceTable, SinkTable} {
-				_, _, perr := db.StringsFile(ctx, totalsSQL, "sum_overflow", struct {
+				_, _, perr := db.StringsFile(ctx, totalsSQL, queries.TotalsSumOverflow, struct {
 					Measure, Table, Type string
 					GroupBy              []string
 				}{m, t, typ, g})

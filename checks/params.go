@@ -186,43 +186,43 @@ func checkFuncs() template.FuncMap {
 	f := sqlfile.Funcs()
 	rule := func(id string, data any) (string, error) { return rulesSQL.SQL(id, data) }
 	f["restartof"] = func(epoch string) (string, error) {
-		return rule("restart_of", struct{ Epoch string }{epoch})
+		return rule(queries.RulesRestartOf, struct{ Epoch string }{epoch})
 	}
 	f["restartofkey"] = func(epoch, alias string, groups []string) (string, error) {
-		return rule("restart_of_key", struct {
+		return rule(queries.RulesRestartOfKey, struct {
 			Epoch, Alias string
 			Groups       []string
 		}{epoch, alias, groups})
 	}
 	f["rewound"] = func(restart, epoch string) (string, error) {
-		return rule("rewound", struct{ Restart, Epoch string }{restart, epoch})
+		return rule(queries.RulesRewound, struct{ Restart, Epoch string }{restart, epoch})
 	}
 	f["replayed"] = func(restart, at string) (string, error) {
-		return rule("replayed", struct{ Restart, Time string }{restart, at})
+		return rule(queries.RulesReplayed, struct{ Restart, Time string }{restart, at})
 	}
 	f["windowcompare"] = func(rows, sum, expected string) (string, error) {
-		return rule("window_compare", struct{ Rows, Sum, Expected string }{rows, sum, expected})
+		return rule(queries.RulesWindowCompare, struct{ Rows, Sum, Expected string }{rows, sum, expected})
 	}
-	f["windowagrees"] = func() (string, error) { return rule("window_agrees", nil) }
-	f["windowfinding"] = func() (string, error) { return rule("window_finding", nil) }
-	f["epochmillis"] = func(text string) (string, error) { return rule("epoch_millis", struct{ Text string }{text}) }
-	f["haszone"] = func(text string) (string, error) { return rule("has_zone", struct{ Text string }{text}) }
+	f["windowagrees"] = func() (string, error) { return rule(queries.RulesWindowAgrees, nil) }
+	f["windowfinding"] = func() (string, error) { return rule(queries.RulesWindowFinding, nil) }
+	f["epochmillis"] = func(text string) (string, error) { return rule(queries.RulesEpochMillis, struct{ Text string }{text}) }
+	f["haszone"] = func(text string) (string, error) { return rule(queries.RulesHasZone, struct{ Text string }{text}) }
 	f["inexacttext"] = func(text, class string, scale, digits int) (string, error) {
-		return rule("inexact_text", struct {
+		return rule(queries.RulesInexactText, struct {
 			Text, Class   string
 			Scale, Digits int
 		}{text, class, scale, digits})
 	}
 	f["walldst"] = func(wall, zone, check string) (string, error) {
-		return rule("wall_dst", struct{ Wall, Zone, ZoneSQL, Check string }{wall, zone, "", check})
+		return rule(queries.RulesWallDST, struct{ Wall, Zone, ZoneSQL, Check string }{wall, zone, "", check})
 	}
 	f["instant"] = func(col, typ, zone string, try bool) (string, error) { return instant(col, typ, zone, try) }
 	f["textdecimal"] = textDecimal
 	f["zoneless"] = func(col, typ string) (string, error) {
-		return rule("zoneless", struct{ Col, Type string }{col, typ})
+		return rule(queries.RulesZoneless, struct{ Col, Type string }{col, typ})
 	}
 	f["rowtext"] = func(alias string, r *Replay) (string, error) {
-		return replaySQL.SQL("row_text", struct {
+		return replaySQL.SQL(queries.ReplayRowText, struct {
 			Alias  string
 			Replay *Replay
 		}{alias, r})
@@ -233,9 +233,15 @@ func checkFuncs() template.FuncMap {
 	f["cmpraw"] = func(alias, side string, c *Compared) (string, error) {
 		return comparedValue(alias, c, side, false, false, false)
 	}
-	f["cmpdiffers"] = func(a, b string, c *Compared) (string, error) { return comparedPair("compared_differs", a, b, c) }
-	f["cmpdifference"] = func(a, b string, c *Compared) (string, error) { return comparedPair("compared_difference", a, b, c) }
-	f["cmpwithin"] = func(a, b string, c *Compared) (string, error) { return comparedPair("compared_within", a, b, c) }
+	f["cmpdiffers"] = func(a, b string, c *Compared) (string, error) {
+		return comparedPair(queries.RulesComparedDiffers, a, b, c)
+	}
+	f["cmpdifference"] = func(a, b string, c *Compared) (string, error) {
+		return comparedPair(queries.RulesComparedDifference, a, b, c)
+	}
+	f["cmpwithin"] = func(a, b string, c *Compared) (string, error) {
+		return comparedPair(queries.RulesComparedWithin, a, b, c)
+	}
 	f["within"] = within
 	f["hasprefix"] = strings.HasPrefix
 	return f
@@ -255,7 +261,7 @@ func textDecimal(text, typ, cast string) (string, error) {
 			narrow = decimalType(18, s)
 		}
 	}
-	return rulesSQL.SQL("text_decimal", struct{ Text, Type, Narrow, Cast string }{text, typ, narrow, cast})
+	return rulesSQL.SQL(queries.RulesTextDecimal, struct{ Text, Type, Narrow, Cast string }{text, typ, narrow, cast})
 }
 
 // instant renders a SQL expression turning column col (DuckDB type typ)
@@ -266,5 +272,5 @@ func instant(col, typ, zone string, try bool) (string, error) {
 	if try {
 		cast = "TRY_CAST"
 	}
-	return rulesSQL.SQL("instant", struct{ Col, Type, Zone, Cast string }{col, typ, zone, cast})
+	return rulesSQL.SQL(queries.RulesInstant, struct{ Col, Type, Zone, Cast string }{col, typ, zone, cast})
 }

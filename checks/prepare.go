@@ -15,6 +15,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/load"
+	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources"
 )
 
@@ -350,13 +351,13 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 	if scale, intDigits, ok, err := plainDigits(ctx, db, data); err != nil || ok {
 		return scale, intDigits, err
 	}
-	cond, err := prepareSQL.SQL("not_decimal", data)
+	cond, err := prepareSQL.SQL(queries.PrepareNotDecimal, data)
 	if err != nil {
 		return 0, 0, err
 	}
 	// One pass finds the digits and whether any value is bad; only a bad
 	// one costs a second pass, to name it.
-	_, digits, err := db.StringsFile(ctx, prepareSQL, "measure_digits", struct{ Table, Col, Cond string }{table, m, cond})
+	_, digits, err := db.StringsFile(ctx, prepareSQL, queries.PrepareMeasureDigits, struct{ Table, Col, Cond string }{table, m, cond})
 	if err != nil {
 		return 0, 0, err
 	}
@@ -379,7 +380,7 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 // plainly, or leading zeros), and the caller measures with
 // measure_digits.sql.
 func plainDigits(ctx context.Context, db *duck.DB, data struct{ Table, Col string }) (scale, intDigits int, ok bool, err error) {
-	_, r, err := db.StringsFile(ctx, prepareSQL, "plain_digits", data)
+	_, r, err := db.StringsFile(ctx, prepareSQL, queries.PreparePlainDigits, data)
 	if err != nil {
 		return 0, 0, false, err
 	}
@@ -426,7 +427,7 @@ func emptyIDs(ctx context.Context, db *duck.DB, keys []KeyColumn) (map[string]in
 	if len(cols) == 0 {
 		return out, nil
 	}
-	_, r, err := db.StringsFile(ctx, prepareSQL, "empty_ids", struct{ Cols []string }{cols})
+	_, r, err := db.StringsFile(ctx, prepareSQL, queries.PrepareEmptyIDs, struct{ Cols []string }{cols})
 	if err != nil {
 		return nil, err
 	}
@@ -458,7 +459,7 @@ func convertTable(ctx context.Context, db *duck.DB, table string, cols []convers
 		if err := db.Materialize(ctx, table); err != nil {
 			return err
 		}
-		return db.ExecFile(ctx, prepareSQL, "convert", struct {
+		return db.ExecFile(ctx, prepareSQL, queries.PrepareConvert, struct {
 			Table   string
 			Columns []conversion
 		}{table, cols})
@@ -473,7 +474,7 @@ func convertTable(ctx context.Context, db *duck.DB, table string, cols []convers
 		}
 	}
 	for _, c := range cols {
-		if err := db.ExecFile(ctx, prepareSQL, "alter_column", struct {
+		if err := db.ExecFile(ctx, prepareSQL, queries.PrepareAlterColumn, struct {
 			Table string
 			Col   conversion
 		}{target, c}); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/queries"
 )
 
 // Tables of the re-performance of a windowed sink, created by
@@ -138,7 +139,7 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 	if rp.WindowStart != "" {
 		r.WindowColumn, r.WindowEdge = rp.WindowStart, "start"
 	}
-	if err := db.ExecFile(ctx, replaySQL, "check_zone", struct{ Zone string }{r.Zone}); err != nil {
+	if err := db.ExecFile(ctx, replaySQL, queries.ReplayCheckZone, struct{ Zone string }{r.Zone}); err != nil {
 		return nil, nil, fmt.Errorf("%w: time_zone %q is not a zone DuckDB knows (use an IANA name such as Europe/Berlin): %w", spec.ErrInvalid, r.Zone, err)
 	}
 	if err := reservedReplayNames(s, r); err != nil {
@@ -225,7 +226,7 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 	if err := createEvents(ctx, db, r, src, asText); err != nil {
 		return nil, nil, err
 	}
-	if n, err := db.CountFile(ctx, replaySQL, "null_event_times", struct{ Col string }{rp.EventTime}); err != nil {
+	if n, err := db.CountFile(ctx, replaySQL, queries.ReplayNullEventTimes, struct{ Col string }{rp.EventTime}); err != nil {
 		return nil, nil, err
 	} else if n > 0 {
 		notes = append(notes, fmt.Sprintf("%d source row(s) have no event time: they belong to no window and are not re-performed", n))
@@ -234,7 +235,7 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 		return nil, nil, err
 	}
 	if deferFinite {
-		if n, err := db.CountFile(ctx, replaySQL, "windowless_events", struct{ Table string }{ExpectedTable}); err != nil {
+		if n, err := db.CountFile(ctx, replaySQL, queries.ReplayWindowlessEvents, struct{ Table string }{ExpectedTable}); err != nil {
 			return nil, nil, err
 		} else if n > 0 {
 			if _, err := checkInstants(ctx, db, SourceTable, rp.EventTime, src[rp.EventTime], r.Zone, true); err != nil {
@@ -304,7 +305,7 @@ func checkInstants(ctx context.Context, db *duck.DB, table, col, typ, zone strin
 		Table, Col, Type, Zone string
 		Finite                 bool
 	}{table, col, typ, zone, finite}
-	cond, err := replaySQL.SQL("not_instant", data)
+	cond, err := replaySQL.SQL(queries.ReplayNotInstant, data)
 	if err != nil {
 		return 0, err
 	}
@@ -319,7 +320,7 @@ func checkInstants(ctx context.Context, db *duck.DB, table, col, typ, zone strin
 	if err := checkWallClock(ctx, db, table, side, col, typ, zone, "to be re-performed in windows"); err != nil {
 		return 0, err
 	}
-	return db.CountFile(ctx, replaySQL, "zoneless_count", data)
+	return db.CountFile(ctx, replaySQL, queries.ReplayZonelessCount, data)
 }
 
 // replayGroup is a group column of the replay tables: compared as text
@@ -392,7 +393,7 @@ func createEvents(ctx context.Context, db *duck.DB, r *Replay, src map[string]st
 		sorted = append(sorted, name)
 	}
 	sort.Strings(sorted)
-	return r.exec(ctx, db, "replay_events", struct {
+	return r.exec(ctx, db, queries.ReplayReplayEvents, struct {
 		Table, EventTime, EventType, Zone string
 		Groups                            []replayGroup
 		Args                              []arg
@@ -403,7 +404,7 @@ func createEvents(ctx context.Context, db *duck.DB, r *Replay, src map[string]st
 }
 
 func createExpected(ctx context.Context, db *duck.DB, r *Replay) error {
-	return r.exec(ctx, db, "expected", struct {
+	return r.exec(ctx, db, queries.ReplayExpected, struct {
 		Table, Events string
 		Groups        []string
 		Aggregates    []ReplayAggregate
@@ -425,7 +426,7 @@ func createReplaySink(ctx context.Context, db *duck.DB, r *Replay, sink map[stri
 	for i, a := range r.Aggregates {
 		aggs[i] = sinkAggregate{Column: a.Column, Type: a.Type, Exact: exactNumber(sink[a.Column], a.Scale)}
 	}
-	return r.exec(ctx, db, "replay_sink", struct {
+	return r.exec(ctx, db, queries.ReplayReplaySink, struct {
 		Table, Window, WindowType, Edge, Zone string
 		Size                                  int64
 		Groups                                []replayGroup

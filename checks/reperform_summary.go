@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
@@ -65,7 +66,7 @@ func SummarizeReplay(ctx context.Context, db *duck.DB, r *Replay, rs *restarts.R
 	if r.LastBy != "" {
 		sum.Emission = "last_by " + r.LastBy
 	}
-	_, pop, err := db.StringsFile(ctx, replaySQL, "populations", struct{ Groups []string }{r.GroupBy})
+	_, pop, err := db.StringsFile(ctx, replaySQL, queries.ReplayPopulations, struct{ Groups []string }{r.GroupBy})
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +109,7 @@ func SummarizeReplay(ctx context.Context, db *duck.DB, r *Replay, rs *restarts.R
 	if len(fs) == 0 {
 		return sum, nil
 	}
-	_, attr, err := db.StringsFile(ctx, replaySQL, "attribution", struct{ Findings []finding }{fs})
+	_, attr, err := db.StringsFile(ctx, replaySQL, queries.ReplayAttribution, struct{ Findings []finding }{fs})
 	if err != nil {
 		return nil, err
 	}

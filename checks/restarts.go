@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
@@ -42,7 +43,7 @@ func LoadRestarts(ctx context.Context, db *duck.DB, rs *restarts.Restarts) ([]st
 	for _, st := range []struct {
 		id   string
 		skip bool
-	}{{"restarts_table", false}, {"restarts_rows", len(data) == 0}} {
+	}{{queries.ReplayRestartsTable, false}, {queries.ReplayRestartsRows, len(data) == 0}} {
 		if st.skip {
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
+	"github.com/reconcile-dev/reconcile/queries"
 )
 
 // Status of one check: the statuses of the evidence (pass, fail, skipped,
@@ -281,7 +282,7 @@ func countIDs(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.
 	if err != nil || !same {
 		return err
 	}
-	q, err := runSQL.SQL("id_counts", struct{ ID []string }{p.ID})
+	q, err := runSQL.SQL(queries.RunIDCounts, struct{ ID []string }{p.ID})
 	if err != nil {
 		return err
 	}
@@ -416,7 +417,7 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome, i
 	o.SQL = sqlfile.WithoutKeys(q, reportKeys...)
 	o.Table = "exceptions__" + c.ID
 	table := struct{ Table, Check string }{o.Table, q}
-	if err := db.ExecFile(ctx, runSQL, "exception_table", table); err != nil {
+	if err := db.ExecFile(ctx, runSQL, queries.RunExceptionTable, table); err != nil {
 		return err
 	}
 	cols, err := db.Columns(ctx, o.Table)
@@ -435,7 +436,7 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome, i
 		}
 		within = wc.Name
 	}
-	_, n, err := db.StringsFile(ctx, runSQL, "exception_count", struct{ Table, Within string }{o.Table, within})
+	_, n, err := db.StringsFile(ctx, runSQL, queries.RunExceptionCount, struct{ Table, Within string }{o.Table, within})
 	if err != nil {
 		return err
 	}
@@ -459,7 +460,7 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome, i
 // parts NULL: they are matched NULL-safely (a NULL part equals a NULL part),
 // and the checks with "-- notes: partial_null_ids" that ran say so.
 func notePartialNulls(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome, ran []*Check) error {
-	_, r, err := db.StringsFile(ctx, runSQL, "partial_null_ids", struct{ ID []string }{p.ID})
+	_, r, err := db.StringsFile(ctx, runSQL, queries.RunPartialNullIDs, struct{ ID []string }{p.ID})
 	if err != nil {
 		return err
 	}
@@ -550,14 +551,14 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome)
 			ID                      []string
 		}{Table: side.table, Side: side.table, ID: p.ID}
 		var err error
-		if *side.rows, err = db.CountFile(ctx, totalsSQL, "rows", data); err != nil {
+		if *side.rows, err = db.CountFile(ctx, totalsSQL, queries.TotalsRows, data); err != nil {
 			return nil, err
 		}
 		if len(p.ID) == 0 {
 			continue // a windowed sink (reperform): no record id
 		}
 		if repeated == nil {
-			if *side.distinct, err = db.CountFile(ctx, totalsSQL, "distinct_ids", data); err != nil {
+			if *side.distinct, err = db.CountFile(ctx, totalsSQL, queries.TotalsDistinctIDs, data); err != nil {
 				return nil, err
 			}
 			continue
@@ -565,12 +566,12 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome)
 		if nulls != nil {
 			data.Exceptions = nulls.Table
 		}
-		withID, err := db.CountFile(ctx, totalsSQL, "id_rows", data)
+		withID, err := db.CountFile(ctx, totalsSQL, queries.TotalsIDRows, data)
 		if err != nil {
 			return nil, err
 		}
 		data.Exceptions = repeated.Table
-		copies, err := db.CountFile(ctx, totalsSQL, "repeated_copies", data)
+		copies, err := db.CountFile(ctx, totalsSQL, queries.TotalsRepeatedCopies, data)
 		if err != nil {
 			return nil, err
 		}
@@ -578,7 +579,7 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome)
 	}
 	for _, m := range p.Measures {
 		typ := p.MeasureTypes[m]
-		_, rs, err := db.StringsFile(ctx, totalsSQL, "measure_sums", struct{ Measure, Type string }{m, typ})
+		_, rs, err := db.StringsFile(ctx, totalsSQL, queries.TotalsMeasureSums, struct{ Measure, Type string }{m, typ})
 		if err != nil {
 			return nil, overflowError(ctx, db, p, nil, "the totals", err)
 		}

@@ -46,7 +46,15 @@
 //
 // An unknown key, a missing description, or an id that is not the file's
 // name is a broken build: MustSet panics when the program starts.
+//
+// Go code names a file by its constant in ids.go (CheckMissingIDs,
+// HistoryAttach, BenchPGLoadDrop: the folder and the id in mixed caps),
+// which `go generate ./queries` writes from the headers
+// (internal/genids): a misspelt name does not build, and a test fails when
+// ids.go is not current or a call names a file by a string literal.
 package queries
+
+//go:generate go run ./internal/genids
 
 import (
 	"embed"

@@ -147,17 +147,17 @@ func generate(dir string, p genParams) error {
 		id   string
 		data map[string]any
 	}{
-		{"source_parquet", map[string]any{"Rows": p.Rows, "Seed": p.Seed, "Path": path("source.parquet")}},
-		{"sink_parquet", map[string]any{"Rows": p.Rows, "Seed": p.Seed, "Path": path("sink.parquet")}},
-		{"as_csv", map[string]any{"From": path("source.parquet"), "Path": path("source.csv")}},
-		{"as_csv", map[string]any{"From": path("sink.parquet"), "Path": path("sink.csv")}},
-		{"events_parquet", map[string]any{"Events": p.Events, "Seed": p.Seed, "Path": path("events.parquet")}},
-		{"windows_parquet", map[string]any{"From": path("events.parquet"), "Path": path("hourly.parquet"), "Size": hour.Size, "Slide": hour.Slide, "Windows": hour.Windows}},
-		{"windows_parquet", map[string]any{"From": path("events.parquet"), "Path": path("sliding.parquet"), "Size": sliding.Size, "Slide": sliding.Slide, "Windows": sliding.Windows}},
+		{queries.BenchGenerateSourceParquet, map[string]any{"Rows": p.Rows, "Seed": p.Seed, "Path": path("source.parquet")}},
+		{queries.BenchGenerateSinkParquet, map[string]any{"Rows": p.Rows, "Seed": p.Seed, "Path": path("sink.parquet")}},
+		{queries.BenchGenerateAsCSV, map[string]any{"From": path("source.parquet"), "Path": path("source.csv")}},
+		{queries.BenchGenerateAsCSV, map[string]any{"From": path("sink.parquet"), "Path": path("sink.csv")}},
+		{queries.BenchGenerateEventsParquet, map[string]any{"Events": p.Events, "Seed": p.Seed, "Path": path("events.parquet")}},
+		{queries.BenchGenerateWindowsParquet, map[string]any{"From": path("events.parquet"), "Path": path("hourly.parquet"), "Size": hour.Size, "Slide": hour.Slide, "Windows": hour.Windows}},
+		{queries.BenchGenerateWindowsParquet, map[string]any{"From": path("events.parquet"), "Path": path("sliding.parquet"), "Size": sliding.Size, "Slide": sliding.Slide, "Windows": sliding.Windows}},
 	}
 	for _, st := range steps {
 		out := st.data["Path"].(string)
-		if _, err := os.Stat(out); err == nil || (p.NoCSV && st.id == "as_csv") {
+		if _, err := os.Stat(out); err == nil || (p.NoCSV && st.id == queries.BenchGenerateAsCSV) {
 			continue
 		}
 		st.data["Path"] = out + ".partial"
@@ -255,7 +255,7 @@ func cmdExec(args []string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	setup, err := queries.MustSet("bench/records", sqlfile.Funcs()).SQL("setup", map[string]any{"MemoryLimit": *mem, "Temp": tmp})
+	setup, err := queries.MustSet("bench/records", sqlfile.Funcs()).SQL(queries.BenchRecordsSetup, map[string]any{"MemoryLimit": *mem, "Temp": tmp})
 	if err != nil {
 		return err
 	}
@@ -589,8 +589,8 @@ func (o runOpts) postgres() error {
 			return err
 		}
 		switch id {
-		case "copy_source", "copy_sink":
-			f, err := os.Open(o.path(map[string]string{"copy_source": "source.csv", "copy_sink": "sink.csv"}[id]))
+		case queries.BenchPGLoadCopySource, queries.BenchPGLoadCopySink:
+			f, err := os.Open(o.path(map[string]string{queries.BenchPGLoadCopySource: "source.csv", queries.BenchPGLoadCopySink: "sink.csv"}[id]))
 			if err != nil {
 				return err
 			}

@@ -27,7 +27,7 @@ func writeExceptions(ctx context.Context, db *duck.DB, folder *evidence.Folder, 
 			continue
 		}
 		file := evidence.ExceptionsFile(o.ID)
-		n, err := db.ExecCountFile(ctx, evidenceSQL, "exceptions_csv", struct{ Table, Path string }{o.Table, folder.Path(file)})
+		n, err := db.ExecCountFile(ctx, evidenceSQL, queries.EvidenceExceptionsCSV, struct{ Table, Path string }{o.Table, folder.Path(file)})
 		if err != nil {
 			return fmt.Errorf("write %s: %w", file, err)
 		}

@@ -184,13 +184,13 @@ var explainSQL *queries.Set
 func init() {
 	f := checks.Funcs()
 	f["recordkey"] = func(alias string, key []KeyPart) (string, error) {
-		return explainSQL.SQL("record_key", struct {
+		return explainSQL.SQL(queries.ExplainRecordKey, struct {
 			Alias string
 			Key   []KeyPart
 		}{alias, key})
 	}
 	f["windowkey"] = func(alias string, key windowKey) (string, error) {
-		return explainSQL.SQL("window_key", struct {
+		return explainSQL.SQL(queries.ExplainWindowKey, struct {
 			Alias, End string
 			Groups     []KeyPart
 		}{alias, key.End, key.Groups})
@@ -209,7 +209,7 @@ func explainRecord(ctx context.Context, db *duck.DB, s *spec.Spec, values []stri
 	for i, c := range s.ID {
 		ex.Key = append(ex.Key, KeyPart{c, values[i]})
 	}
-	cols, srcRows, err := db.StringsFile(ctx, explainSQL, "record_rows", struct {
+	cols, srcRows, err := db.StringsFile(ctx, explainSQL, queries.ExplainRecordRows, struct {
 		Table, Loc string
 		Key        []KeyPart
 	}{checks.SourceTable, sourceLoc, ex.Key})
@@ -219,7 +219,7 @@ func explainRecord(ctx context.Context, db *duck.DB, s *spec.Spec, values []stri
 	for _, r := range srcRows {
 		ex.Source = append(ex.Source, plainRow(cols, r, ""))
 	}
-	cols, sinkRows, err := db.StringsFile(ctx, explainSQL, "record_rows", struct {
+	cols, sinkRows, err := db.StringsFile(ctx, explainSQL, queries.ExplainRecordRows, struct {
 		Table, Loc string
 		Key        []KeyPart
 	}{checks.SinkTable, sinkLoc, ex.Key})
@@ -277,7 +277,7 @@ func explainWindow(ctx context.Context, db *duck.DB, r *checks.Replay, values []
 		key.Groups = append(key.Groups, KeyPart{g, values[i+1]})
 	}
 	// The window of the key, read as the sink's window column is.
-	_, w, err := db.StringsFile(ctx, explainSQL, "window_bounds", struct {
+	_, w, err := db.StringsFile(ctx, explainSQL, queries.ExplainWindowBounds, struct {
 		Value, Edge, Zone string
 		Size              int64
 	}{values[0], r.WindowEdge, r.Zone, r.Window.Size.Micros()})
@@ -297,7 +297,7 @@ func explainWindow(ctx context.Context, db *duck.DB, r *checks.Replay, values []
 	}{key, r.GroupBy, r.Aggregates, sourceLoc, r.SinkLocation}
 
 	// Expected values and source events.
-	cols, exp, err := db.StringsFile(ctx, explainSQL, "window_expected", data)
+	cols, exp, err := db.StringsFile(ctx, explainSQL, queries.ExplainWindowExpected, data)
 	if err != nil {
 		return err
 	}
@@ -309,14 +309,14 @@ func explainWindow(ctx context.Context, db *duck.DB, r *checks.Replay, values []
 	}
 
 	// Sink rows.
-	cols, sum, err := db.StringsFile(ctx, explainSQL, "window_sink_sum", data)
+	cols, sum, err := db.StringsFile(ctx, explainSQL, queries.ExplainWindowSinkSum, data)
 	if err != nil {
 		return err
 	}
 	for i := 1; i < len(cols); i++ {
 		ex.SinkSum = append(ex.SinkSum, Value{cols[i], sum[0][i]})
 	}
-	cols, sinkRows, err := db.StringsFile(ctx, explainSQL, "window_sink_rows", data)
+	cols, sinkRows, err := db.StringsFile(ctx, explainSQL, queries.ExplainWindowSinkRows, data)
 	if err != nil {
 		return err
 	}
@@ -360,7 +360,7 @@ func explainWindow(ctx context.Context, db *duck.DB, r *checks.Replay, values []
 
 	// Source events of the window and group, with every window they
 	// belong to.
-	cols, srcRows, err := db.StringsFile(ctx, explainSQL, "window_source_rows", data)
+	cols, srcRows, err := db.StringsFile(ctx, explainSQL, queries.ExplainWindowSourceRows, data)
 	if err != nil {
 		return err
 	}
@@ -391,7 +391,7 @@ func explainWindow(ctx context.Context, db *duck.DB, r *checks.Replay, values []
 
 	// The verdict and the restart that explains it, by the rules of the
 	// replay checks (explain/window_verdict.sql).
-	_, v, err := db.StringsFile(ctx, explainSQL, "window_verdict", data)
+	_, v, err := db.StringsFile(ctx, explainSQL, queries.ExplainWindowVerdict, data)
 	if err != nil {
 		return err
 	}

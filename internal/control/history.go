@@ -16,6 +16,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/history"
 	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/queries"
 )
 
 // runHistory is a run's part in its control's run history (spec
@@ -89,7 +90,7 @@ func (h *runHistory) writeResolved(ctx context.Context, db *duck.DB, folder *evi
 		if err := os.MkdirAll(folder.Path(evidence.ResolvedDir), 0o755); err != nil {
 			return err
 		}
-		n, err := db.ExecCountFile(ctx, evidenceSQL, "exceptions_csv", struct{ Table, Path string }{ch.Resolved, folder.Path(file)})
+		n, err := db.ExecCountFile(ctx, evidenceSQL, queries.EvidenceExceptionsCSV, struct{ Table, Path string }{ch.Resolved, folder.Path(file)})
 		if err != nil {
 			return fmt.Errorf("write %s: %w", file, err)
 		}

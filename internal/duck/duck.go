@@ -134,7 +134,7 @@ func Open(ctx context.Context, tempDir string) (*DB, error) {
 		d.Close()
 		return nil, fmt.Errorf("duckdb: arrow interface: %w", err)
 	}
-	setup, err := stmt("session_setup", struct{ TempDir, MemoryLimit string }{tempDir, MemoryLimit})
+	setup, err := stmt(queries.EngineSessionSetup, struct{ TempDir, MemoryLimit string }{tempDir, MemoryLimit})
 	if err == nil {
 		err = d.Exec(ctx, setup)
 	}
@@ -208,8 +208,8 @@ func (d *DB) LoadArrow(ctx context.Context, table string, r array.RecordReader) 
 		return 0, fmt.Errorf("duckdb: register arrow view for %s: %w", table, engineError(err))
 	}
 	defer release()
-	defer d.run(context.WithoutCancel(ctx), "drop_view", view)
-	if err := d.run(ctx, "load_arrow", struct{ Table, View string }{table, view}); err != nil {
+	defer d.run(context.WithoutCancel(ctx), queries.EngineDropView, view)
+	if err := d.run(ctx, queries.EngineLoadArrow, struct{ Table, View string }{table, view}); err != nil {
 		if rerr := r.Err(); rerr != nil {
 			return 0, rerr
 		}
@@ -225,18 +225,18 @@ func (d *DB) LoadArrow(ctx context.Context, table string, r array.RecordReader) 
 // DropTable drops table if it exists (the error is reported, but a table
 // that is not there is not an error).
 func (d *DB) DropTable(ctx context.Context, table string) error {
-	return d.run(ctx, "drop_table", table)
+	return d.run(ctx, queries.EngineDropTable, table)
 }
 
 // CountRows returns the number of rows of table.
 func (d *DB) CountRows(ctx context.Context, table string) (int64, error) {
-	return d.CountFile(ctx, statements(), "count_rows", table)
+	return d.CountFile(ctx, statements(), queries.EngineCountRows, table)
 }
 
 // DropView drops the view name if it exists, and the table it reads when
 // ViewOver made it.
 func (d *DB) DropView(ctx context.Context, name string) error {
-	if err := d.run(ctx, "drop_view", name); err != nil {
+	if err := d.run(ctx, queries.EngineDropView, name); err != nil {
 		return err
 	}
 	return d.forget(ctx, name)
@@ -259,7 +259,7 @@ func (d *DB) forget(ctx context.Context, name string) error {
 // (engine/is_view.sql) rather than a table: a source read where it lies
 // (load.Options.View).
 func (d *DB) IsView(ctx context.Context, name string) (bool, error) {
-	n, err := d.CountFile(ctx, statements(), "is_view", nil, name)
+	n, err := d.CountFile(ctx, statements(), queries.EngineIsView, nil, name)
 	return n > 0, err
 }
 
@@ -272,7 +272,7 @@ func (d *DB) Materialize(ctx context.Context, name string) error {
 	if err != nil || !view {
 		return err
 	}
-	if err := d.run(ctx, "materialize", struct{ View, Temp string }{name, name + "__materialized"}); err != nil {
+	if err := d.run(ctx, queries.EngineMaterialize, struct{ View, Temp string }{name, name + "__materialized"}); err != nil {
 		d.conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return fmt.Errorf("duckdb: copy view %s into a table: %w", name, err)
 	}
@@ -319,7 +319,7 @@ func (d *DB) Refresh(ctx context.Context, name string) error {
 // SetMemoryLimit caps the memory DuckDB holds before it spills (a size in
 // DuckDB's notation, such as "4GB").
 func (d *DB) SetMemoryLimit(ctx context.Context, limit string) error {
-	return d.run(ctx, "memory_limit", limit)
+	return d.run(ctx, queries.EngineMemoryLimit, limit)
 }
 
 // run renders the engine statement id with data and executes it.
@@ -340,7 +340,7 @@ func (d *DB) Count(ctx context.Context, query string, args ...any) (int64, error
 // by DuckDB (NULL as nil), with the column names. Use it only for small
 // results: it holds them in memory.
 func (d *DB) Strings(ctx context.Context, query string, args ...any) ([]string, [][]*string, error) {
-	q, err := stmt("as_text", query)
+	q, err := stmt(queries.EngineAsText, query)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -393,7 +393,7 @@ type Column struct {
 // the catalog view should that fail otherwise.
 func (d *DB) Columns(ctx context.Context, table string) ([]Column, error) {
 	if plainName.MatchString(table) {
-		cols, err := d.columns(ctx, "table_columns", table)
+		cols, err := d.columns(ctx, queries.EngineTableColumns, table)
 		var de *duckdb.Error
 		switch {
 		case err == nil:
@@ -402,7 +402,7 @@ func (d *DB) Columns(ctx context.Context, table string) ([]Column, error) {
 			return nil, nil // no such table
 		}
 	}
-	return d.columns(ctx, "columns", table)
+	return d.columns(ctx, queries.EngineColumns, table)
 }
 
 // plainName is a table name DuckDB reads as itself in a qualified name.
@@ -436,7 +436,7 @@ func (d *DB) columns(ctx context.Context, id, table string) ([]Column, error) {
 
 // Version is the embedded DuckDB library version, such as "v1.5.6".
 func (d *DB) Version(ctx context.Context) (string, error) {
-	q, err := stmt("version", nil)
+	q, err := stmt(queries.EngineVersion, nil)
 	if err != nil {
 		return "", err
 	}

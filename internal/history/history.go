@@ -154,14 +154,14 @@ func sniff(path string) (bool, error) {
 // writing) and checks that it is a history database of a schema this
 // reconcile reads. The returned function detaches it.
 func attach(ctx context.Context, db *duck.DB, path string, readOnly bool) (func() error, error) {
-	if err := db.ExecFile(ctx, statements(), "attach", struct {
+	if err := db.ExecFile(ctx, statements(), queries.HistoryAttach, struct {
 		Path, DB string
 		ReadOnly bool
 	}{path, dbName, readOnly}); err != nil {
 		return nil, fmt.Errorf("%w: %s cannot be opened (%w); it is left as it is", ErrHistory, path, err)
 	}
 	detach := func() error {
-		return db.ExecFile(context.WithoutCancel(ctx), statements(), "detach", struct{ DB string }{dbName})
+		return db.ExecFile(context.WithoutCancel(ctx), statements(), queries.HistoryDetach, struct{ DB string }{dbName})
 	}
 	if err := identify(ctx, db, path); err != nil {
 		detach()
@@ -172,7 +172,7 @@ func attach(ctx context.Context, db *duck.DB, path string, readOnly bool) (func(
 
 // identify checks the identity row and the tables of the attached file.
 func identify(ctx context.Context, db *duck.DB, path string) error {
-	_, r, err := db.StringsFile(ctx, statements(), "tables", struct{ DB string }{dbName})
+	_, r, err := db.StringsFile(ctx, statements(), queries.HistoryTables, struct{ DB string }{dbName})
 	if err != nil {
 		return err
 	}
@@ -183,7 +183,7 @@ func identify(ctx context.Context, db *duck.DB, path string) error {
 	if !slices.Contains(have, "reconcile_history") {
 		return fmt.Errorf("%w: %s is a DuckDB database but not a reconcile run history (it has no reconcile_history table; tables: %s); it is left as it is", ErrHistory, path, strings.Join(have, ", "))
 	}
-	_, id, err := db.StringsFile(ctx, statements(), "identity", struct{ DB string }{dbName})
+	_, id, err := db.StringsFile(ctx, statements(), queries.HistoryIdentity, struct{ DB string }{dbName})
 	if err != nil {
 		return fmt.Errorf("%w: %s: its reconcile_history table cannot be read: %w", ErrHistory, path, err)
 	}
@@ -401,7 +401,7 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 			if c.Unrecorded, c.Damaged, err = FindUnrecorded(abs, run.Control, func(string) bool { return false }); err != nil {
 				return err
 			}
-			return db.ExecFile(ctx, statements(), "no_previous", nil)
+			return db.ExecFile(ctx, statements(), queries.HistoryNoPrevious, nil)
 		}
 		detach, err := attach(ctx, db, abs, true)
 		if err != nil {
@@ -418,7 +418,7 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 		}
 		var recErr error
 		c.Unrecorded, c.Damaged, err = FindUnrecorded(abs, run.Control, func(id string) bool {
-			n, err := db.CountFile(ctx, statements(), "run_recorded", struct{ DB, RunID string }{dbName, id})
+			n, err := db.CountFile(ctx, statements(), queries.HistoryRunRecorded, struct{ DB, RunID string }{dbName, id})
 			recErr = cmp.Or(recErr, err)
 			return n > 0
 		})
@@ -426,7 +426,7 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 			return err
 		}
 		if len(recent) == 0 {
-			return db.ExecFile(ctx, statements(), "no_previous", nil)
+			return db.ExecFile(ctx, statements(), queries.HistoryNoPrevious, nil)
 		}
 		last := recent[len(recent)-1]
 		prevSeq = last.Seq
@@ -436,7 +436,7 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 			if err != nil {
 				return err
 			}
-			_, r, err := db.StringsFile(ctx, statements(), "repeated_params", struct {
+			_, r, err := db.StringsFile(ctx, statements(), queries.HistoryRepeatedParams, struct {
 				DB, Control, Params string
 				Seq                 int64
 			}{dbName, run.Control, string(params), last.Seq})
@@ -453,7 +453,7 @@ func Classify(ctx context.Context, db *duck.DB, path string, run Run, checks []T
 		if prevSummary, err = runSummary(ctx, db, prevSeq); err != nil {
 			return err
 		}
-		return db.ExecFile(ctx, statements(), "previous_exceptions", struct {
+		return db.ExecFile(ctx, statements(), queries.HistoryPreviousExceptions, struct {
 			DB  string
 			Seq int64
 		}{dbName, prevSeq})
@@ -505,7 +505,7 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 	case !slices.Equal(pc.KeyColumns, keyCols):
 		ch.Since.Note = fmt.Sprintf("the previous run (%s) keyed this check by %s, this one by %s: every exception is new", c.Previous.ID, listOrNone(pc.KeyColumns), listOrNone(keyCols))
 	default:
-		held, err := db.CountFile(ctx, statements(), "previous_keys", struct{ Check string }{t.Check})
+		held, err := db.CountFile(ctx, statements(), queries.HistoryPreviousKeys, struct{ Check string }{t.Check})
 		if err != nil {
 			return nil, err
 		}
@@ -525,10 +525,10 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 		KeyColumns                                                   []string
 		Compared                                                     bool
 	}{ch.Keys, t.Table, t.Check, c.Run.ID, c.Run.StartedAt.UTC().Format(time.RFC3339), evidence.LifecycleNew, evidence.LifecycleRecurring, within, keyCols, ch.Since.Compared}
-	if err := db.ExecFile(ctx, statements(), "keys", data); err != nil {
+	if err := db.ExecFile(ctx, statements(), queries.HistoryKeys, data); err != nil {
 		return nil, err
 	}
-	if err := db.ExecFile(ctx, statements(), "classified", struct {
+	if err := db.ExecFile(ctx, statements(), queries.HistoryClassified, struct {
 		Out, Table, Keys    string
 		KeyColumns, Columns []string
 	}{ch.Table, t.Table, ch.Keys, keyCols, evidence.LifecycleColumns}); err != nil {
@@ -541,7 +541,7 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 	for _, col := range cols[len(t.Columns):] {
 		ch.Columns = append(ch.Columns, evidence.Column{Name: col.Name, Type: col.Type})
 	}
-	_, r, err := db.StringsFile(ctx, statements(), "key_counts", data)
+	_, r, err := db.StringsFile(ctx, statements(), queries.HistoryKeyCounts, data)
 	if err != nil {
 		return nil, err
 	}
@@ -560,7 +560,7 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 		KeyColumns, Columns             []string
 		Matched                         []matchedPart
 	}{resolved, t.Check, ch.Keys, c.Previous.ID, keyCols, []string{evidence.ColumnFirstSeenRun, evidence.ColumnFirstSeenDate, evidence.ColumnOpenRuns, evidence.ColumnLastSeenRun}, nil}
-	if err := db.ExecFile(ctx, statements(), "resolved", resolveData); err != nil {
+	if err := db.ExecFile(ctx, statements(), queries.HistoryResolved, resolveData); err != nil {
 		return nil, err
 	}
 	gone, err := db.CountRows(ctx, resolved)
@@ -592,7 +592,7 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 			}
 		}
 		if len(resolveData.Matched) == len(t.MatchedIDs) {
-			if err := db.ExecFile(ctx, statements(), "resolved", resolveData); err != nil {
+			if err := db.ExecFile(ctx, statements(), queries.HistoryResolved, resolveData); err != nil {
 				return nil, err
 			}
 			if ch.Since.Resolved, err = db.CountRows(ctx, resolved); err != nil {
@@ -614,7 +614,7 @@ func classify(ctx context.Context, db *duck.DB, c *Classification, t Table, prev
 // (its parameters and comparison, for the scope of its checks). A summary
 // that is not JSON is ErrHistory.
 func runSummary(ctx context.Context, db *duck.DB, seq int64) (*evidence.Summary, error) {
-	_, r, err := db.StringsFile(ctx, statements(), "run_summary", struct {
+	_, r, err := db.StringsFile(ctx, statements(), queries.HistoryRunSummary, struct {
 		DB  string
 		Seq int64
 	}{dbName, seq})
@@ -675,7 +675,7 @@ type RunRecord struct {
 // recentRuns reads the last limit runs (0: all) of control ("" with all
 // controls) from the attached history, oldest first, with their checks.
 func recentRuns(ctx context.Context, db *duck.DB, control string, limit int) ([]*RunRecord, error) {
-	_, r, err := db.StringsFile(ctx, statements(), "recent_runs", struct {
+	_, r, err := db.StringsFile(ctx, statements(), queries.HistoryRecentRuns, struct {
 		DB, Control string
 		All         bool
 		Limit       int
@@ -719,7 +719,7 @@ func recentRuns(ctx context.Context, db *duck.DB, control string, limit int) ([]
 	if len(seqs) == 0 {
 		return out, nil
 	}
-	_, cr, err := db.StringsFile(ctx, statements(), "run_checks", struct {
+	_, cr, err := db.StringsFile(ctx, statements(), queries.HistoryRunChecks, struct {
 		DB   string
 		Seqs []int64
 	}{dbName, seqs})
@@ -799,17 +799,17 @@ func Record(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Sum
 			target = leftover.HistoryStaging(c.File)
 			os.Remove(target)
 			defer os.Remove(target)
-			if err := db.ExecFile(ctx, statements(), "attach", struct {
+			if err := db.ExecFile(ctx, statements(), queries.HistoryAttach, struct {
 				Path, DB string
 				ReadOnly bool
 			}{target, dbName, false}); err != nil {
 				return fmt.Errorf("history: create %s: %w", c.File, err)
 			}
-			if err := db.ExecFile(ctx, statements(), "create_schema", struct {
+			if err := db.ExecFile(ctx, statements(), queries.HistoryCreateSchema, struct {
 				DB, Magic, Tool string
 				Version         int
 			}{dbName, Magic, s.Run.ToolVersion, SchemaVersion}); err != nil {
-				db.ExecFile(ctx, statements(), "detach", struct{ DB string }{dbName})
+				db.ExecFile(ctx, statements(), queries.HistoryDetach, struct{ DB string }{dbName})
 				return fmt.Errorf("history: create %s: %w", c.File, err)
 			}
 		} else {
@@ -821,17 +821,17 @@ func Record(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Sum
 		}
 		if err := insert(ctx, db, c, s, dir, manifestSHA); err != nil {
 			if !exists {
-				db.ExecFile(ctx, statements(), "detach", struct{ DB string }{dbName})
+				db.ExecFile(ctx, statements(), queries.HistoryDetach, struct{ DB string }{dbName})
 			}
 			return fmt.Errorf("history: record run %s in %s (the history is unchanged): %w", s.Run.ID, c.File, err)
 		}
-		if err := db.ExecFile(ctx, statements(), "checkpoint", struct{ DB string }{dbName}); err != nil {
+		if err := db.ExecFile(ctx, statements(), queries.HistoryCheckpoint, struct{ DB string }{dbName}); err != nil {
 			return err
 		}
 		if exists {
 			return nil
 		}
-		if err := db.ExecFile(ctx, statements(), "detach", struct{ DB string }{dbName}); err != nil {
+		if err := db.ExecFile(ctx, statements(), queries.HistoryDetach, struct{ DB string }{dbName}); err != nil {
 			return err
 		}
 		if _, err := os.Stat(target + ".wal"); err == nil {
@@ -847,15 +847,15 @@ func Record(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Sum
 
 // insert writes the run in one transaction.
 func insert(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Summary, dir, manifestSHA string) (err error) {
-	if err := db.ExecFile(ctx, statements(), "begin", nil); err != nil {
+	if err := db.ExecFile(ctx, statements(), queries.HistoryBegin, nil); err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
-			db.ExecFile(ctx, statements(), "rollback", nil)
+			db.ExecFile(ctx, statements(), queries.HistoryRollback, nil)
 		}
 	}()
-	seq, err := db.CountFile(ctx, statements(), "next_seq", struct{ DB string }{dbName})
+	seq, err := db.CountFile(ctx, statements(), queries.HistoryNextSeq, struct{ DB string }{dbName})
 	if err != nil {
 		return err
 	}
@@ -872,25 +872,25 @@ func insert(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Sum
 		perKey, restarts = r.SinkRowsPerKey, len(r.Restarts)
 	}
 	t := s.Totals
-	if err := db.ExecFile(ctx, statements(), "insert_run", struct{ DB string }{dbName}, seq, s.Run.ID, s.Control.Name, s.Run.StartedAt, s.Run.FinishedAt,
+	if err := db.ExecFile(ctx, statements(), queries.HistoryInsertRun, struct{ DB string }{dbName}, seq, s.Run.ID, s.Control.Name, s.Run.StartedAt, s.Run.FinishedAt,
 		string(s.Status), string(params), dir, manifestSHA, t.SourceRows, t.SinkRows, t.SourceDistinctIDs, t.SinkDistinctIDs,
 		perKey, restarts, summary.String()); err != nil {
 		return err
 	}
 	for _, in := range s.Inputs {
 		if len(in.Files) == 0 {
-			if err := db.ExecFile(ctx, statements(), "insert_input", struct{ DB string }{dbName}, seq, in.Role, in.Kind, in.Location, in.Rows, nil, nil, nil); err != nil {
+			if err := db.ExecFile(ctx, statements(), queries.HistoryInsertInput, struct{ DB string }{dbName}, seq, in.Role, in.Kind, in.Location, in.Rows, nil, nil, nil); err != nil {
 				return err
 			}
 		}
 		for _, f := range in.Files {
-			if err := db.ExecFile(ctx, statements(), "insert_input", struct{ DB string }{dbName}, seq, in.Role, in.Kind, in.Location, in.Rows, f.Path, f.Bytes, f.SHA256); err != nil {
+			if err := db.ExecFile(ctx, statements(), queries.HistoryInsertInput, struct{ DB string }{dbName}, seq, in.Role, in.Kind, in.Location, in.Rows, f.Path, f.Bytes, f.SHA256); err != nil {
 				return err
 			}
 		}
 	}
 	for _, m := range t.Measures {
-		if err := db.ExecFile(ctx, statements(), "insert_measure", struct{ DB string }{dbName}, seq, m.Name, m.Type, m.SourceSum, m.SinkSum, m.Difference); err != nil {
+		if err := db.ExecFile(ctx, statements(), queries.HistoryInsertMeasure, struct{ DB string }{dbName}, seq, m.Name, m.Type, m.SourceSum, m.SinkSum, m.Difference); err != nil {
 			return err
 		}
 	}
@@ -902,7 +902,7 @@ func insert(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Sum
 		if since == nil {
 			since = &evidence.SinceLastRun{KeyColumns: []string{}}
 		}
-		if err := db.ExecFile(ctx, statements(), "insert_check", struct {
+		if err := db.ExecFile(ctx, statements(), queries.HistoryInsertCheck, struct {
 			DB, Check, Status        string
 			Seq, Exceptions          int64
 			KeyColumns               []string
@@ -912,7 +912,7 @@ func insert(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Sum
 			return err
 		}
 		if ch := c.Checks[chk.ID]; ch != nil {
-			if err := db.ExecFile(ctx, statements(), "insert_exceptions", struct {
+			if err := db.ExecFile(ctx, statements(), queries.HistoryInsertExceptions, struct {
 				DB, Check, Keys string
 				Seq             int64
 			}{dbName, chk.ID, ch.Keys, seq}); err != nil {
@@ -920,7 +920,7 @@ func insert(ctx context.Context, db *duck.DB, c *Classification, s *evidence.Sum
 			}
 		}
 	}
-	return db.ExecFile(ctx, statements(), "commit", nil)
+	return db.ExecFile(ctx, statements(), queries.HistoryCommit, nil)
 }
 
 func orEmpty(m map[string]string) map[string]string {

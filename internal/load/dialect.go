@@ -11,6 +11,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources"
 )
 
@@ -83,7 +84,7 @@ func renameColumns(ctx context.Context, db *duck.DB, table, role string, rename 
 		if !ok {
 			continue
 		}
-		if err := db.ExecFile(ctx, statements(), "rename_column", struct{ Table, From, To string }{table, c.Name, to}); err != nil {
+		if err := db.ExecFile(ctx, statements(), queries.LoadRenameColumn, struct{ Table, From, To string }{table, c.Name, to}); err != nil {
 			return nil, err
 		}
 		from[to] = c.Name
@@ -221,7 +222,7 @@ func applyFormats(ctx context.Context, db *duck.DB, table, role string, f source
 			if zonedType.MatchString(typ) && !strings.Contains(pattern, "%z") && !strings.Contains(pattern, "%Z") {
 				typ = "TIMESTAMP"
 			}
-			if err := db.ExecFile(ctx, statements(), "format_time", struct{ Table, Column, Type, Pattern string }{table, d.Name, typ, pattern}); err != nil {
+			if err := db.ExecFile(ctx, statements(), queries.LoadFormatTime, struct{ Table, Column, Type, Pattern string }{table, d.Name, typ, pattern}); err != nil {
 				return err
 			}
 		case "number":
@@ -243,7 +244,7 @@ func applyFormats(ctx context.Context, db *duck.DB, table, role string, f source
 		}); err != nil {
 			return err
 		}
-		if err := db.ExecFile(ctx, statements(), "format_number", struct{ Table, Column, Thousands, Decimal string }{table, c, f.Thousands, decimalOr(f.DecimalSeparator)}); err != nil {
+		if err := db.ExecFile(ctx, statements(), queries.LoadFormatNumber, struct{ Table, Column, Thousands, Decimal string }{table, c, f.Thousands, decimalOr(f.DecimalSeparator)}); err != nil {
 			return err
 		}
 	}
@@ -258,7 +259,7 @@ func example(f sources.ValueFormats) string {
 // checkFormat finds the first value of column that does not match a
 // strftime pattern or a regex (format_check) and returns fail(msg) for it.
 func checkFormat(ctx context.Context, db *duck.DB, table, column, pattern, regex string, fail func(string) error) error {
-	q, err := statements().SQL("format_check", struct{ Table, Column, Pattern, Regex string }{table, column, pattern, regex})
+	q, err := statements().SQL(queries.LoadFormatCheck, struct{ Table, Column, Pattern, Regex string }{table, column, pattern, regex})
 	if err != nil {
 		return err
 	}

@@ -149,7 +149,7 @@ func drop(ctx context.Context, db *duck.DB, table string) {
 		db.DropView(ctx, table)
 		return
 	}
-	db.ExecFile(ctx, statements(), "drop_table", tableData{table})
+	db.ExecFile(ctx, statements(), queries.LoadDropTable, tableData{table})
 }
 
 // Table reads src into a new table named table of db and returns the
@@ -281,7 +281,7 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 	if in.TimeZone == "" {
 		in.TimeZone = "UTC"
 	}
-	rows, err := db.CountFile(ctx, statements(), "count_rows", tableData{table})
+	rows, err := db.CountFile(ctx, statements(), queries.LoadCountRows, tableData{table})
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +317,7 @@ func notReadTypes(ctx context.Context, db *duck.DB, scan *sources.Scan, cols []s
 	if len(names) == 0 || len(scan.Files) == 0 {
 		return nil
 	}
-	_, rows, err := db.StringsFile(ctx, statements(), "parquet_types", struct {
+	_, rows, err := db.StringsFile(ctx, statements(), queries.LoadParquetTypes, struct {
 		File    string
 		Columns []string
 	}{scan.Files[0].Path, names})
@@ -456,7 +456,7 @@ func UserColumns(ctx context.Context, db *duck.DB, table string) ([]duck.Column,
 // columns, rendered by the caller from its own SQL file. ok is false when
 // no row matches.
 func BadValue(ctx context.Context, db *duck.DB, table, column, cond string) (msg string, ok bool, err error) {
-	q, err := statements().SQL("bad_value", struct{ Table, Column, Cond string }{table, column, cond})
+	q, err := statements().SQL(queries.LoadBadValue, struct{ Table, Column, Cond string }{table, column, cond})
 	if err != nil {
 		return "", false, err
 	}
@@ -524,7 +524,7 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 	if err := applyDeclared(ctx, db, tmp, "sink", apply, formats, opt.Rename, opt.TimeZone); err != nil {
 		return 0, err
 	}
-	n, err := db.CountFile(ctx, statements(), "count_rows", tableData{tmp})
+	n, err := db.CountFile(ctx, statements(), queries.LoadCountRows, tableData{tmp})
 	if err != nil || len(ids) == 0 {
 		return n, err
 	}
@@ -557,10 +557,10 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 		Table, From string
 		Columns     []duck.Column
 	}{table, tmp, ids}
-	if err := db.ExecFile(ctx, statements(), "uncommitted_table", data); err != nil {
+	if err := db.ExecFile(ctx, statements(), queries.LoadUncommittedTable, data); err != nil {
 		return 0, err
 	}
-	if err := db.ExecFile(ctx, statements(), "uncommitted_insert", data); err != nil {
+	if err := db.ExecFile(ctx, statements(), queries.LoadUncommittedInsert, data); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -569,7 +569,7 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 // UncommittedTable creates the (empty) side table of a sink's uncommitted
 // rows with the id columns ids, when it does not exist.
 func UncommittedTable(ctx context.Context, db *duck.DB, table string, ids []duck.Column) error {
-	return db.ExecFile(ctx, statements(), "uncommitted_table", struct {
+	return db.ExecFile(ctx, statements(), queries.LoadUncommittedTable, struct {
 		Table   string
 		Columns []duck.Column
 	}{table, ids})
@@ -594,7 +594,7 @@ const maxFileEnum = 10000
 // M rows made them more than twice as slow (file_enum_column.sql). A table
 // with no row, a NULL __file or more than maxFileEnum files keeps the text.
 func arrowFileEnum(ctx context.Context, db *duck.DB, table string) error {
-	_, rows, err := db.StringsFile(ctx, statements(), "file_names", struct {
+	_, rows, err := db.StringsFile(ctx, statements(), queries.LoadFileNames, struct {
 		Table string
 		Limit int
 	}{table, maxFileEnum})
@@ -615,5 +615,5 @@ func arrowFileEnum(ctx context.Context, db *duck.DB, table string) error {
 	if err != nil {
 		return err
 	}
-	return db.ExecFile(ctx, statements(), "file_enum_column", struct{ Table, Enum string }{table, name})
+	return db.ExecFile(ctx, statements(), queries.LoadFileEnumColumn, struct{ Table, Enum string }{table, name})
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
+	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources"
 )
 
@@ -148,7 +149,7 @@ func loadTwoPass(ctx context.Context, db *duck.DB, table, location string, scan 
 		return err
 	}
 	for {
-		q, err := statements().SQL("file_provenance", struct {
+		q, err := statements().SQL(queries.LoadFileProvenance, struct {
 			Table, Raw, Enum string
 			Paths, Names     []string
 			FirstLine        int64
@@ -221,7 +222,7 @@ func readRaw(ctx context.Context, db *duck.DB, raw string, scan *sources.Scan) e
 			paths = append(paths, scan.Files[end].Path)
 			end++
 		}
-		err := db.ExecFile(ctx, statements(), "read_csv", struct {
+		err := db.ExecFile(ctx, statements(), queries.LoadReadCSV, struct {
 			Table                         string
 			Append                        bool
 			Files, Columns                []string
@@ -251,7 +252,7 @@ func rawFile(scan *sources.Scan) bool {
 // a text "007" into 7), so it is never given two schemas at once.
 func readParquetRuns(ctx context.Context, db *duck.DB, raw string, scan *sources.Scan) error {
 	for i, r := range schemaRuns(scan) {
-		err := db.ExecFile(ctx, statements(), "read_parquet", struct {
+		err := db.ExecFile(ctx, statements(), queries.LoadReadParquet, struct {
 			Table            string
 			Append, Filename bool
 			Columns          []parquetColumn
@@ -336,7 +337,7 @@ func loadParquet(ctx context.Context, db *duck.DB, table string, scan *sources.S
 	for i, f := range scan.Files {
 		paths[i] = f.Path
 	}
-	_, rows, err := db.StringsFile(ctx, statements(), "parquet_rows", struct{ Files []string }{paths})
+	_, rows, err := db.StringsFile(ctx, statements(), queries.LoadParquetRows, struct{ Files []string }{paths})
 	if err != nil {
 		return false, err
 	}
@@ -366,7 +367,7 @@ func loadParquet(ctx context.Context, db *duck.DB, table string, scan *sources.S
 		return false, err
 	}
 	for i, r := range schemaRuns(scan) {
-		err := db.ExecFile(ctx, statements(), "read_parquet_table", struct {
+		err := db.ExecFile(ctx, statements(), queries.LoadReadParquetTable, struct {
 			Table, Enum         string
 			Append, View        bool
 			Columns             []parquetColumn
@@ -387,7 +388,7 @@ func loadParquet(ctx context.Context, db *duck.DB, table string, scan *sources.S
 // when not, the table and the type are dropped, for the caller to make the
 // table again the plain way.
 func complete(ctx context.Context, db *duck.DB, table, enum string) (bool, error) {
-	missing, err := db.CountFile(ctx, statements(), "missing_row", tableData{table})
+	missing, err := db.CountFile(ctx, statements(), queries.LoadMissingRow, tableData{table})
 	if err != nil {
 		return false, err
 	}
@@ -396,7 +397,7 @@ func complete(ctx context.Context, db *duck.DB, table, enum string) (bool, error
 	}
 	drop(ctx, db, table)
 	if enum != "" {
-		if err := db.ExecFile(ctx, statements(), "drop_file_enum", struct{ Name string }{enum}); err != nil {
+		if err := db.ExecFile(ctx, statements(), queries.LoadDropFileEnum, struct{ Name string }{enum}); err != nil {
 			return false, err
 		}
 	}
@@ -420,10 +421,10 @@ func createFileEnum(ctx context.Context, db *duck.DB, table string, values []str
 	}
 	values = slices.Compact(slices.Sorted(slices.Values(values)))
 	name := table + "__file_enum"
-	if err := db.ExecFile(ctx, statements(), "drop_file_enum", struct{ Name string }{name}); err != nil {
+	if err := db.ExecFile(ctx, statements(), queries.LoadDropFileEnum, struct{ Name string }{name}); err != nil {
 		return "", err
 	}
-	if err := db.ExecFile(ctx, statements(), "file_enum", struct {
+	if err := db.ExecFile(ctx, statements(), queries.LoadFileEnum, struct {
 		Name   string
 		Values []string
 	}{name, values}); err != nil {
@@ -472,7 +473,7 @@ func physicalLines(ctx context.Context, db *duck.DB, table string, scan *sources
 		if err != nil {
 			return err
 		}
-		records, err := db.CountFile(ctx, statements(), "file_records", tableData{table}, f.Name)
+		records, err := db.CountFile(ctx, statements(), queries.LoadFileRecords, tableData{table}, f.Name)
 		if err != nil {
 			return err
 		}
@@ -567,7 +568,7 @@ func setLines(ctx context.Context, db *duck.DB, table string, scan *sources.Scan
 		return err
 	}
 	defer drop(ctx, db, m)
-	return db.ExecFile(ctx, statements(), "set_lines", struct{ Table, Lines string }{table, m}, f.Name)
+	return db.ExecFile(ctx, statements(), queries.LoadSetLines, struct{ Table, Lines string }{table, m}, f.Name)
 }
 
 // declared is what declared_type_check and set_type render: column Column
@@ -651,11 +652,11 @@ func conversion(table, column, from, typ, resolved, zone string) (declared, erro
 		data.RoundTrip = "" // the zone, not a cast, converts it
 	}
 	var err error
-	if data.Value, err = statements().SQL("declared_value", v); err != nil {
+	if data.Value, err = statements().SQL(queries.LoadDeclaredValue, v); err != nil {
 		return data, err
 	}
 	v.Cast = "TRY_CAST"
-	if data.TryValue, err = statements().SQL("declared_value", v); err != nil {
+	if data.TryValue, err = statements().SQL(queries.LoadDeclaredValue, v); err != nil {
 		return data, err
 	}
 	// A text naming its zone (10:00 Europe/Berlin) is checked in that zone,
@@ -665,7 +666,7 @@ func conversion(table, column, from, typ, resolved, zone string) (declared, erro
 			name string
 			to   *string
 		}{{"wall", &data.NamedWall}, {"zone", &data.NamedZone}} {
-			if *part.to, err = statements().SQL("declared_named_zone", struct{ Column, Part string }{column, part.name}); err != nil {
+			if *part.to, err = statements().SQL(queries.LoadDeclaredNamedZone, struct{ Column, Part string }{column, part.name}); err != nil {
 				return data, err
 			}
 		}
@@ -676,7 +677,7 @@ func conversion(table, column, from, typ, resolved, zone string) (declared, erro
 	if zone != "UTC" && (v.Zone != "" || v.Zoneless) {
 		v.Zoned, v.TryValue = v.Zone != "", data.TryValue
 		data.Zone = zone
-		if data.Wall, err = statements().SQL("declared_wall", v); err != nil {
+		if data.Wall, err = statements().SQL(queries.LoadDeclaredWall, v); err != nil {
 			return data, err
 		}
 	}
@@ -716,7 +717,7 @@ var decimalType = regexp.MustCompile(`(?i)^\s*(DECIMAL|NUMERIC)\s*\(\s*(\d+)\s*(
 // any row. A type DuckDB does not have (FOO) or refuses (DECIMAL(5,10)) is a
 // spec.ErrInvalid (exit 2) naming the input role, the column and the type.
 func ResolveType(ctx context.Context, db *duck.DB, role string, d sources.Column) (string, error) {
-	_, rows, err := db.StringsFile(ctx, statements(), "type_of", struct{ Type string }{d.Type})
+	_, rows, err := db.StringsFile(ctx, statements(), queries.LoadTypeOf, struct{ Type string }{d.Type})
 	if err == nil && len(rows) == 1 && rows[0][0] != nil {
 		return *rows[0][0], nil
 	}
@@ -901,7 +902,7 @@ func applyDeclared(ctx context.Context, db *duck.DB, table, role string, declare
 				return fmt.Errorf("%s is a wall-clock time that occurs twice in %s (a DST change repeats it), read as the declared type %s: which instant it is cannot be told; write the value with its offset%s", msg, zone, d.Type, declareZoned(d.Type))
 			}
 		}
-		if err := db.ExecFile(ctx, statements(), "set_type", data); err != nil {
+		if err := db.ExecFile(ctx, statements(), queries.LoadSetType, data); err != nil {
 			return err
 		}
 	}
@@ -919,7 +920,7 @@ func declareZoned(typ string) string {
 // declaredCheck runs declared_type_check for data and returns the first
 // value it finds, as BadValue formats it, and the value itself (firstBad).
 func declaredCheck(ctx context.Context, db *duck.DB, data declared) (string, *string, bool, error) {
-	q, err := statements().SQL("declared_type_check", data)
+	q, err := statements().SQL(queries.LoadDeclaredTypeCheck, data)
 	if err != nil {
 		return "", nil, false, err
 	}

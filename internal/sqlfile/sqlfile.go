@@ -120,6 +120,27 @@ func parseHeader(name, text string, keys []string, funcs template.FuncMap) (*Fil
 	return f, nil
 }
 
+// HeaderValue returns the value of the first header line "-- key: value"
+// of text whose key is key ("" when there is none). It reads the header
+// as Parse does — up to the first line that is not a comment — but accepts
+// any key and checks nothing else: for a tool that reads one key of files
+// of several kinds (queries/internal/genids reads every file's id).
+func HeaderValue(text, key string) string {
+	for rest := text; rest != ""; {
+		var l string
+		l, rest, _ = strings.Cut(rest, "\n")
+		l = strings.TrimSpace(l)
+		if !strings.HasPrefix(l, "--") {
+			break
+		}
+		k, v, ok := strings.Cut(strings.TrimPrefix(l, "--"), ":")
+		if ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
 // Template parses the file's template (once; later calls return the same
 // template or error). Errors wrap ErrParse and name the file.
 func (f *File) Template() (*template.Template, error) {

@@ -32,6 +32,17 @@ func TestParseHeader(t *testing.T) {
 	}
 }
 
+// HeaderValue reads a key of the header only, whatever the other keys:
+// not a key of the body's comments, nor a key that is absent.
+func TestHeaderValue(t *testing.T) {
+	text := "-- check: late_postings\n-- assertion: completeness\n--\n-- statement: x\nSELECT 1\n-- fragment: body\n"
+	for key, want := range map[string]string{"check": "late_postings", "assertion": "completeness", "statement": "x", "fragment": "", "description": ""} {
+		if got := HeaderValue(text, key); got != want {
+			t.Errorf("HeaderValue(%s) = %q, want %q", key, got, want)
+		}
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	tests := []struct{ name, text, want string }{
 		{"unknown key", "-- statment: x\nSELECT 1", `x.sql:1: unknown header key "statment"`},
