@@ -45,7 +45,8 @@
 //	-- returns: …                    optional: the shape of its result (columns and types)
 //
 // An unknown key, a missing description, or an id that is not the file's
-// name is a broken build: MustSet panics when the program starts.
+// name is a broken build: NewSet returns it as an error and MustSet, with
+// which a package reads its own folder, panics with it in every program.
 //
 // Go code names a file by its constant in ids.go (CheckMissingIDs,
 // HistoryAttach, BenchPGLoadDrop: the folder and the id in mixed caps),
@@ -60,8 +61,8 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
-	"testing"
 	"text/template"
 
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
@@ -82,20 +83,35 @@ type Set struct {
 	set *sqlfile.Set
 }
 
-// MustSet reads every file of sub-folder dir of FS with the template
-// helpers funcs and checks its header (see the package doc). It panics on
-// any problem: the files are embedded, so a failure is a bug in the build.
-// A file's template is parsed when it is first rendered
-// (sqlfile.NewEmbeddedSet: 13 ms of every run went to parsing all 211), except in a test
-// binary, where every template of the set is parsed here, so that a
-// broken file fails the tests of every package that uses its folder.
+// NewSet reads every file of sub-folder dir of FS with the template
+// helpers funcs and checks its header (see the package doc): an unknown
+// key, no statement: or fragment: line or both, an id that is not the
+// file's name, or no description is an error wrapping sqlfile.ErrParse
+// that names the file (every problem of the folder, joined). A file's
+// template is parsed when it is first rendered (sqlfile.NewEmbeddedSet:
+// 13 ms of every run went to parsing all 211), so a template that does not
+// parse is the error of Set.SQL; the tests of the package that owns a
+// folder parse all of it with its helpers (Set.ParseAll).
+func NewSet(dir string, funcs template.FuncMap) (*Set, error) {
+	return newSet(FS, dir, funcs)
+}
+
+// MustSet is NewSet for a package's own folder, read when the package is
+// initialised or first uses it: the files are embedded, so an error is a
+// bug in the build, and MustSet panics with it in every program.
 func MustSet(dir string, funcs template.FuncMap) *Set {
-	s, err := sqlfile.NewEmbeddedSet(FS, dir, Keys, funcs)
-	if err == nil && testing.Testing() {
-		err = s.ParseAll()
-	}
+	s, err := NewSet(dir, funcs)
 	if err != nil {
 		panic(err)
+	}
+	return s
+}
+
+// newSet is NewSet over the files of fsys.
+func newSet(fsys fs.FS, dir string, funcs template.FuncMap) (*Set, error) {
+	s, err := sqlfile.NewEmbeddedSet(fsys, dir, Keys, funcs)
+	if err != nil {
+		return nil, err
 	}
 	var errs []error
 	for _, id := range s.IDs() {
@@ -114,10 +130,19 @@ func MustSet(dir string, funcs template.FuncMap) *Set {
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
-		panic(fmt.Errorf("%w: %w", sqlfile.ErrParse, err))
+		return nil, fmt.Errorf("%w: %w", sqlfile.ErrParse, err)
 	}
-	return &Set{dir: dir, set: s}
+	return &Set{dir: dir, set: s}, nil
 }
+
+// ParseAll parses the template of every file of the set with its helpers
+// and returns every error, joined (each wraps sqlfile.ErrParse and names
+// its file): for the test of the package that owns the folder.
+func (s *Set) ParseAll() error { return s.set.ParseAll() }
+
+// File returns the parsed header of the file with id (an error wrapping
+// sqlfile.ErrParse when the set has none).
+func (s *Set) File(id string) (*sqlfile.File, error) { return s.set.Get(id) }
 
 // SQL renders the file with id for data and returns the statement (or
 // fragment) as it is sent to DuckDB: without its header, without a

@@ -79,16 +79,6 @@ func write(t *testing.T, dir, name, ext, body string) string {
 	return p + ext
 }
 
-// Every statement file parses with the strict header (statement: equal to
-// the file's id, a description): Table panics otherwise, so loading any
-// input proves it.
-func TestStatementsParse(t *testing.T) {
-	dir := t.TempDir()
-	if _, _, err := loadInto(t, sources.Location{Role: "sink", URI: write(t, dir, "a.csv", "", "id\n1\n")}); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // A compressed input reads like the plain one, with __line counting lines
 // of the decompressed text (after a blank line and a field spanning two
 // lines too) — for CSV, read natively by DuckDB, and for NDJSON, decoded in

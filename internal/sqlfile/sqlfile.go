@@ -47,10 +47,9 @@ type File struct {
 
 	// The template is parsed when first rendered: a run renders about 40
 	// of the 211 embedded files, and parsing all of them when the program
-	// started took 13 ms of every run. In a test binary queries.MustSet
-	// parses every file of a folder when the folder is first used
-	// (testing.Testing), so a broken file still fails the tests of every
-	// package that uses it.
+	// started took 13 ms of every run. The test of the package that owns
+	// a folder of queries/ parses all of it (queries.Set.ParseAll), so a
+	// broken file still fails the tests.
 	text  string
 	funcs template.FuncMap
 	once  sync.Once
