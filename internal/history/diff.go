@@ -85,60 +85,15 @@ func (c *Comparison) Differs() bool {
 // ErrUnverified, one without a manifest wraps evidence.ErrNoManifest.
 // Checks are listed in A's order, then those only B ran.
 func Diff(ctx context.Context, a, b string) (*Comparison, error) {
-	c := &Comparison{}
-	keys := [2]map[string]map[string]Key{}
-	// rows[i][check][key id] are the key's rows in folder i, each its value
-	// columns as JSON text, sorted
-	rows := [2]map[string]map[string][]string{}
-	for i, dir := range []string{a, b} {
-		v, err := evidence.Verify(ctx, dir, nil)
-		if err != nil {
-			return nil, err
-		}
-		if !v.OK() {
-			return nil, fmt.Errorf("%w: %s: %d changed, %d missing, %d added (reconcile verify %s lists them)", ErrUnverified, dir, len(v.Changed), len(v.Missing), len(v.Added), dir)
-		}
-		f, err := os.Open(filepath.Join(dir, evidence.SummaryFile))
-		if err != nil {
-			return nil, err
-		}
-		s, err := evidence.DecodeSummary(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", dir, err)
-		}
-		view, err := report.NewView(ctx, s, os.DirFS(dir))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", dir, err)
-		}
-		keys[i] = map[string]map[string]Key{}
-		rows[i] = map[string]map[string][]string{}
-		for _, cv := range view.Checks {
-			if cv.Status == evidence.Skipped || cv.File == "" {
-				continue
-			}
-			idx, vals := keyIndexes(cv.Columns), valueColumns(cv.Columns)
-			set, byKey := map[string]Key{}, map[string][]string{}
-			err := view.EachRow(ctx, cv, func(row []report.Cell) error {
-				k := cellsAt(row, idx)
-				set[k.id()] = k
-				byKey[k.id()] = append(byKey[k.id()], cellsAt(row, vals).id())
-				return nil
-			})
-			if err != nil {
-				return nil, err
-			}
-			for _, rs := range byKey {
-				slices.Sort(rs)
-			}
-			keys[i][cv.ID], rows[i][cv.ID] = set, byKey
-		}
-		if i == 0 {
-			c.A = Folder{Dir: dir, Summary: s}
-		} else {
-			c.B = Folder{Dir: dir, Summary: s}
-		}
+	fa, err := readExceptions(ctx, a)
+	if err != nil {
+		return nil, err
 	}
+	fb, err := readExceptions(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	c := &Comparison{A: Folder{Dir: a, Summary: fa.summary}, B: Folder{Dir: b, Summary: fb.summary}}
 	var ids []string
 	for _, s := range []*evidence.Summary{c.A.Summary, c.B.Summary} {
 		for _, ch := range s.Checks {
@@ -148,48 +103,116 @@ func Diff(ctx context.Context, a, b string) (*Comparison, error) {
 		}
 	}
 	for _, id := range ids {
-		d := &CheckDiff{ID: id}
-		ka, inA := keys[0][id]
-		kb, inB := keys[1][id]
-		d.InA, d.InB = len(ka), len(kb)
-		colsA, colsB := keyColumnsOf(c.A.Summary, id), keyColumnsOf(c.B.Summary, id)
-		d.KeyColumns = colsA
-		if !inA {
-			d.KeyColumns = colsB
+		if d := compareCheck(id, fa, fb); d != nil {
+			c.Checks = append(c.Checks, d)
 		}
-		switch {
-		case !inA && !inB:
-			continue // skipped in both
-		case !inA:
-			d.Note = "not run in " + a
-		case !inB:
-			d.Note = "not run in " + b
-		case !slices.Equal(colsA, colsB):
-			d.Note = fmt.Sprintf("keyed by %s in %s and by %s in %s: not compared", listOrNone(colsA), a, listOrNone(colsB), b)
-		default:
-			ra, rb := rows[0][id], rows[1][id]
-			for kid, k := range ka {
-				if _, ok := kb[kid]; !ok {
-					d.OnlyA = append(d.OnlyA, k)
-					continue
-				}
-				d.Both++
-				if !slices.Equal(ra[kid], rb[kid]) {
-					d.Changed = append(d.Changed, k)
-				}
-			}
-			for kid, k := range kb {
-				if _, ok := ka[kid]; !ok {
-					d.OnlyB = append(d.OnlyB, k)
-				}
-			}
-			sortKeys(d.OnlyA)
-			sortKeys(d.OnlyB)
-			sortKeys(d.Changed)
-		}
-		c.Checks = append(c.Checks, d)
 	}
 	return c, nil
+}
+
+// folderExceptions are the exceptions of one evidence folder, by check id.
+type folderExceptions struct {
+	dir     string
+	summary *evidence.Summary
+	// keys[check][key id] are the check's keys; a check that did not run
+	// (skipped, or no exceptions file) has none.
+	keys map[string]map[string]Key
+	// rows[check][key id] are the key's rows, each its value columns as
+	// JSON text, sorted.
+	rows map[string]map[string][]string
+}
+
+// readExceptions verifies the evidence folder dir against its manifest and
+// reads its summary and the keys and rows of every check that ran.
+func readExceptions(ctx context.Context, dir string) (*folderExceptions, error) {
+	v, err := evidence.Verify(ctx, dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	if !v.OK() {
+		return nil, fmt.Errorf("%w: %s: %d changed, %d missing, %d added (reconcile verify %s lists them)", ErrUnverified, dir, len(v.Changed), len(v.Missing), len(v.Added), dir)
+	}
+	f, err := os.Open(filepath.Join(dir, evidence.SummaryFile))
+	if err != nil {
+		return nil, err
+	}
+	s, err := evidence.DecodeSummary(f)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	view, err := report.NewView(ctx, s, os.DirFS(dir))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	fe := &folderExceptions{dir: dir, summary: s, keys: map[string]map[string]Key{}, rows: map[string]map[string][]string{}}
+	for _, cv := range view.Checks {
+		if cv.Status == evidence.Skipped || cv.File == "" {
+			continue
+		}
+		idx, vals := keyIndexes(cv.Columns), valueColumns(cv.Columns)
+		set, byKey := map[string]Key{}, map[string][]string{}
+		err := view.EachRow(ctx, cv, func(row []report.Cell) error {
+			k := cellsAt(row, idx)
+			set[k.id()] = k
+			byKey[k.id()] = append(byKey[k.id()], cellsAt(row, vals).id())
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, rs := range byKey {
+			slices.Sort(rs)
+		}
+		fe.keys[cv.ID], fe.rows[cv.ID] = set, byKey
+	}
+	return fe, nil
+}
+
+// compareCheck compares check id's keys and rows in folders a and b: nil
+// when it ran in neither, a Note when it ran in one only or was keyed by
+// other columns, else the keys only in a, only in b, and changed.
+func compareCheck(id string, a, b *folderExceptions) *CheckDiff {
+	d := &CheckDiff{ID: id}
+	ka, inA := a.keys[id]
+	kb, inB := b.keys[id]
+	d.InA, d.InB = len(ka), len(kb)
+	colsA, colsB := keyColumnsOf(a.summary, id), keyColumnsOf(b.summary, id)
+	d.KeyColumns = colsA
+	if !inA {
+		d.KeyColumns = colsB
+	}
+	switch {
+	case !inA && !inB:
+		return nil // skipped in both
+	case !inA:
+		d.Note = "not run in " + a.dir
+	case !inB:
+		d.Note = "not run in " + b.dir
+	case !slices.Equal(colsA, colsB):
+		d.Note = fmt.Sprintf("keyed by %s in %s and by %s in %s: not compared", listOrNone(colsA), a.dir, listOrNone(colsB), b.dir)
+	default:
+		ra, rb := a.rows[id], b.rows[id]
+		for kid, k := range ka {
+			if _, ok := kb[kid]; !ok {
+				d.OnlyA = append(d.OnlyA, k)
+				continue
+			}
+			d.Both++
+			if !slices.Equal(ra[kid], rb[kid]) {
+				d.Changed = append(d.Changed, k)
+			}
+		}
+		for kid, k := range kb {
+			if _, ok := ka[kid]; !ok {
+				d.OnlyB = append(d.OnlyB, k)
+			}
+		}
+		sortKeys(d.OnlyA)
+		sortKeys(d.OnlyB)
+		sortKeys(d.Changed)
+	}
+	return d
 }
 
 // cellsAt is the text of row's cells at positions idx (nil for NULL).
