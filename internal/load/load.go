@@ -187,95 +187,133 @@ func TableWith(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 	return in, nil
 }
 
+// loadTable reads src into table — with DuckDB's own reader where it
+// reads the input (readScan), else through the source's Read
+// (readRecords) — and then makes it the control's table (shapeTable).
 func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Source, opt Options) (*sources.Input, error) {
 	var in *sources.Input
 	if sc, ok := src.(sources.Scanner); ok {
-		sin, scan, err := sc.Scan(ctx)
-		if err != nil {
+		var err error
+		if in, err = readScan(ctx, db, table, sc, opt); err != nil {
 			return nil, err
-		}
-		var notRead []sources.Column
-		if opt.Columns != nil && opt.Rename == nil && scan.Format == sources.FormatParquet {
-			scan, notRead = project(scan, opt.Columns, sin.Declared)
-		}
-		// A scan of no file (an input whose every file is uncommitted:
-		// no record, its columns known) is read as empty records.
-		if native(scan) && len(scan.Files) > 0 && !shadowsRowID(scan) {
-			rw := rewrites(opt, sin)
-			inPlace, err := loadScan(ctx, db, table, sin.Location, scan, opt.View && !rw, rw)
-			var re *readerError
-			switch {
-			case err != nil && scan.Format == sources.FormatCSV && errors.As(err, &re) && ctx.Err() == nil:
-				// read_csv refused the text (too many fields, mixed line
-				// endings, …) with its own message and numbering: the
-				// source's Read, the reference reading, reads it instead,
-				// and reads it or refuses it naming file and physical line.
-				drop(ctx, db, table)
-			case err != nil:
-				return nil, err
-			default:
-				if err := sameNames(ctx, db, table, sin.Location, scanNames(scan)); err != nil {
-					return nil, err
-				}
-				in = sin
-				if inPlace {
-					in.ReadInPlace = true
-					in.Notes = append(in.Notes, fmt.Sprintf("the %s was read where it lies, not copied: every statement that reads it reads its Parquet files, checked unchanged (size, modification time, file identity) once the checks had run", in.Role))
-				}
-				if len(notRead) > 0 {
-					if err := notReadTypes(ctx, db, scan, notRead); err != nil {
-						return nil, err
-					}
-					in.NotRead = notRead
-					names := make([]string, len(notRead))
-					for i, c := range notRead {
-						names[i] = c.Name
-					}
-					in.Notes = append(in.Notes, fmt.Sprintf("the %s's columns %s were not read: no check of this control uses them (summary.json inputs[].columns_not_read)", in.Role, strings.Join(names, ", ")))
-				}
-			}
 		}
 	}
 	if in == nil {
-		rin, records, err := src.Read(ctx)
-		if err != nil {
+		var err error
+		if in, err = readRecords(ctx, db, table, src); err != nil {
 			return nil, err
 		}
-		var want []string
-		for _, f := range records.Schema().Fields() {
-			want = append(want, f.Name)
-		}
-		_, err = db.LoadArrow(ctx, table, records)
-		records.Release()
-		if err != nil {
-			return nil, err
-		}
-		if err := sameNames(ctx, db, table, rin.Location, want); err != nil {
-			return nil, err
-		}
-		if err := arrowFileEnum(ctx, db, table); err != nil {
-			return nil, err
-		}
-		in = rin
 	}
+	if err := shapeTable(ctx, db, table, in, opt); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// readScan reads the files of sc into table with DuckDB's own reader
+// when it reads them (native) and returns the input; nil, and no table,
+// when it does not, or when read_csv refuses the text (the source's Read
+// then reads it, and reads it or refuses it naming file and physical
+// line). A Parquet input of a control that uses only some of its columns
+// (Options.Columns) reads only those (project).
+func readScan(ctx context.Context, db *duck.DB, table string, sc sources.Scanner, opt Options) (*sources.Input, error) {
+	sin, scan, err := sc.Scan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var notRead []sources.Column
+	if opt.Columns != nil && opt.Rename == nil && scan.Format == sources.FormatParquet {
+		scan, notRead = project(scan, opt.Columns, sin.Declared)
+	}
+	// A scan of no file (an input whose every file is uncommitted:
+	// no record, its columns known) is read as empty records.
+	if !native(scan) || len(scan.Files) == 0 || shadowsRowID(scan) {
+		return nil, nil
+	}
+	rw := rewrites(opt, sin)
+	inPlace, err := loadScan(ctx, db, table, sin.Location, scan, opt.View && !rw, rw)
+	var re *readerError
+	switch {
+	case err != nil && scan.Format == sources.FormatCSV && errors.As(err, &re) && ctx.Err() == nil:
+		// read_csv refused the text (too many fields, mixed line
+		// endings, …) with its own message and numbering: the
+		// source's Read, the reference reading, reads it instead,
+		// and reads it or refuses it naming file and physical line.
+		drop(ctx, db, table)
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	if err := sameNames(ctx, db, table, sin.Location, scanNames(scan)); err != nil {
+		return nil, err
+	}
+	in := sin
+	if inPlace {
+		in.ReadInPlace = true
+		in.Notes = append(in.Notes, fmt.Sprintf("the %s was read where it lies, not copied: every statement that reads it reads its Parquet files, checked unchanged (size, modification time, file identity) once the checks had run", in.Role))
+	}
+	if len(notRead) > 0 {
+		if err := notReadTypes(ctx, db, scan, notRead); err != nil {
+			return nil, err
+		}
+		in.NotRead = notRead
+		names := make([]string, len(notRead))
+		for i, c := range notRead {
+			names[i] = c.Name
+		}
+		in.Notes = append(in.Notes, fmt.Sprintf("the %s's columns %s were not read: no check of this control uses them (summary.json inputs[].columns_not_read)", in.Role, strings.Join(names, ", ")))
+	}
+	return in, nil
+}
+
+// readRecords reads the records of src's Read (Arrow batches) into table,
+// its __file column an ENUM where that is faster (arrowFileEnum).
+func readRecords(ctx context.Context, db *duck.DB, table string, src sources.Source) (*sources.Input, error) {
+	rin, records, err := src.Read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var want []string
+	for _, f := range records.Schema().Fields() {
+		want = append(want, f.Name)
+	}
+	_, err = db.LoadArrow(ctx, table, records)
+	records.Release()
+	if err != nil {
+		return nil, err
+	}
+	if err := sameNames(ctx, db, table, rin.Location, want); err != nil {
+		return nil, err
+	}
+	if err := arrowFileEnum(ctx, db, table); err != nil {
+		return nil, err
+	}
+	return rin, nil
+}
+
+// shapeTable makes the table read for in the control's table: a view
+// that the load rewrites becomes a table, its columns are renamed, the
+// value formats and declared types applied; then in's TimeZone, Rows and
+// Columns are set.
+func shapeTable(ctx context.Context, db *duck.DB, table string, in *sources.Input, opt Options) error {
 	if in.LocationForm == sources.LocationOffset {
 		db.SetLocationSeparator(table, "@")
 	}
 	if rewrites(opt, in) {
 		// A view (over the raw rows, file_provenance.sql) becomes a table.
 		if err := db.Materialize(ctx, table); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	renamed, err := renameColumns(ctx, db, table, in.Role, opt.Rename, false)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := applyFormats(ctx, db, table, in.Role, in.Formats, in.Declared, opt.Measures); err != nil {
-		return nil, err
+		return err
 	}
 	if err := applyDeclared(ctx, db, table, in.Role, in.Declared, in.Formats, opt.Rename, opt.TimeZone); err != nil {
-		return nil, err
+		return err
 	}
 	in.TimeZone = opt.TimeZone
 	if in.TimeZone == "" {
@@ -283,18 +321,18 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 	}
 	rows, err := db.CountFile(ctx, statements(), queries.LoadCountRows, tableData{table})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cols, err := UserColumns(ctx, db, table)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	in.Rows = rows
 	in.Columns = make([]sources.Column, len(cols))
 	for i, c := range cols {
 		in.Columns[i] = sources.Column{Name: c.Name, Type: c.Type, RenamedFrom: renamed[c.Name]}
 	}
-	return in, nil
+	return nil
 }
 
 // rewrites reports whether the load rewrites in's table after reading it:
