@@ -20,7 +20,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/reconcile-dev/reconcile/checks"
@@ -32,6 +31,7 @@ import (
 	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/report"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
 // Options tune a run beyond the spec.
@@ -94,6 +94,85 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		return nil, err
 	}
 	defer budget.Apply()()
+	set, err := setUp(ctx, s, opt, logw)
+	if err != nil {
+		return nil, err
+	}
+	defer set.ins.Close()
+
+	folder, err := evidence.NewFolder(s.Out, opt.Force)
+	if err != nil {
+		return nil, err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			folder.Abort()
+		}
+	}()
+	// The spec against the inputs' locations and columns, before any row
+	// is read.
+	if err := checkLocations(s); err != nil {
+		return nil, err
+	}
+	if err := checkTypes(ctx, s); err != nil {
+		return nil, err
+	}
+	if err := checkColumns(ctx, s, set.ins); err != nil {
+		return nil, err
+	}
+
+	ss, err := set.ins.load(ctx, budget, logw)
+	if err != nil {
+		return nil, err
+	}
+	defer ss.Close()
+	prep, err := prepare(ctx, s, set, ss, logw)
+	if err != nil {
+		return nil, err
+	}
+	runID := runIDOf(started, s)
+	outcomes, err := checks.Run(ctx, ss.db, set.checks, prep.params, logw)
+	if err != nil {
+		return nil, err
+	}
+	if err := set.hist.classify(ctx, ss.db, history.Run{Control: Name(s), ID: runID, StartedAt: started,
+		Parameters: parametersOf(redactSpec(s)), Comparison: comparisonOf(prep.params)}, outcomes); err != nil {
+		return nil, err
+	}
+	res, duckdbVersion, err := conclude(ctx, s, set, ss, prep, outcomes, folder, logw)
+	if err != nil {
+		return nil, err
+	}
+	res.Run = runInfo(runID, started, now().UTC(), duckdbVersion, s)
+	res.Run.Memory = memoryOf(budget)
+	set.hist.summarize(res, s.Out)
+	if err := publish(ctx, folder, set, res, opt.SignKey, s.Out, logw); err != nil {
+		return nil, err
+	}
+	committed = true
+	if err := set.hist.record(ctx, ss.db, res, s.Out); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// runSetup is what a run reads and opens before any input is read: the
+// check files, the restart history, the report writers, the run history
+// (checked) and the inputs (opened, not read).
+type runSetup struct {
+	checks   []*checks.Check
+	restarts *restarts.Restarts
+	writers  []report.Writer
+	hist     *runHistory
+	ins      *pair
+}
+
+// setUp reads the check files (opt.Queries, else the embedded ones) and
+// the spec's restarts, picks the report writers, checks the run history and
+// opens the inputs; the source of a re-performance reads only the columns
+// it needs (replayColumns), where it lies when it can.
+func setUp(ctx context.Context, s *spec.Spec, opt Options, logw io.Writer) (*runSetup, error) {
 	fsys := opt.Queries
 	if fsys == nil {
 		fsys = queries.FS
@@ -118,45 +197,31 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err != nil {
 		return nil, err
 	}
-	defer ins.Close()
 	if opt.Queries == nil {
 		ins.opts[0].Columns = replayColumns(s)
 		ins.opts[0].View = readInPlace && ins.opts[0].Columns != nil
 	}
+	return &runSetup{checks: all, restarts: restarts, writers: writers, hist: hist, ins: ins}, nil
+}
 
-	folder, err := evidence.NewFolder(s.Out, opt.Force)
-	if err != nil {
-		return nil, err
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			folder.Abort()
-		}
-	}()
-	// The spec against the inputs' locations and columns, before any row
-	// is read.
-	if err := checkLocations(s); err != nil {
-		return nil, err
-	}
-	if err := checkTypes(ctx, s); err != nil {
-		return nil, err
-	}
-	if err := checkColumns(ctx, s, ins); err != nil {
-		return nil, err
-	}
+// prepared is a loaded session made ready for the checks: their
+// parameters, the notes for the evidence, and the re-performance.
+type prepared struct {
+	params *checks.Params
+	notes  []string
+	replay *replayRun
+}
 
-	ss, err := ins.load(ctx, budget, logw)
-	if err != nil {
-		return nil, err
-	}
-	defer ss.Close()
+// prepare checks the input files read, converts the loaded tables to exact
+// types (checks.Prepare), reads the sink's uncommitted records and
+// re-performs a windowed sink, and gathers the notes of each step and of
+// the inputs.
+func prepare(ctx context.Context, s *spec.Spec, set *runSetup, ss *session, logw io.Writer) (*prepared, error) {
 	db, inputs := ss.db, ss.inputs
 	inputNotes, err := checkInputFiles(s, inputs)
 	if err != nil {
 		return nil, err
 	}
-
 	cols := columnsOf(s)
 	cols.SourceLocation, cols.SinkLocation = inputs[0].LocationForm, inputs[1].LocationForm
 	cols.SourceProvenance, cols.SinkProvenance = inputs[0].Provenance, inputs[1].Provenance
@@ -173,13 +238,13 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err != nil {
 		return nil, err
 	}
-	uncommitted, unotes, err := readUncommitted(ctx, db, ins.sink, inputs[1], ins.opts[1], s.ID, sinkDir)
+	uncommitted, unotes, err := readUncommitted(ctx, db, set.ins.sink, inputs[1], set.ins.opts[1], s.ID, sinkDir)
 	if err != nil {
 		return nil, err
 	}
 	params.Uncommitted = uncommitted
 	notes = append(notes, unotes...)
-	replay, rnotes, err := prepareReplay(ctx, db, s, params, restarts, logw)
+	replay, rnotes, err := prepareReplay(ctx, db, s, params, set.restarts, logw)
 	if err != nil {
 		return nil, inPlaceError(inputs[0], err)
 	}
@@ -192,59 +257,59 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		notes = append(notes, in.Notes...)
 	}
 	fmt.Fprintf(logw, "prepared exact types in %s\n", time.Since(t0).Round(time.Millisecond))
-	outcomes, err := checks.Run(ctx, db, all, params, logw)
-	if err != nil {
-		return nil, err
-	}
-	runID := runIDOf(started, s)
-	if err := hist.classify(ctx, db, history.Run{Control: Name(s), ID: runID, StartedAt: started,
-		Parameters: parametersOf(redactSpec(s)), Comparison: comparisonOf(params)}, outcomes); err != nil {
-		return nil, err
-	}
-	t0 = time.Now()
+	return &prepared{params: params, notes: notes, replay: replay}, nil
+}
+
+// conclude writes the evidence of the checks' outcomes — the exceptions
+// files, the resolved keys of a run history, the queries and the
+// re-performance's SQL — once the totals and the replay's attribution are
+// computed and every input file is checked unchanged, and returns the
+// run's summary, without its Run, and DuckDB's version.
+func conclude(ctx context.Context, s *spec.Spec, set *runSetup, ss *session, prep *prepared, outcomes []*checks.Outcome, folder *evidence.Folder, logw io.Writer) (*evidence.Summary, string, error) {
+	db, inputs := ss.db, ss.inputs
+	t0 := time.Now()
 	if err := writeExceptions(ctx, db, folder, outcomes); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	fmt.Fprintf(logw, "wrote the exceptions files in %s\n", time.Since(t0).Round(time.Millisecond))
-	if err := hist.writeResolved(ctx, db, folder); err != nil {
-		return nil, err
+	if err := set.hist.writeResolved(ctx, db, folder); err != nil {
+		return nil, "", err
 	}
 	t0 = time.Now()
-	totals, err := checks.ComputeTotals(ctx, db, params, outcomes)
+	totals, err := checks.ComputeTotals(ctx, db, prep.params, outcomes)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	fmt.Fprintf(logw, "computed the totals in %s\n", time.Since(t0).Round(time.Millisecond))
-	replaySummary, err := replay.summarize(ctx, db, outcomes)
+	replaySummary, err := prep.replay.summarize(ctx, db, outcomes)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	// The last statement over the inputs has run: each file must still be
 	// the one hashed before it was read (an input read in place is read by
 	// every statement).
 	if err := checkUnchanged(inputs); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if err := writeQueries(folder, outcomes, params); err != nil {
-		return nil, err
+	if err := writeQueries(folder, outcomes, prep.params); err != nil {
+		return nil, "", err
 	}
-	if err := replay.writeSQL(folder); err != nil {
-		return nil, err
+	if err := prep.replay.writeSQL(folder); err != nil {
+		return nil, "", err
 	}
 	dv, err := db.Version(ctx)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-
 	res := &evidence.Summary{
 		SchemaVersion: evidence.SchemaVersion,
 		Status:        evidence.Pass,
 		Control:       evidence.Control{Name: s.Name, Description: s.Description},
 		Parameters:    parametersOf(redactSpec(s)),
 		Totals:        totalsOf(totals),
-		Notes:         notes,
+		Notes:         prep.notes,
 		Replay:        replayOf(replaySummary),
-		Comparison:    comparisonOf(params),
+		Comparison:    comparisonOf(prep.params),
 	}
 	for _, in := range inputs {
 		res.Inputs = append(res.Inputs, inputOf(in))
@@ -256,31 +321,28 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 		}
 	}
 	res.Control.Name = Name(s)
-	res.Run = runInfo(runID, started, now().UTC(), dv, s)
-	res.Run.Memory = memoryOf(budget)
-	hist.summarize(res, s.Out)
+	return res, dv, nil
+}
+
+// publish writes the reports of res into folder, then the manifest
+// (signed with key when set), marks the run as publishing in its run
+// history, and commits the folder to its final name.
+func publish(ctx context.Context, folder *evidence.Folder, set *runSetup, res *evidence.Summary, key ed25519.PrivateKey, out string, logw io.Writer) error {
 	view, err := report.NewView(ctx, res, os.DirFS(folder.Dir()))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := writeReports(ctx, folder, writers, view, logw); err != nil {
-		return nil, err
+	if err := writeReports(ctx, folder, set.writers, view, logw); err != nil {
+		return err
 	}
 	// The manifest fingerprints every other file, so it comes last.
-	if _, err := evidence.WriteManifest(ctx, folder.Dir(), res, opt.SignKey); err != nil {
-		return nil, err
+	if _, err := evidence.WriteManifest(ctx, folder.Dir(), res, key); err != nil {
+		return err
 	}
-	if err := hist.markPublishing(res, s.Out); err != nil {
-		return nil, err
+	if err := set.hist.markPublishing(res, out); err != nil {
+		return err
 	}
-	if err := folder.Commit(); err != nil {
-		return nil, err
-	}
-	committed = true
-	if err := hist.record(ctx, db, res, s.Out); err != nil {
-		return res, err
-	}
-	return res, nil
+	return folder.Commit()
 }
 
 // inPlaceError names the files of an input read where it lies in err: its
@@ -392,113 +454,6 @@ func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
 		}
 	}
 	return notes, nil
-}
-
-func pickWriters(formats []string) ([]report.Writer, error) {
-	if len(formats) == 0 {
-		formats = report.Formats()
-	}
-	seen := map[string]bool{"json": true}
-	ws := []report.Writer{}
-	j, err := report.Lookup("json")
-	if err != nil {
-		return nil, err
-	}
-	ws = append(ws, j)
-	for _, f := range formats {
-		if f == "all" {
-			return pickWriters(nil)
-		}
-		if seen[f] {
-			continue
-		}
-		seen[f] = true
-		w, err := report.Lookup(f)
-		if err != nil {
-			return nil, err
-		}
-		ws = append(ws, w)
-	}
-	return ws, nil
-}
-
-// writeReports writes every report of writers from v into folder, each
-// in a goroutine of its own (they only read v, and each reads the
-// exceptions files itself: View.EachRow), and logs one line per report in
-// writers' order once all are done. The error is that of the first writer
-// to fail, which cancels the others (theirs may be that cancellation); a
-// cancelled ctx is ctx's error. Side by side, the hourly
-// re-performance's summary.json, report.html, report.md and workbook
-// (4,804 sink rows) take the time of the workbook alone: 40 → 21 ms.
-func writeReports(parent context.Context, folder *evidence.Folder, writers []report.Writer, v *report.View, logw io.Writer) error {
-	ctx, cancel := context.WithCancel(parent)
-	defer cancel()
-	took := make([]time.Duration, len(writers))
-	errs := make([]error, len(writers))
-	first := -1 // the writer whose failure cancelled the others
-	var once sync.Once
-	var wg sync.WaitGroup
-	for i, w := range writers {
-		wg.Go(func() {
-			t0 := time.Now()
-			if errs[i] = writeReport(ctx, folder, w, v); errs[i] != nil {
-				once.Do(func() { first = i; cancel() })
-			}
-			took[i] = time.Since(t0)
-		})
-	}
-	wg.Wait()
-	if err := parent.Err(); err != nil {
-		return err
-	}
-	for i, w := range writers {
-		if errs[i] == nil {
-			fmt.Fprintf(logw, "wrote %s in %s\n", w.File(), took[i].Round(time.Millisecond))
-		}
-	}
-	if first >= 0 {
-		// the others' errors may be the cancellation it caused
-		return errs[first]
-	}
-	return nil
-}
-
-func writeReport(ctx context.Context, folder *evidence.Folder, w report.Writer, v *report.View) error {
-	f, err := folder.Create(w.File())
-	if err != nil {
-		return err
-	}
-	if err := w.Write(ctx, f, v); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", w.File(), err)
-	}
-	return f.Close()
-}
-
-// writeQueries saves the exact SQL of every check that ran, for
-// re-performance.
-func writeQueries(folder *evidence.Folder, outs []*checks.Outcome, p *checks.Params) error {
-	if p.IDCounts {
-		// The id checks read table id_counts: its statement comes first.
-		body := "-- Run this over tables source and sink as loaded by reconcile before the id checks in this folder.\n" +
-			strings.TrimSpace(p.IDCountsSQL) + ";\n"
-		if err := folder.WriteFile(evidence.IDCountsFile, []byte(body)); err != nil {
-			return err
-		}
-	}
-	for _, o := range outs {
-		if o.SQL == "" {
-			continue
-		}
-		// The rendered template keeps the check file's header (check,
-		// assertion, description); the query runs over the tables source
-		// and sink as loaded.
-		body := strings.TrimSpace(o.SQL) + "\n"
-		if err := folder.WriteFile(evidence.QueryFile(o.ID), []byte(body)); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // redactSpec copies s with passwords removed from input URIs and options.
