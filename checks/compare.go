@@ -307,24 +307,53 @@ type KeyColumn struct {
 // (a windowed sink) nothing is compared. Errors wrap ErrColumn (exit code
 // 2), every problem at once; incomparable types wrap ErrIncomparable too.
 func PlanComparison(c Columns, source, sink []sources.Column) (*Plan, error) {
-	p := &Plan{}
 	if len(c.ID) == 0 {
-		return p, nil
+		return &Plan{}, nil
 	}
-	srcType, sinkType := map[string]string{}, map[string]string{}
+	pl := &planner{c: c, source: source, sink: sink, p: &Plan{}, srcType: map[string]string{}, sinkType: map[string]string{}}
 	for _, col := range source {
-		srcType[col.Name] = col.Type
+		pl.srcType[col.Name] = col.Type
 	}
 	for _, col := range sink {
-		sinkType[col.Name] = col.Type
+		pl.sinkType[col.Name] = col.Type
 	}
-	var errs []string
-	incomparable := false
-	// Id and group columns (matched across the inputs).
+	pl.planKeys()
+	excluded := pl.excluded()
+	names := pl.comparedNames(excluded)
+	pl.planUncompared(names, excluded)
+	pl.planCompared(names)
+	pl.checkNotCompared(names)
+	if len(pl.errs) > 0 {
+		err := fmt.Errorf("%w: %s", ErrColumn, strings.Join(pl.errs, "; "))
+		if pl.incomparable {
+			err = fmt.Errorf("%w (%w)", err, ErrIncomparable)
+		}
+		return nil, err
+	}
+	return pl.p, nil
+}
+
+// planner is PlanComparison at work: the plan made so far and every
+// problem found (errs; incomparable when one is of types Comparison
+// refuses).
+type planner struct {
+	c                 Columns
+	source, sink      []sources.Column
+	srcType, sinkType map[string]string // column name → DuckDB type
+	p                 *Plan
+	errs              []string
+	incomparable      bool
+}
+
+// planKeys decides how each id and group column in both inputs is matched
+// (Plan.Keys): as text when a number meets text, else by Comparison; a
+// binary floating-point type against another type is refused.
+func (pl *planner) planKeys() {
+	c := pl.c
 	seen := map[string]bool{}
 	for _, col := range append(append([]string{}, c.ID...), c.GroupBy...) {
-		st, sok := srcType[col]
-		kt, kok := sinkType[col]
+		st, sok := pl.srcType[col]
+		kt, kok := pl.sinkType[col]
 		if seen[col] || !sok || !kok {
 			continue // a missing column is Prepare's error (need)
 		}
@@ -335,21 +364,27 @@ func PlanComparison(c Columns, source, sink []sources.Column) (*Plan, error) {
 		} else {
 			m, err := Comparison(st, kt)
 			if err != nil {
-				errs = append(errs, fmt.Sprintf("column %s (matched: an id or group column): %s", col, strings.TrimPrefix(err.Error(), ErrIncomparable.Error()+": ")))
-				incomparable = true
+				pl.errs = append(pl.errs, fmt.Sprintf("column %s (matched: an id or group column): %s", col, strings.TrimPrefix(err.Error(), ErrIncomparable.Error()+": ")))
+				pl.incomparable = true
 				continue
 			}
 			k.Method = m
 			if m == MethodFloat && (familyOf(st) != familyOf(kt) || floatTypeOf(st, st) != floatTypeOf(kt, kt)) {
-				errs = append(errs, fmt.Sprintf("column %s (matched: an id or group column): %s cannot be matched with %s: an id or group is matched by exact value, and a binary floating-point value cannot hold every number of the other type (the BIGINT 9007199254740993 is the DOUBLE 9007199254740992; the texts 1, 01 and 1e0 are all the DOUBLE 1): give the column one type in both inputs (types:), or cast it to an exact type in a query",
+				pl.errs = append(pl.errs, fmt.Sprintf("column %s (matched: an id or group column): %s cannot be matched with %s: an id or group is matched by exact value, and a binary floating-point value cannot hold every number of the other type (the BIGINT 9007199254740993 is the DOUBLE 9007199254740992; the texts 1, 01 and 1e0 are all the DOUBLE 1): give the column one type in both inputs (types:), or cast it to an exact type in a query",
 					col, describe(st, familyOf(st)), describe(kt, familyOf(kt))))
-				incomparable = true
+				pl.incomparable = true
 				continue
 			}
 		}
-		p.Keys = append(p.Keys, k)
+		pl.p.Keys = append(pl.p.Keys, k)
 	}
+}
 
+// excluded are the columns never compared, with why: the id, the logical
+// key, the checkpoint, the provenance columns and those of ignore: (one
+// in neither input is an error).
+func (pl *planner) excluded() map[string]string {
+	c := pl.c
 	excluded := map[string]string{}
 	for _, id := range c.ID {
 		excluded[id] = ReasonID
@@ -372,9 +407,9 @@ func PlanComparison(c Columns, source, sink []sources.Column) (*Plan, error) {
 		}
 	}
 	for _, col := range c.Ignore {
-		if _, ok := srcType[col]; !ok {
-			if _, ok := sinkType[col]; !ok {
-				errs = append(errs, fmt.Sprintf("ignore: column %q is in neither input%s", col, suggestName(col, source, sink)))
+		if _, ok := pl.srcType[col]; !ok {
+			if _, ok := pl.sinkType[col]; !ok {
+				pl.errs = append(pl.errs, fmt.Sprintf("ignore: column %q is in neither input%s", col, suggestName(col, pl.source, pl.sink)))
 				continue
 			}
 		}
@@ -382,32 +417,46 @@ func PlanComparison(c Columns, source, sink []sources.Column) (*Plan, error) {
 			excluded[col] = ReasonIgnored
 		}
 	}
+	return excluded
+}
+
+// comparedNames are the columns compared: those of compare: (each must be
+// in both inputs), else every column in both that is not excluded, in the
+// source's order.
+func (pl *planner) comparedNames(excluded map[string]string) []string {
 	var names []string
-	if len(c.Compare) > 0 {
-		for _, col := range c.Compare {
-			_, sok := srcType[col]
-			_, kok := sinkType[col]
-			switch {
-			case !sok && !kok:
-				errs = append(errs, fmt.Sprintf("compare: column %q is in neither input%s", col, suggestName(col, source, sink)))
-			case !sok:
-				errs = append(errs, fmt.Sprintf("compare: column %q is only in the sink; a compared column must be in both inputs", col))
-			case !kok:
-				errs = append(errs, fmt.Sprintf("compare: column %q is only in the source; a compared column must be in both inputs", col))
-			default:
-				names = append(names, col)
-			}
-		}
-	} else {
-		for _, col := range source {
-			if _, ok := sinkType[col.Name]; ok && excluded[col.Name] == "" {
+	if len(pl.c.Compare) == 0 {
+		for _, col := range pl.source {
+			if _, ok := pl.sinkType[col.Name]; ok && excluded[col.Name] == "" {
 				names = append(names, col.Name)
 			}
 		}
+		return names
 	}
-	for _, col := range source {
+	for _, col := range pl.c.Compare {
+		_, sok := pl.srcType[col]
+		_, kok := pl.sinkType[col]
+		switch {
+		case !sok && !kok:
+			pl.errs = append(pl.errs, fmt.Sprintf("compare: column %q is in neither input%s", col, suggestName(col, pl.source, pl.sink)))
+		case !sok:
+			pl.errs = append(pl.errs, fmt.Sprintf("compare: column %q is only in the sink; a compared column must be in both inputs", col))
+		case !kok:
+			pl.errs = append(pl.errs, fmt.Sprintf("compare: column %q is only in the source; a compared column must be in both inputs", col))
+		default:
+			names = append(names, col)
+		}
+	}
+	return names
+}
+
+// planUncompared lists every column of either input that is not in names,
+// with the input(s) it is in and why it is left out (Plan.Uncompared):
+// source columns in order, then those only the sink has.
+func (pl *planner) planUncompared(names []string, excluded map[string]string) {
+	for _, col := range pl.source {
 		reason := ""
-		_, inSink := sinkType[col.Name]
+		_, inSink := pl.sinkType[col.Name]
 		switch {
 		case slices.Contains(names, col.Name):
 			continue
@@ -422,71 +471,77 @@ func PlanComparison(c Columns, source, sink []sources.Column) (*Plan, error) {
 		if inSink {
 			input = "both"
 		}
-		p.Uncompared = append(p.Uncompared, UncomparedColumn{Name: col.Name, Input: input, Reason: reason})
+		pl.p.Uncompared = append(pl.p.Uncompared, UncomparedColumn{Name: col.Name, Input: input, Reason: reason})
 	}
-	for _, col := range sink {
-		if _, inSource := srcType[col.Name]; inSource {
+	for _, col := range pl.sink {
+		if _, inSource := pl.srcType[col.Name]; inSource {
 			continue
 		}
 		reason := excluded[col.Name]
 		if reason == "" {
 			reason = ReasonOnlySink
 		}
-		p.Uncompared = append(p.Uncompared, UncomparedColumn{Name: col.Name, Input: "sink", Reason: reason})
+		pl.p.Uncompared = append(pl.p.Uncompared, UncomparedColumn{Name: col.Name, Input: "sink", Reason: reason})
 	}
+}
 
+// planCompared decides how each column of names is compared
+// (Plan.Compared): by Comparison of its two types, a measure always as a
+// number; its normalize: only on text, its tolerance: only where
+// toleranceFits.
+func (pl *planner) planCompared(names []string) {
+	c := pl.c
 	for _, col := range names {
-		cc := ComparedColumn{Name: col, SourceType: srcType[col], SinkType: sinkType[col]}
+		cc := ComparedColumn{Name: col, SourceType: pl.srcType[col], SinkType: pl.sinkType[col]}
 		m, err := Comparison(cc.SourceType, cc.SinkType)
 		if slices.Contains(c.Measures, col) && err == nil && m == MethodText {
 			m = MethodNumber // a measure is an exact decimal whatever it is stored as
 		}
 		if err != nil {
-			errs = append(errs, fmt.Sprintf("column %s: %s", col, strings.TrimPrefix(err.Error(), ErrIncomparable.Error()+": ")))
-			incomparable = true
+			pl.errs = append(pl.errs, fmt.Sprintf("column %s: %s", col, strings.TrimPrefix(err.Error(), ErrIncomparable.Error()+": ")))
+			pl.incomparable = true
 			continue
 		}
 		cc.Method = m
 		if ns, ok := c.Normalize[col]; ok {
 			if m != MethodText {
-				errs = append(errs, fmt.Sprintf("normalize.%s: the column is compared as %s (%s in the source, %s in the sink); only text is normalised", col, m, cc.SourceType, cc.SinkType))
+				pl.errs = append(pl.errs, fmt.Sprintf("normalize.%s: the column is compared as %s (%s in the source, %s in the sink); only text is normalised", col, m, cc.SourceType, cc.SinkType))
 			}
 			cc.Normalize = ns
 		}
 		if t, ok := c.Tolerance[col]; ok {
 			if msg := toleranceFits(col, t, m); msg != "" {
-				errs = append(errs, fmt.Sprintf("tolerance.%s: %s", col, msg))
+				pl.errs = append(pl.errs, fmt.Sprintf("tolerance.%s: %s", col, msg))
 			}
 			tt := t
 			cc.Tolerance = &tt
 		}
-		p.Compared = append(p.Compared, cc)
+		pl.p.Compared = append(pl.p.Compared, cc)
 	}
+}
+
+// checkNotCompared refuses a normalize: or tolerance: of a column that is
+// not compared, and a balance_tolerance: of a column that is not a measure
+// or that is a duration.
+func (pl *planner) checkNotCompared(names []string) {
+	c := pl.c
 	for _, col := range slices.Sorted(maps.Keys(c.Normalize)) {
 		if !slices.Contains(names, col) {
-			errs = append(errs, fmt.Sprintf("normalize.%s: the column is not compared%s", col, notComparedWhy(col, p.Uncompared)))
+			pl.errs = append(pl.errs, fmt.Sprintf("normalize.%s: the column is not compared%s", col, notComparedWhy(col, pl.p.Uncompared)))
 		}
 	}
 	for _, col := range slices.Sorted(maps.Keys(c.Tolerance)) {
 		if !slices.Contains(names, col) {
-			errs = append(errs, fmt.Sprintf("tolerance.%s: the column is not compared%s", col, notComparedWhy(col, p.Uncompared)))
+			pl.errs = append(pl.errs, fmt.Sprintf("tolerance.%s: the column is not compared%s", col, notComparedWhy(col, pl.p.Uncompared)))
 		}
 	}
 	for _, m := range slices.Sorted(maps.Keys(c.BalanceTolerance)) {
 		if !slices.Contains(c.Measures, m) {
-			errs = append(errs, fmt.Sprintf("balance_tolerance.%s: not a measure", m))
+			pl.errs = append(pl.errs, fmt.Sprintf("balance_tolerance.%s: not a measure", m))
 		} else if t := c.BalanceTolerance[m]; t.Kind == ToleranceDuration {
-			errs = append(errs, fmt.Sprintf("balance_tolerance.%s: a sum takes an amount or a percentage, not the duration %s", m, t.Text))
+			pl.errs = append(pl.errs, fmt.Sprintf("balance_tolerance.%s: a sum takes an amount or a percentage, not the duration %s", m, t.Text))
 		}
 	}
-	if len(errs) > 0 {
-		err := fmt.Errorf("%w: %s", ErrColumn, strings.Join(errs, "; "))
-		if incomparable {
-			err = fmt.Errorf("%w (%w)", err, ErrIncomparable)
-		}
-		return nil, err
-	}
-	return p, nil
 }
 
 // toleranceFits says why tolerance t cannot apply to column col compared

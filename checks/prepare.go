@@ -131,67 +131,100 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	}
 	p.Uncompared = plan.Uncompared
 	zones := map[string]string{SourceTable: zoneOr(c.SourceZone), SinkTable: zoneOr(c.SinkZone)}
-
-	var notes []string
-	// The conversions of each table are one rewrite (prepare/convert.sql).
-	convert := map[string][]conversion{}
 	empty, err := emptyIDs(ctx, db, plan.Keys)
 	if err != nil {
 		return nil, nil, err
 	}
+	notes, err := convertKeysAndMeasures(ctx, db, c, plan, tc, zones, empty, storage, p.MeasureTypes)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := p.balanceTolerances(c); err != nil {
+		return nil, nil, err
+	}
+	cn, err := p.prepareComparedColumns(ctx, db, c, zones, empty)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, append(notes, cn...), nil
+}
+
+// convertKeysAndMeasures rewrites each table once (prepare/convert.sql)
+// with the conversions its id and group columns need to be matched
+// (keyConversion; empty: the number of empty text ids of each column) and its
+// measures to their storage types (a measure already of its type is left
+// as it is), and returns a note for each conversion and measure.
+func convertKeysAndMeasures(ctx context.Context, db *duck.DB, c Columns, plan *Plan, tc *tableColumns, zones map[string]string, empty map[string]int64, storage, arith map[string]string) ([]string, error) {
+	var notes []string
+	convert := map[string][]conversion{}
 	for _, k := range plan.Keys {
 		kn, conv, err := keyConversion(ctx, db, k, zones, empty[k.Name])
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		notes = append(notes, kn...)
 		for t, cv := range conv {
 			convert[t] = append(convert[t], cv)
 		}
 	}
-
+	side := map[string]string{SourceTable: "source", SinkTable: "sink"}
 	for _, m := range c.Measures {
 		for _, t := range []string{SourceTable, SinkTable} {
 			// A measure already of its storage type is not rewritten (the
 			// cast would change nothing and copy the whole table).
-			if strings.EqualFold(tc.types[map[string]string{SourceTable: "source", SinkTable: "sink"}[t]][m], storage[m]) {
+			if strings.EqualFold(tc.types[side[t]][m], storage[m]) {
 				continue
 			}
 			convert[t] = append(convert[t], conversion{Name: m, Decimal: storage[m]})
 		}
-		notes = append(notes, fmt.Sprintf("measure %s compared as %s, summed as %s (scale from the data; no value rounded)", m, storage[m], p.MeasureTypes[m]))
+		notes = append(notes, fmt.Sprintf("measure %s compared as %s, summed as %s (scale from the data; no value rounded)", m, storage[m], arith[m]))
 	}
 	for _, t := range []string{SourceTable, SinkTable} {
 		if len(convert[t]) == 0 {
 			continue
 		}
-		if err := convertTable(ctx, db, t, convert[t], tc.types[map[string]string{SourceTable: "source", SinkTable: "sink"}[t]]); err != nil {
-			return nil, nil, fmt.Errorf("convert the %s's ids and measures to exact types: %w", t, err)
+		if err := convertTable(ctx, db, t, convert[t], tc.types[side[t]]); err != nil {
+			return nil, fmt.Errorf("convert the %s's ids and measures to exact types: %w", t, err)
 		}
 	}
+	return notes, nil
+}
+
+// balanceTolerances renders the balance_tolerance: of each measure as the
+// SQL the balance checks apply (p.BalanceTolerance; nil when none).
+func (p *Params) balanceTolerances(c Columns) error {
 	for _, m := range slices.Sorted(maps.Keys(c.BalanceTolerance)) {
 		tol, err := toleranceSQL(c.BalanceTolerance[m], MethodNumber, p.MeasureTypes[m])
 		if err != nil {
-			return nil, nil, fmt.Errorf("balance_tolerance.%s: %w", m, err)
+			return fmt.Errorf("balance_tolerance.%s: %w", m, err)
 		}
 		if p.BalanceTolerance == nil {
 			p.BalanceTolerance = map[string]*ToleranceSQL{}
 		}
 		p.BalanceTolerance[m] = tol
 	}
+	return nil
+}
 
-	// The compared columns, planned again over the prepared types (a
-	// measure is DECIMAL now, a converted id or group column typed).
-	if tc, err = readColumns(ctx, db); err != nil {
-		return nil, nil, err
+// prepareComparedColumns plans the compared columns again over the
+// prepared types (a measure is DECIMAL now, a converted id or group column
+// typed), prepares each (prepareCompared) into p.Compared and the value
+// columns, and returns their notes, the note of what was compared, and
+// those of names that differ only in case.
+func (p *Params) prepareComparedColumns(ctx context.Context, db *duck.DB, c Columns, zones map[string]string, empty map[string]int64) ([]string, error) {
+	tc, err := readColumns(ctx, db)
+	if err != nil {
+		return nil, err
 	}
-	if plan, err = PlanComparison(c, asColumns(tc.source), asColumns(tc.sink)); err != nil {
-		return nil, nil, err
+	plan, err := PlanComparison(c, asColumns(tc.source), asColumns(tc.sink))
+	if err != nil {
+		return nil, err
 	}
+	var notes []string
 	for _, cc := range plan.Compared {
 		cmp, cn, err := prepareCompared(ctx, db, cc, zones, c.Measures, empty)
 		if err != nil {
-			return nil, nil, c.decimalHint(err)
+			return nil, c.decimalHint(err)
 		}
 		p.Compared = append(p.Compared, &cmp)
 		notes = append(notes, cn...)
@@ -209,7 +242,7 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 		}
 		notes = append(notes, caseOnlyNotes(p.Uncompared, taken)...)
 	}
-	return p, notes, nil
+	return notes, nil
 }
 
 // caseOnlyNotes warns of a source column and a sink column whose names

@@ -145,6 +145,46 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 	if err := reservedReplayNames(s, r); err != nil {
 		return nil, nil, err
 	}
+	src, sink, err := replayColumnTypes(ctx, db, s, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.Aggregates, err = replayAggregates(ctx, db, rp, src, sink); err != nil {
+		return nil, nil, err
+	}
+	// Group columns of different types are compared as text.
+	var notes []string
+	asText := map[string]bool{}
+	for _, g := range rp.GroupBy {
+		if src[g] != sink[g] {
+			asText[g] = true
+			notes = append(notes, fmt.Sprintf("group column %s is %s in the source and %s in the sink: compared as text", g, src[g], sink[g]))
+		}
+	}
+	// A TIMESTAMP WITH TIME ZONE event time is an instant already: only
+	// infinity is refused, and that is found in the aggregation (an
+	// infinite event falls in a window without a start: replay_events.sql)
+	// rather than by a scan of every event beforehand (measured, 10 M
+	// Parquet events: 0.13 s).
+	deferFinite := src[rp.EventTime] == "TIMESTAMP WITH TIME ZONE"
+	stampNotes, err := checkReplayStamps(ctx, db, s, r, src, sink, deferFinite)
+	if err != nil {
+		return nil, nil, err
+	}
+	notes = append(notes, stampNotes...)
+	notes = append(notes, fmt.Sprintf("windows: %s, assigned on UTC instants as Flink's event-time window assigners do (epoch-aligned plus offset; start inclusive, end exclusive); zone-less timestamps are read in %s", r.Window, r.Zone))
+	tableNotes, err := createReplayTables(ctx, db, r, src, sink, asText, deferFinite)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, append(notes, tableNotes...), nil
+}
+
+// replayColumnTypes returns the DuckDB types of the source's and the
+// sink's columns (by name), once every column the re-performance names is
+// known to be there (else ErrColumn, every missing column at once).
+func replayColumnTypes(ctx context.Context, db *duck.DB, s *spec.Spec, r *Replay) (src, sink map[string]string, err error) {
+	rp := s.Reperform
 	tc, err := readColumns(ctx, db)
 	if err != nil {
 		return nil, nil, err
@@ -163,91 +203,97 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 	if err := tc.err(); err != nil {
 		return nil, nil, err
 	}
-	src, sink := tc.types["source"], tc.types["sink"]
+	return tc.types["source"], tc.types["sink"], nil
+}
 
-	var notes []string
-	// Aggregate types: exact decimals with the scale both sides need.
+// replayAggregates types each aggregate as an exact decimal with the
+// scale both sides need: its argument's in the source (none for a count)
+// and its column's in the sink (measureDigits).
+func replayAggregates(ctx context.Context, db *duck.DB, rp *spec.Reperform, src, sink map[string]string) ([]ReplayAggregate, error) {
+	var out []ReplayAggregate
 	for _, a := range rp.Aggregates {
 		scale := 0
 		if a.Func != "count" {
 			sc, _, err := measureDigits(ctx, db, SourceTable, a.Arg, src[a.Arg])
 			if err != nil {
-				return nil, nil, fmt.Errorf("aggregate %s = %s: %w", a.Column, a, err)
+				return nil, fmt.Errorf("aggregate %s = %s: %w", a.Column, a, err)
 			}
 			scale = sc
 		}
 		sc, _, err := measureDigits(ctx, db, SinkTable, a.Column, sink[a.Column])
 		if err != nil {
-			return nil, nil, fmt.Errorf("aggregate %s = %s: %w", a.Column, a, err)
+			return nil, fmt.Errorf("aggregate %s = %s: %w", a.Column, a, err)
 		}
 		scale = max(scale, sc)
-		r.Aggregates = append(r.Aggregates, ReplayAggregate{Column: a.Column, Expr: a.String(), Type: decimalType(maxPrecision, scale), Scale: scale, Agg: a})
+		out = append(out, ReplayAggregate{Column: a.Column, Expr: a.String(), Type: decimalType(maxPrecision, scale), Scale: scale, Agg: a})
 	}
-	// Group columns of different types are compared as text.
-	asText := map[string]bool{}
-	for _, g := range rp.GroupBy {
-		if src[g] != sink[g] {
-			asText[g] = true
-			notes = append(notes, fmt.Sprintf("group column %s is %s in the source and %s in the sink: compared as text", g, src[g], sink[g]))
-		}
-	}
+	return out, nil
+}
 
-	// Every timestamp column must be readable.
-	// An event time or window edge must be finite too (infinity falls in no
-	// window); a watermark of -infinity is one before any event.
+// checkReplayStamps checks that every timestamp column the re-performance
+// reads is readable (checkInstants): the event time and the window edge
+// finite too (infinity falls in no window; for an event time of
+// TIMESTAMP WITH TIME ZONE, deferFinite, that is left to
+// createReplayTables), the watermark not (-infinity is one before any
+// event). It returns a note for each column with values written without a
+// zone.
+func checkReplayStamps(ctx context.Context, db *duck.DB, s *spec.Spec, r *Replay, src, sink map[string]string, deferFinite bool) ([]string, error) {
 	type stamp struct {
 		table, col, typ, field string
 		finite                 bool
 	}
-	// A TIMESTAMP WITH TIME ZONE event time is an instant already: only
-	// infinity is refused, and that is found in the aggregation (an
-	// infinite event falls in a window without a start: replay_events.sql)
-	// rather than by a scan of every event beforehand (measured, 10 M
-	// Parquet events: 0.13 s).
-	deferFinite := src[rp.EventTime] == "TIMESTAMP WITH TIME ZONE"
 	stamps := []stamp{
-		{SourceTable, rp.EventTime, src[rp.EventTime], "reperform.event_time", !deferFinite},
+		{SourceTable, r.EventTime, src[r.EventTime], "reperform.event_time", !deferFinite},
 		{SinkTable, r.WindowColumn, sink[r.WindowColumn], "reperform.window_" + r.WindowEdge, true},
 	}
 	if s.Watermark != "" {
 		stamps = append(stamps, stamp{SinkTable, s.Watermark, sink[s.Watermark], "watermark", false})
 	}
+	var notes []string
 	for _, st := range stamps {
 		n, err := checkInstants(ctx, db, st.table, st.col, st.typ, r.Zone, st.finite)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if n > 0 {
 			notes = append(notes, fmt.Sprintf("%s %s: %d value(s) written without a zone, read as wall-clock time in %s", map[string]string{SourceTable: "source", SinkTable: "sink"}[st.table], st.col, n, r.Zone))
 		}
 	}
-	notes = append(notes, fmt.Sprintf("windows: %s, assigned on UTC instants as Flink's event-time window assigners do (epoch-aligned plus offset; start inclusive, end exclusive); zone-less timestamps are read in %s", r.Window, r.Zone))
+	return notes, nil
+}
 
+// createReplayTables makes the re-performance's tables — the events, the
+// expected windows and the sink's rows (asText: the group columns compared
+// as text) — and returns a note when source rows have no event time. With
+// deferFinite, a window without a start (an infinite event time) is an
+// ErrTime naming the value (checkInstants).
+func createReplayTables(ctx context.Context, db *duck.DB, r *Replay, src, sink map[string]string, asText map[string]bool, deferFinite bool) ([]string, error) {
+	var notes []string
 	if err := createEvents(ctx, db, r, src, asText); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if n, err := db.CountFile(ctx, replaySQL, queries.ReplayNullEventTimes, struct{ Col string }{rp.EventTime}); err != nil {
-		return nil, nil, err
+	if n, err := db.CountFile(ctx, replaySQL, queries.ReplayNullEventTimes, struct{ Col string }{r.EventTime}); err != nil {
+		return nil, err
 	} else if n > 0 {
 		notes = append(notes, fmt.Sprintf("%d source row(s) have no event time: they belong to no window and are not re-performed", n))
 	}
 	if err := createExpected(ctx, db, r); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if deferFinite {
 		if n, err := db.CountFile(ctx, replaySQL, queries.ReplayWindowlessEvents, struct{ Table string }{ExpectedTable}); err != nil {
-			return nil, nil, err
+			return nil, err
 		} else if n > 0 {
-			if _, err := checkInstants(ctx, db, SourceTable, rp.EventTime, src[rp.EventTime], r.Zone, true); err != nil {
-				return nil, nil, err
+			if _, err := checkInstants(ctx, db, SourceTable, r.EventTime, src[r.EventTime], r.Zone, true); err != nil {
+				return nil, err
 			}
-			return nil, nil, fmt.Errorf("%w: %d window(s) of the source's events have no start, though every event time is finite", ErrTime, n)
+			return nil, fmt.Errorf("%w: %d window(s) of the source's events have no start, though every event time is finite", ErrTime, n)
 		}
 	}
 	if err := createReplaySink(ctx, db, r, sink, asText); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return r, notes, nil
+	return notes, nil
 }
 
 // replayOwnColumns are the names the replay tables and the replay checks
