@@ -139,33 +139,12 @@ func ReadRestarts(path, zone string) (*Restarts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: time zone %q: %w", ErrRestarts, zone, err)
 	}
-	files := []string{path}
-	if st, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrRestarts, err)
-	} else if st.IsDir() {
-		files = nil
-		ents, err := os.ReadDir(path)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrRestarts, err)
-		}
-		for _, e := range ents {
-			n := e.Name()
-			if e.IsDir() || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") {
-				continue
-			}
-			if ext := strings.ToLower(filepath.Ext(n)); ext == ".json" || ext == ".csv" {
-				files = append(files, filepath.Join(path, n))
-			}
-		}
-		if len(files) == 0 {
-			return nil, fmt.Errorf("%w: %s holds no .json or .csv file", ErrRestarts, path)
-		}
+	files, err := restartFiles(path)
+	if err != nil {
+		return nil, err
 	}
 	out := &Restarts{}
-	var cps []*flinkCheckpoints
-	var failures []time.Time
-	var failFrom []string
-	var restoredCount int64
+	var flink flinkFiles
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -188,38 +167,108 @@ func ReadRestarts(path, zone string) (*Restarts, error) {
 			out.Restarts = append(out.Restarts, rs...)
 			continue
 		}
-		var probe map[string]json.RawMessage
-		if err := json.Unmarshal(data, &probe); err != nil {
-			return nil, fmt.Errorf("%w: %s: %w", ErrRestarts, base, err)
-		}
-		switch {
-		case probe["exceptionHistory"] != nil:
-			var fe flinkExceptions
-			if err := json.Unmarshal(data, &fe); err != nil {
-				return nil, fmt.Errorf("%w: %s: %w", ErrRestarts, base, err)
-			}
-			for _, e := range fe.ExceptionHistory.Entries {
-				failures = append(failures, time.UnixMilli(e.Timestamp).UTC())
-				failFrom = append(failFrom, base)
-			}
-			if fe.ExceptionHistory.Truncated {
-				out.Notes = append(out.Notes, base+": Flink truncated the exception history; earlier failures are not listed")
-			}
-		case probe["history"] != nil || probe["latest"] != nil:
-			var fc flinkCheckpoints
-			if err := json.Unmarshal(data, &fc); err != nil {
-				return nil, fmt.Errorf("%w: %s: %w", ErrRestarts, base, err)
-			}
-			cps = append(cps, &fc)
-			if fc.Counts != nil {
-				restoredCount += fc.Counts.Restored
-			}
-		default:
-			return nil, fmt.Errorf("%w: %s is neither Flink's /jobs/<id>/checkpoints response (history, latest) nor /jobs/<id>/exceptions (exceptionHistory)", ErrRestarts, base)
+		if err := flink.read(base, data, out); err != nil {
+			return nil, err
 		}
 	}
+	lastRestore := out.mergeHistory(flink.checkpoints)
+	out.addFailures(flink.failures, flink.failFrom)
+	sort.SliceStable(out.Restarts, func(i, j int) bool { return out.Restarts[i].Time.Before(out.Restarts[j].Time) })
+	if lastRestore != nil {
+		out.applyLatestRestored(lastRestore)
+	}
+	if flink.restoredCount > int64(len(out.Restarts)) {
+		out.Notes = append(out.Notes, fmt.Sprintf("Flink counted %d restore(s) but the files show %d restart(s): save /jobs/<jobid>/exceptions as well to see every failure", flink.restoredCount, len(out.Restarts)))
+	}
+	sort.SliceStable(out.Restarts, func(i, j int) bool { return out.Restarts[i].Time.Before(out.Restarts[j].Time) })
+	out.number()
+	if len(out.History) == 0 && len(out.Restarts) > 0 {
+		out.Notes = append(out.Notes, "no checkpoint history: a row is taken as written before a restart when its checkpoint id is at most the restored checkpoint + 1")
+	}
+	return out, nil
+}
 
-	// The checkpoint history, merged by id.
+// restartFiles are the files ReadRestarts reads: path itself, or the
+// *.json and *.csv files of the folder path (hidden files and those whose
+// name starts with _ skipped; none is an ErrRestarts).
+func restartFiles(path string) ([]string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrRestarts, err)
+	}
+	if !st.IsDir() {
+		return []string{path}, nil
+	}
+	ents, err := os.ReadDir(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrRestarts, err)
+	}
+	var files []string
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") {
+			continue
+		}
+		if ext := strings.ToLower(filepath.Ext(n)); ext == ".json" || ext == ".csv" {
+			files = append(files, filepath.Join(path, n))
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%w: %s holds no .json or .csv file", ErrRestarts, path)
+	}
+	return files, nil
+}
+
+// flinkFiles is what the Flink REST responses read so far hold: the
+// checkpoint histories, the failures of the exception histories (with the
+// file each is from), and the restores Flink counted.
+type flinkFiles struct {
+	checkpoints   []*flinkCheckpoints
+	failures      []time.Time
+	failFrom      []string
+	restoredCount int64
+}
+
+// read reads data, the Flink response in file base: its exception history
+// (a note in out when Flink truncated it) or its checkpoints, told apart
+// by their keys; anything else is an ErrRestarts.
+func (ff *flinkFiles) read(base string, data []byte, out *Restarts) error {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrRestarts, base, err)
+	}
+	switch {
+	case probe["exceptionHistory"] != nil:
+		var fe flinkExceptions
+		if err := json.Unmarshal(data, &fe); err != nil {
+			return fmt.Errorf("%w: %s: %w", ErrRestarts, base, err)
+		}
+		for _, e := range fe.ExceptionHistory.Entries {
+			ff.failures = append(ff.failures, time.UnixMilli(e.Timestamp).UTC())
+			ff.failFrom = append(ff.failFrom, base)
+		}
+		if fe.ExceptionHistory.Truncated {
+			out.Notes = append(out.Notes, base+": Flink truncated the exception history; earlier failures are not listed")
+		}
+	case probe["history"] != nil || probe["latest"] != nil:
+		var fc flinkCheckpoints
+		if err := json.Unmarshal(data, &fc); err != nil {
+			return fmt.Errorf("%w: %s: %w", ErrRestarts, base, err)
+		}
+		ff.checkpoints = append(ff.checkpoints, &fc)
+		if fc.Counts != nil {
+			ff.restoredCount += fc.Counts.Restored
+		}
+	default:
+		return fmt.Errorf("%w: %s is neither Flink's /jobs/<id>/checkpoints response (history, latest) nor /jobs/<id>/exceptions (exceptionHistory)", ErrRestarts, base)
+	}
+	return nil
+}
+
+// mergeHistory sets rs.History to the checkpoints of cps merged by id, in
+// id order, and returns the last restore latest.restored names (nil when
+// none does).
+func (rs *Restarts) mergeHistory(cps []*flinkCheckpoints) *Restart {
 	byID := map[int64]Checkpoint{}
 	var lastRestore *Restart
 	for _, fc := range cps {
@@ -237,63 +286,66 @@ func ReadRestarts(path, zone string) (*Restarts, error) {
 		}
 	}
 	for _, c := range byID {
-		out.History = append(out.History, c)
+		rs.History = append(rs.History, c)
 	}
-	sort.Slice(out.History, func(i, j int) bool { return out.History[i].ID < out.History[j].ID })
+	sort.Slice(rs.History, func(i, j int) bool { return rs.History[i].ID < rs.History[j].ID })
+	return lastRestore
+}
 
+// addFailures adds a restart for each failure (from: the file it is
+// from), restoring the latest checkpoint completed before it; one the
+// history does not reach back to restored an unknown checkpoint (-1), with
+// a note.
+func (rs *Restarts) addFailures(failures []time.Time, from []string) {
 	for i, t := range failures {
-		r := Restart{Time: t, RestoredCheckpoint: -1, From: failFrom[i]}
-		if c, ok := out.lastCompletedBefore(t); ok {
+		r := Restart{Time: t, RestoredCheckpoint: -1, From: from[i]}
+		if c, ok := rs.lastCompletedBefore(t); ok {
 			r.RestoredCheckpoint = c.ID
-		} else if len(out.History) > 0 {
-			out.Notes = append(out.Notes, fmt.Sprintf("the checkpoint history does not reach back to the failure at %s: the checkpoint it restored is unknown (raise web.checkpoints.history)", t.Format(time.RFC3339)))
+		} else if len(rs.History) > 0 {
+			rs.Notes = append(rs.Notes, fmt.Sprintf("the checkpoint history does not reach back to the failure at %s: the checkpoint it restored is unknown (raise web.checkpoints.history)", t.Format(time.RFC3339)))
 		}
-		out.Restarts = append(out.Restarts, r)
+		rs.Restarts = append(rs.Restarts, r)
 	}
-	sort.SliceStable(out.Restarts, func(i, j int) bool { return out.Restarts[i].Time.Before(out.Restarts[j].Time) })
-	if lastRestore != nil {
-		// latest.restored is the last restore: it matches the last failure
-		// before it, or is the only restart known.
-		matched := false
-		for i := len(out.Restarts) - 1; i >= 0; i-- {
-			r := &out.Restarts[i]
-			if !r.Time.After(lastRestore.Time) {
-				if r.RestoredCheckpoint >= 0 && r.RestoredCheckpoint != lastRestore.RestoredCheckpoint {
-					out.Notes = append(out.Notes, fmt.Sprintf("the failure at %s restored checkpoint %d by latest.restored, not %d (the latest completed in the history)", r.Time.Format(time.RFC3339), lastRestore.RestoredCheckpoint, r.RestoredCheckpoint))
-				}
-				r.RestoredCheckpoint = lastRestore.RestoredCheckpoint
-				matched = true
-				break
-			}
-		}
-		if !matched {
-			lastRestore.From = "latest.restored"
-			out.Restarts = append(out.Restarts, *lastRestore)
-		}
-	}
-	if restoredCount > int64(len(out.Restarts)) {
-		out.Notes = append(out.Notes, fmt.Sprintf("Flink counted %d restore(s) but the files show %d restart(s): save /jobs/<jobid>/exceptions as well to see every failure", restoredCount, len(out.Restarts)))
-	}
+}
 
-	sort.SliceStable(out.Restarts, func(i, j int) bool { return out.Restarts[i].Time.Before(out.Restarts[j].Time) })
-	for i := range out.Restarts {
-		r := &out.Restarts[i]
+// applyLatestRestored applies latest.restored, the last restore: it
+// matches the last failure before it (whose restored checkpoint it names,
+// with a note when that differs from the history's), or is the only
+// restart known. rs.Restarts is in time order.
+func (rs *Restarts) applyLatestRestored(lastRestore *Restart) {
+	for i := len(rs.Restarts) - 1; i >= 0; i-- {
+		r := &rs.Restarts[i]
+		if !r.Time.After(lastRestore.Time) {
+			if r.RestoredCheckpoint >= 0 && r.RestoredCheckpoint != lastRestore.RestoredCheckpoint {
+				rs.Notes = append(rs.Notes, fmt.Sprintf("the failure at %s restored checkpoint %d by latest.restored, not %d (the latest completed in the history)", r.Time.Format(time.RFC3339), lastRestore.RestoredCheckpoint, r.RestoredCheckpoint))
+			}
+			r.RestoredCheckpoint = lastRestore.RestoredCheckpoint
+			return
+		}
+	}
+	lastRestore.From = "latest.restored"
+	rs.Restarts = append(rs.Restarts, *lastRestore)
+}
+
+// number numbers the restarts, in time order, from 1 and sets each one's
+// open epoch (the checkpoint open at the failure: after the restored one
+// and every one triggered before the restart) and the time its restored
+// checkpoint was triggered, when the history has it.
+func (rs *Restarts) number() {
+	for i := range rs.Restarts {
+		r := &rs.Restarts[i]
 		r.No = i + 1
 		r.OpenEpoch = r.RestoredCheckpoint + 1
-		if c, ok := out.byID(r.RestoredCheckpoint); ok {
+		if c, ok := rs.byID(r.RestoredCheckpoint); ok {
 			t := c.TriggeredAt
 			r.RestoredCheckpointTime = &t
 		}
-		for _, c := range out.History {
+		for _, c := range rs.History {
 			if c.TriggeredAt.Before(r.Time) && c.ID+1 > r.OpenEpoch {
 				r.OpenEpoch = c.ID + 1
 			}
 		}
 	}
-	if len(out.History) == 0 && len(out.Restarts) > 0 {
-		out.Notes = append(out.Notes, "no checkpoint history: a row is taken as written before a restart when its checkpoint id is at most the restored checkpoint + 1")
-	}
-	return out, nil
 }
 
 func (rs *Restarts) lastCompletedBefore(t time.Time) (Checkpoint, bool) {
