@@ -55,6 +55,15 @@ type hour struct {
 }
 
 func main() {
+	hours := writeSource()
+	writeSink(hours)
+	writeCheckpoints()
+	writeExceptions()
+}
+
+// writeSource writes source.csv, the night's revenue events (one every 20
+// to 70 seconds), and returns each hour's revenue and events.
+func writeSource() [24]hour {
 	r := rand.New(rand.NewPCG(2026, 0))
 	var hours [24]hour
 	samplegen.WriteCSV("source.csv", []string{"event_id", "account", "amount", "event_time"}, func(emit func(...string)) {
@@ -71,24 +80,31 @@ func main() {
 			emit(fmt.Sprintf("EV%06d", i), fmt.Sprintf("ACC-%02d", r.IntN(8)+1), money(cents), t.Format(time.RFC3339))
 		}
 	})
+	return hours
+}
 
-	type row struct {
-		start   time.Time
-		written time.Time
-	}
-	var rows []row
+// sinkRow is one row the job wrote: the hour it is of, and when.
+type sinkRow struct {
+	start   time.Time
+	written time.Time
+}
+
+// sinkRows are the rows the job wrote, in write order: each hour once when
+// its window is flushed, and again when a restore undid that flush.
+func sinkRows() []sinkRow {
+	var rows []sinkRow
 	for h := 0; h < 24; h++ {
 		start := day.Add(time.Duration(h) * time.Hour)
 		end := start.Add(time.Hour)
 		w := end.Add(lag(end))
-		rows = append(rows, row{start, w})
+		rows = append(rows, sinkRow{start, w})
 		// A flush after the last checkpoint before a kill is undone by the
 		// restore and written again once the replayed events rebuild the
 		// window (25 seconds after the kill).
 		for _, k := range kills {
 			restored := day.Add(k.Sub(day).Truncate(interval) - interval)
 			if w.After(restored) && w.Before(k) {
-				rows = append(rows, row{start, k.Add(25 * time.Second)})
+				rows = append(rows, sinkRow{start, k.Add(25 * time.Second)})
 			}
 		}
 	}
@@ -98,38 +114,50 @@ func main() {
 			rows[j], rows[j-1] = rows[j-1], rows[j]
 		}
 	}
+	return rows
+}
+
+// writeSink writes sink.csv, the hourly report as the job wrote it, with
+// the checkpoint epoch and watermark of each write.
+func writeSink(hours [24]hour) {
 	samplegen.WriteCSV("sink.csv", []string{"window_start", "window_end", "revenue", "events", "checkpoint_id", "watermark", "written_at"}, func(emit func(...string)) {
-		for _, x := range rows {
+		for _, x := range sinkRows() {
 			h := hours[x.start.Hour()]
 			end := x.start.Add(time.Hour)
 			emit(x.start.Format(time.RFC3339), end.Format(time.RFC3339), money(h.revenue), fmt.Sprint(h.events),
 				fmt.Sprint(epoch(x.written)), end.Add(2*time.Second).Format(time.RFC3339), x.written.Format(time.RFC3339))
 		}
 	})
+}
 
-	// /jobs/<jobid>/checkpoints as saved at 06:00:30 with
-	// web.checkpoints.history: 121 (checkpoints 02:00 to 06:00, newest
-	// first), and /jobs/<jobid>/exceptions.
-	type hist struct {
-		ClassName          string `json:"className"`
-		ID                 int64  `json:"id"`
-		Status             string `json:"status"`
-		IsSavepoint        bool   `json:"is_savepoint"`
-		TriggerTimestamp   int64  `json:"trigger_timestamp"`
-		LatestAckTimestamp int64  `json:"latest_ack_timestamp"`
-		StateSize          int64  `json:"state_size"`
-		EndToEndDuration   int64  `json:"end_to_end_duration"`
-		NumSubtasks        int    `json:"num_subtasks"`
-		NumAcknowledged    int    `json:"num_acknowledged_subtasks"`
-		CheckpointType     string `json:"checkpoint_type"`
-		FailureTimestamp   int64  `json:"failure_timestamp,omitempty"`
-		FailureMessage     string `json:"failure_message,omitempty"`
-	}
-	var history []hist
+// checkpoint is one entry of the history of Flink's
+// /jobs/<jobid>/checkpoints response.
+type checkpoint struct {
+	ClassName          string `json:"className"`
+	ID                 int64  `json:"id"`
+	Status             string `json:"status"`
+	IsSavepoint        bool   `json:"is_savepoint"`
+	TriggerTimestamp   int64  `json:"trigger_timestamp"`
+	LatestAckTimestamp int64  `json:"latest_ack_timestamp"`
+	StateSize          int64  `json:"state_size"`
+	EndToEndDuration   int64  `json:"end_to_end_duration"`
+	NumSubtasks        int    `json:"num_subtasks"`
+	NumAcknowledged    int    `json:"num_acknowledged_subtasks"`
+	CheckpointType     string `json:"checkpoint_type"`
+	FailureTimestamp   int64  `json:"failure_timestamp,omitempty"`
+	FailureMessage     string `json:"failure_message,omitempty"`
+}
+
+// writeCheckpoints writes flink/checkpoints.json, /jobs/<jobid>/checkpoints
+// as saved at 06:00:30 with web.checkpoints.history: 121 (checkpoints 02:00
+// to 06:00, newest first): the checkpoint of each kill's minute failed,
+// the last in progress, and the last restore the second kill's.
+func writeCheckpoints() {
+	var history []checkpoint
 	counts := map[string]int64{}
 	last := day.Add(6 * time.Hour)
 	for t := day.Add(2 * time.Hour); !t.After(last); t = t.Add(interval) {
-		h := hist{ClassName: "completed", ID: ckptID(t), Status: "COMPLETED", TriggerTimestamp: t.UnixMilli(),
+		h := checkpoint{ClassName: "completed", ID: ckptID(t), Status: "COMPLETED", TriggerTimestamp: t.UnixMilli(),
 			LatestAckTimestamp: t.Add(1500 * time.Millisecond).UnixMilli(), StateSize: 48213 + int64(t.Minute())*17,
 			EndToEndDuration: 1500, NumSubtasks: 4, NumAcknowledged: 4, CheckpointType: "CHECKPOINT"}
 		for _, k := range kills {
@@ -145,7 +173,7 @@ func main() {
 			h.LatestAckTimestamp = t.Add(400 * time.Millisecond).UnixMilli()
 		}
 		counts[h.Status]++
-		history = append([]hist{h}, history...)
+		history = append([]checkpoint{h}, history...)
 	}
 	lastCompleted := history[1]
 	restoreAt := kills[1].Add(5 * time.Second)
@@ -161,6 +189,11 @@ func main() {
 		},
 		"history": history,
 	})
+}
+
+// writeExceptions writes flink/exceptions.json, /jobs/<jobid>/exceptions:
+// one entry per kill, newest first.
+func writeExceptions() {
 	var entries []map[string]any
 	for i := len(kills) - 1; i >= 0; i-- {
 		entries = append(entries, map[string]any{
