@@ -7,12 +7,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/reconcile-dev/reconcile/internal/diff"
 	"github.com/reconcile-dev/reconcile/internal/fault"
-	"github.com/reconcile-dev/reconcile/internal/history"
 )
 
 func init() {
-	subcommands = append(subcommands, func(f *factory) *cobra.Command { return newCmdDiff(f, nil) })
+	subcommands = append(subcommands, newCmdDiff)
 }
 
 // errDiffers is returned when the two folders' exceptions differ: exit 1,
@@ -25,7 +25,7 @@ type diffOptions struct {
 	a, b string
 }
 
-func newCmdDiff(f *factory, runF func(*diffOptions) error) *cobra.Command {
+func newCmdDiff(f *factory) *cobra.Command {
 	o := &diffOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "diff EVIDENCE_A EVIDENCE_B",
@@ -47,9 +47,6 @@ manifest, or cannot be read.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.a, o.b = args[0], args[1]
-			if runF != nil {
-				return runF(o)
-			}
 			return runDiff(cmd, o)
 		},
 	}
@@ -57,7 +54,7 @@ manifest, or cannot be read.`,
 }
 
 func runDiff(cmd *cobra.Command, o *diffOptions) error {
-	c, err := history.Diff(cmd.Context(), o.a, o.b)
+	c, err := diff.Diff(cmd.Context(), o.a, o.b)
 	if err != nil {
 		return err
 	}
@@ -95,7 +92,7 @@ func runDiff(cmd *cobra.Command, o *diffOptions) error {
 
 // keyText renders a key as col=value pairs; NULL as NULL, a value that
 // could be misread (empty, spaces, commas, quotes, the word NULL) quoted.
-func keyText(cols []string, k history.Key) string {
+func keyText(cols []string, k diff.Key) string {
 	if len(cols) == 0 {
 		return "(the check's one key: it fails)"
 	}

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	subcommands = append(subcommands, func(f *factory) *cobra.Command { return newCmdExplain(f, nil) })
+	subcommands = append(subcommands, newCmdExplain)
 }
 
 // explainOptions are the parsed flags of `reconcile explain`.
@@ -29,7 +29,7 @@ type explainOptions struct {
 	params []string
 }
 
-func newCmdExplain(f *factory, runF func(*explainOptions) error) *cobra.Command {
+func newCmdExplain(f *factory) *cobra.Command {
 	o := &explainOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "explain --config SPEC --key VALUE[,VALUE…]",
@@ -47,9 +47,6 @@ Exit 0 when the key was found, 2 when no row has it or the spec is wrong,
 3 when an input cannot be read.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(o)
-			}
 			return runExplain(cmd, o)
 		},
 	}

@@ -19,7 +19,7 @@ import (
 )
 
 func init() {
-	subcommands = append(subcommands, func(f *factory) *cobra.Command { return newCmdHistory(f, nil) })
+	subcommands = append(subcommands, newCmdHistory)
 }
 
 // historyOptions are the parsed flags of `reconcile history`.
@@ -30,7 +30,7 @@ type historyOptions struct {
 	json    bool
 }
 
-func newCmdHistory(f *factory, runF func(*historyOptions) error) *cobra.Command {
+func newCmdHistory(f *factory) *cobra.Command {
 	o := &historyOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "history --history FILE [--control NAME] [--json]",
@@ -44,9 +44,6 @@ Exit codes: 0 listed; 2 FILE does not exist or is not a run history, or
 --control names a control with no run in it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(o)
-			}
 			return runHistory(cmd, o)
 		},
 	}

@@ -39,10 +39,10 @@ type runOptions struct {
 	// KEY=VALUE, in order (input_options.go).
 	sourceOpts, sinkOpts []string
 	set                  func(name string) bool // whether a flag was given
-	nightly                                     // --param, --history, --metrics, --quiet, --progress (nightly.go)
+	nightly                                     // --param, --history, --metrics, --quiet, --progress (suite.go)
 }
 
-func newCmdRun(f *factory, runF func(*runOptions) error) *cobra.Command {
+func newCmdRun(f *factory) *cobra.Command {
 	o := &runOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "run [--config SPEC]... [SPEC|FOLDER]... [--source URI --sink URI --id COLS --out DIR]",
@@ -77,9 +77,6 @@ control that errors does not stop the others. See docs/nightly.md for
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.set = func(name string) bool { return cmd.Flags().Changed(name) }
 			o.configs = append(o.configs, args...)
-			if runF != nil {
-				return runF(o)
-			}
 			return runRun(cmd, o)
 		},
 	}

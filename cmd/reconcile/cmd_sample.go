@@ -47,12 +47,12 @@ func newCmdSample(f *factory) *cobra.Command {
 		Short: "Helpers for the bundled samples",
 		Args:  cobra.NoArgs,
 	}
-	cmd.AddCommand(newCmdLoadPostgres(f, nil))
-	cmd.AddCommand(newCmdLoadMySQL(f, nil))
+	cmd.AddCommand(newCmdLoadPostgres(f))
+	cmd.AddCommand(newCmdLoadMySQL(f))
 	return cmd
 }
 
-func newCmdLoadPostgres(f *factory, runF func(*loadPostgresOptions) error) *cobra.Command {
+func newCmdLoadPostgres(f *factory) *cobra.Command {
 	o := &loadPostgresOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "load-postgres [--url URL] [--table SCHEMA.NAME] [--csv FILE]",
@@ -69,9 +69,6 @@ sample's sink CSV into it. Then reconcile the CSV source against the table:
 The findings are those of the all-file run.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(o)
-			}
 			n, err := sources.CopyCSV(cmd.Context(), o.url, o.table, ledgerSinkColumns, o.csv)
 			if err != nil {
 				return fmt.Errorf("load %s into %s: %w", o.csv, o.table, err)
@@ -122,7 +119,7 @@ type loadMySQLOptions struct {
 	csv   string
 }
 
-func newCmdLoadMySQL(f *factory, runF func(*loadMySQLOptions) error) *cobra.Command {
+func newCmdLoadMySQL(f *factory) *cobra.Command {
 	o := &loadMySQLOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "load-mysql [--url URL] [--table DATABASE.NAME] [--csv FILE]",
@@ -140,9 +137,6 @@ the CSV source against the table:
 The findings are those of the all-file run.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(o)
-			}
 			n, err := sources.LoadMySQLCSV(cmd.Context(), o.url, o.table, ledgerSinkMySQLColumns, o.csv)
 			if err != nil {
 				return fmt.Errorf("load %s into %s: %w", o.csv, o.table, err)

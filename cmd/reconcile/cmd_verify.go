@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	subcommands = append(subcommands, func(f *factory) *cobra.Command { return newCmdVerify(f, nil) })
+	subcommands = append(subcommands, newCmdVerify)
 }
 
 // errVerifyFailed is returned when verify found a difference: exit code 1,
@@ -26,7 +26,7 @@ type verifyOptions struct {
 	publicKey string
 }
 
-func newCmdVerify(f *factory, runF func(*verifyOptions) error) *cobra.Command {
+func newCmdVerify(f *factory) *cobra.Command {
 	o := &verifyOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "verify DIR",
@@ -47,9 +47,6 @@ the key cannot be read; 3 a file could not be read.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.dir = args[0]
-			if runF != nil {
-				return runF(o)
-			}
 			return runVerify(cmd, o)
 		},
 	}

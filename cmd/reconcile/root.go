@@ -77,7 +77,7 @@ and re-perform.
 	root.SetIn(f.stdin)
 	root.SetOut(f.stdout)
 	root.SetErr(f.stderr)
-	root.AddCommand(newCmdRun(f, nil))
+	root.AddCommand(newCmdRun(f))
 	for _, newCmd := range subcommands {
 		root.AddCommand(newCmd(f))
 	}

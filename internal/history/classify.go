@@ -8,7 +8,6 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
@@ -238,7 +237,7 @@ func compareWithPrevious(ctx context.Context, db *duck.DB, c *Classification, t 
 	case !ran || pc.Status == evidence.Skipped:
 		ch.Since.Note = "the previous run (" + c.Previous.ID + ") did not run this check: every exception is new"
 	case !slices.Equal(pc.KeyColumns, keyCols):
-		ch.Since.Note = fmt.Sprintf("the previous run (%s) keyed this check by %s, this one by %s: every exception is new", c.Previous.ID, listOrNone(pc.KeyColumns), listOrNone(keyCols))
+		ch.Since.Note = fmt.Sprintf("the previous run (%s) keyed this check by %s, this one by %s: every exception is new", c.Previous.ID, evidence.KeyColumnsText(pc.KeyColumns), evidence.KeyColumnsText(keyCols))
 	default:
 		held, err := db.CountFile(ctx, statements(), queries.HistoryPreviousKeys, struct{ Check string }{t.Check})
 		if err != nil {
@@ -385,11 +384,4 @@ func runSummary(ctx context.Context, db *duck.DB, seq int64) (*evidence.Summary,
 		return nil, fmt.Errorf("%w: run %d: summary: %w", ErrHistory, seq, err)
 	}
 	return &s, nil
-}
-
-func listOrNone(cols []string) string {
-	if len(cols) == 0 {
-		return "no key column"
-	}
-	return strings.Join(cols, ", ")
 }

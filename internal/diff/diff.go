@@ -1,4 +1,9 @@
-package history
+// Package diff compares the exceptions of two evidence folders check by
+// check (`reconcile diff`): what is in one and not the other, and which
+// keys of both have other rows. An exception is keyed as the run history
+// keys it (package history: its check id and the values of its key
+// columns, evidence.KeyColumns).
+package diff
 
 import (
 	"context"
@@ -77,7 +82,7 @@ func (c *Comparison) Differs() bool {
 }
 
 // Diff compares the exceptions of two evidence folders check by check,
-// keyed as the history keys them (see the package doc): what is in one and
+// keyed as the history keys them (see package history): what is in one and
 // not in the other, and which keys of both have other rows (their value
 // columns, valueColumns, as text: a balance of the same account off by
 // another amount). Each folder is verified against its manifest first
@@ -190,7 +195,7 @@ func compareCheck(id string, a, b *folderExceptions) *CheckDiff {
 	case !inB:
 		d.Note = "not run in " + b.dir
 	case !slices.Equal(colsA, colsB):
-		d.Note = fmt.Sprintf("keyed by %s in %s and by %s in %s: not compared", listOrNone(colsA), a.dir, listOrNone(colsB), b.dir)
+		d.Note = fmt.Sprintf("keyed by %s in %s and by %s in %s: not compared", evidence.KeyColumnsText(colsA), a.dir, evidence.KeyColumnsText(colsB), b.dir)
 	default:
 		ra, rb := a.rows[id], b.rows[id]
 		for kid, k := range ka {

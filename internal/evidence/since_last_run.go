@@ -1,5 +1,7 @@
 package evidence
 
+import "strings"
+
 // The run history's part of the evidence: what a run with a history
 // (package history) adds to summary.json, to the exceptions CSVs and to
 // the folder.
@@ -123,4 +125,13 @@ func KeyColumns(cols []Column) []string {
 		}
 	}
 	return out
+}
+
+// KeyColumnsText names key columns in a sentence: joined by ", ", or "no
+// key column" when there are none (a check keyed by no column).
+func KeyColumnsText(cols []string) string {
+	if len(cols) == 0 {
+		return "no key column"
+	}
+	return strings.Join(cols, ", ")
 }
