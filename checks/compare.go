@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/reconcile-dev/reconcile/internal/duck/ducktype"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
@@ -82,7 +83,6 @@ var familyNames = map[family]string{famText: "text", famInteger: "integer", famD
 
 var (
 	decimalRE = regexp.MustCompile(`^(DECIMAL|NUMERIC)(\(\s*\d+\s*(,\s*\d+\s*)?\))?$`)
-	integers  = []string{"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT", "INT", "INT2", "INT4", "INT8"}
 	// textCastable are the other types whose values DuckDB reads from text
 	// exactly (TIME '10:00:00', a UUID, INTERVAL '1 day').
 	textCastable = []string{"TIME", "UUID", "INTERVAL"}
@@ -93,7 +93,7 @@ func familyOf(typ string) family {
 	switch {
 	case t == "VARCHAR" || t == "TEXT" || t == "STRING" || t == "JSON" || strings.HasPrefix(t, "ENUM(") || strings.HasPrefix(t, "VARCHAR("):
 		return famText
-	case slices.Contains(integers, t):
+	case ducktype.IsIntegerName(t):
 		return famInteger
 	case decimalRE.MatchString(t):
 		return famDecimal

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/duck/ducktype"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/queries"
@@ -366,11 +367,12 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 		s, _ := strconv.Atoi(mm[2])
 		return s, p - s, nil
 	}
-	switch typ {
-	case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT":
+	if d := ducktype.IntegerDigits(typ); d > 20 {
+		return 0, maxPrecision, nil // HUGEINT, UHUGEINT
+	} else if d > 0 {
 		return 0, 20, nil
-	case "HUGEINT", "UHUGEINT":
-		return 0, maxPrecision, nil
+	}
+	switch typ {
 	case "FLOAT", "DOUBLE", "REAL":
 		return 0, 0, fmt.Errorf("%w: measure %s is %s (binary floating point) in the %s: its values are not exact decimals, so sums could not be exact; store amounts as DECIMAL/NUMERIC or text", ErrColumn, m, typ, side)
 	case "VARCHAR":

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/duck/ducktype"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/spec"
@@ -337,13 +338,17 @@ func reservedReplayNames(s *spec.Spec, r *Replay) error {
 	return nil
 }
 
+// epochMillisTypes are the integer types rules/instant.sql reads as epoch
+// milliseconds (the same list is in that file).
+var epochMillisTypes = []string{"BIGINT", "INTEGER", "HUGEINT", "UBIGINT"}
+
 // checkInstants fails with ErrTime naming the first value of col that is
 // not a timestamp (with finite, or is infinity or -infinity), and returns
 // how many values carry no zone.
 func checkInstants(ctx context.Context, db *duck.DB, table, col, typ, zone string, finite bool) (int64, error) {
 	switch {
 	case typ == "VARCHAR", typ == "TIMESTAMP WITH TIME ZONE", strings.HasPrefix(typ, "TIMESTAMP"), typ == "DATE",
-		typ == "BIGINT", typ == "INTEGER", typ == "HUGEINT", typ == "UBIGINT":
+		slices.Contains(epochMillisTypes, typ):
 	default:
 		return 0, fmt.Errorf("%w: column %s is %s; a timestamp column must be a timestamp, a date, epoch milliseconds or text", ErrColumn, col, typ)
 	}
@@ -488,8 +493,7 @@ func createReplaySink(ctx context.Context, db *duck.DB, r *Replay, sink map[stri
 // type (at most 39 digits: HUGEINT is not) or a DECIMAL whose scale is at
 // most scale and whose integer digits fit.
 func exactNumber(typ string, scale int) bool {
-	switch strings.ToUpper(typ) {
-	case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT":
+	if d := ducktype.IntegerDigits(strings.ToUpper(typ)); d > 0 && d <= 20 {
 		return maxPrecision-scale >= 20
 	}
 	m := decimalTypeName.FindStringSubmatch(strings.ToUpper(typ))

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/reconcile-dev/reconcile/internal/duck/ducktype"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
@@ -42,7 +43,7 @@ func kindOf(typ, role string) Kind {
 	switch {
 	case strings.HasPrefix(t, "DECIMAL"), strings.HasPrefix(t, "NUMERIC"):
 		return KindNumber
-	case slices.Contains([]string{"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE"}, t):
+	case ducktype.IsInteger(t), t == "FLOAT", t == "DOUBLE":
 		return KindNumber
 	case slices.Contains([]string{"DATE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS"}, t):
 		return KindTime

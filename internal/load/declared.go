@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/duck/ducktype"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 	"github.com/reconcile-dev/reconcile/queries"
@@ -50,9 +51,10 @@ func exactness(resolved string) (class string, scale, digits int) {
 		}
 		return "number", scale, 0
 	}
-	switch u {
-	case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT":
+	if ducktype.IsInteger(u) {
 		return "number", 0, 0
+	}
+	switch u {
 	case "DATE":
 		return "date", 0, 0
 	case "TIMESTAMP_S":

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/duck/ducktype"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources"
@@ -141,12 +142,7 @@ func typeClass(t string) string {
 		return "date"
 	case strings.HasPrefix(u, "TIMESTAMP"):
 		return "timestamp"
-	case decimalType.MatchString(u):
-		return "number"
-	}
-	switch u {
-	case "TINYINT", "SMALLINT", "INTEGER", "INT", "INT2", "INT4", "INT8", "BIGINT", "HUGEINT",
-		"UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT", "DECIMAL", "NUMERIC", "DOUBLE", "FLOAT", "REAL":
+	case decimalType.MatchString(u), ducktype.IsIntegerName(u), slices.Contains([]string{"DECIMAL", "NUMERIC", "DOUBLE", "FLOAT", "REAL"}, u):
 		return "number"
 	}
 	return ""
