@@ -178,26 +178,26 @@ const (
 
 // The files of mysql/.
 const (
-	MysqlReadTable          = "read_table"           // mysql/010_read_table.sql
-	MysqlDescribeQuery      = "describe_query"       // mysql/020_describe_query.sql
-	MysqlTableColumns       = "table_columns"        // mysql/030_table_columns.sql
-	MysqlTableEngine        = "table_engine"         // mysql/031_table_engine.sql
-	MysqlSessionTimeZone    = "session_time_zone"    // mysql/040_session_time_zone.sql
-	MysqlIsolation          = "isolation"            // mysql/041_isolation.sql
-	MysqlStartSnapshot      = "start_snapshot"       // mysql/042_start_snapshot.sql
-	MysqlPinRowsRead        = "pin_rows_read"        // mysql/043_pin_rows_read.sql
-	MysqlRowsReadSettings   = "rows_read_settings"   // mysql/044_rows_read_settings.sql
-	MysqlSnapshotFacts      = "snapshot_facts"       // mysql/050_snapshot_facts.sql
-	MysqlInputFacts         = "input_facts"          // mysql/051_input_facts.sql
-	MysqlGTID               = "gtid"                 // mysql/052_gtid.sql
-	MysqlBinlogSnapshot     = "binlog_snapshot"      // mysql/053_binlog_snapshot.sql
-	MysqlUseDatabase        = "use_database"         // mysql/054_use_database.sql
-	MysqlIsolationLevel     = "isolation_level"      // mysql/055_isolation_level.sql
-	MysqlRollback           = "rollback"             // mysql/060_rollback.sql
-	MysqlCopyCreateDatabase = "copy_create_database" // mysql/070_copy_create_database.sql
-	MysqlCopyDropTable      = "copy_drop_table"      // mysql/071_copy_drop_table.sql
-	MysqlCopyCreateTable    = "copy_create_table"    // mysql/072_copy_create_table.sql
-	MysqlCopyInsert         = "copy_insert"          // mysql/073_copy_insert.sql
+	MySQLReadTable          = "read_table"           // mysql/010_read_table.sql
+	MySQLDescribeQuery      = "describe_query"       // mysql/020_describe_query.sql
+	MySQLTableColumns       = "table_columns"        // mysql/030_table_columns.sql
+	MySQLTableEngine        = "table_engine"         // mysql/031_table_engine.sql
+	MySQLSessionTimeZone    = "session_time_zone"    // mysql/040_session_time_zone.sql
+	MySQLIsolation          = "isolation"            // mysql/041_isolation.sql
+	MySQLStartSnapshot      = "start_snapshot"       // mysql/042_start_snapshot.sql
+	MySQLPinRowsRead        = "pin_rows_read"        // mysql/043_pin_rows_read.sql
+	MySQLRowsReadSettings   = "rows_read_settings"   // mysql/044_rows_read_settings.sql
+	MySQLSnapshotFacts      = "snapshot_facts"       // mysql/050_snapshot_facts.sql
+	MySQLInputFacts         = "input_facts"          // mysql/051_input_facts.sql
+	MySQLGTID               = "gtid"                 // mysql/052_gtid.sql
+	MySQLBinlogSnapshot     = "binlog_snapshot"      // mysql/053_binlog_snapshot.sql
+	MySQLUseDatabase        = "use_database"         // mysql/054_use_database.sql
+	MySQLIsolationLevel     = "isolation_level"      // mysql/055_isolation_level.sql
+	MySQLRollback           = "rollback"             // mysql/060_rollback.sql
+	MySQLCopyCreateDatabase = "copy_create_database" // mysql/070_copy_create_database.sql
+	MySQLCopyDropTable      = "copy_drop_table"      // mysql/071_copy_drop_table.sql
+	MySQLCopyCreateTable    = "copy_create_table"    // mysql/072_copy_create_table.sql
+	MySQLCopyInsert         = "copy_insert"          // mysql/073_copy_insert.sql
 )
 
 // The files of postgres/.

@@ -166,7 +166,7 @@ func prefix(dir string) string {
 // initialisms are the words written in capitals in Go names.
 var initialisms = map[string]string{
 	"csv": "CSV", "id": "ID", "ids": "IDs", "sql": "SQL", "json": "JSON", "lsn": "LSN",
-	"wal": "WAL", "gtid": "GTID", "pg": "PG", "utc": "UTC", "dst": "DST",
+	"wal": "WAL", "gtid": "GTID", "pg": "PG", "utc": "UTC", "dst": "DST", "mysql": "MySQL",
 }
 
 // goName writes snake_case name in Go's mixed caps (read_csv → ReadCSV,
