@@ -56,11 +56,21 @@ const (
 	// time in its input's zone. Two zone-less columns read in one zone are
 	// compared as wall-clock values. Never compared as text.
 	MethodTimestamp Method = "timestamp"
-	// MethodValue: two columns of one other type (TIME, UUID, INTERVAL,
-	// BLOB, lists, structs, …) by DuckDB's equality for that type; a TIME,
-	// UUID or INTERVAL against text reads the text as that type (a TIME
-	// from a plain H:MM[:SS[.fraction]] only: checkReadable).
+	// MethodValue: two columns of one other type (TIME, UUID, BLOB, lists,
+	// structs, …) by DuckDB's equality for that type; a TIME or UUID against
+	// text reads the text as that type (a TIME from a plain
+	// H:MM[:SS[.fraction]] only: checkReadable).
 	MethodValue Method = "value"
+	// MethodInterval: INTERVAL against INTERVAL or text, field by field —
+	// months, days and microseconds, each equal — never by DuckDB's
+	// equality, which takes a month for 30 days and a day for 24 hours
+	// (INTERVAL '1 month' = INTERVAL '30 days'; a MariaDB TIME 720:00:00, an
+	// INTERVAL of 720 hours, equal to the text "1 month"). Text is read as an
+	// INTERVAL only when it is a plain duration (integer parts with units, an
+	// optional H:MM[:SS[.fraction]] last; rules/inexact_text.sql), else it is
+	// an error naming file, line and value (checkReadable). Source: issue 30,
+	// item 2.
+	MethodInterval Method = "interval"
 )
 
 // family is what a DuckDB type is for comparing.
@@ -117,18 +127,18 @@ func familyOf(typ string) family {
 // family of the two types:
 //
 //	source \ sink            text   integer/decimal  float  boolean  date  timestamp(tz)  other T
-//	text                     text   number           float  boolean  date  timestamp      value (T ∈ TIME, UUID, INTERVAL)
+//	text                     text   number           float  boolean  date  timestamp      value (T ∈ TIME, UUID), interval (T = INTERVAL)
 //	integer, decimal         number number           float  –        –     –              –
 //	FLOAT, DOUBLE            float  float            float  –        –     –              –
 //	BOOLEAN                  boolean –               –      boolean  –     –              –
 //	DATE                     date   –                –      –        date  –              –
 //	TIMESTAMP, TIMESTAMPTZ   timestamp –             –      –        –     timestamp      –
-//	other T                  value  –                –      –        –     –              value (the same T)
+//	other T                  value  –                –      –        –     –              value (the same T), interval (INTERVAL)
 //
 // (the table is symmetric; – is incomparable). The methods are documented
 // at their constants: text byte for byte, numbers by exact value, floats by
-// IEEE value, booleans, dates, timestamps as instants, any other type by
-// DuckDB's equality for it. A date is not an instant (a day has no zone):
+// IEEE value, booleans, dates, timestamps as instants, intervals field by
+// field, any other type by DuckDB's equality for it. A date is not an instant (a day has no zone):
 // DATE against a timestamp is incomparable; so is BLOB against text, which
 // holds bytes in no one agreed encoding (hex, base64, escapes).
 //
@@ -160,6 +170,8 @@ func Comparison(sourceType, sinkType string) (Method, error) {
 		return MethodDate, nil
 	case only(famZoneless, famZoned, famText):
 		return MethodTimestamp, nil
+	case intervalPair(sourceType, sinkType):
+		return MethodInterval, nil
 	case fs == famOther && fk == famOther && strings.EqualFold(strings.TrimSpace(sourceType), strings.TrimSpace(sinkType)):
 		return MethodValue, nil
 	case fs == famOther && fk == famText && slices.Contains(textCastable, strings.ToUpper(strings.TrimSpace(sourceType))),

@@ -153,6 +153,11 @@ func prepareCompared(ctx context.Context, db *duck.DB, cc ComparedColumn, zones 
 		if fs != famZoned || fk != famZoned { // two instants need no word on zones
 			notes = append(notes, timestampNote("column "+cc.Name, cc.SourceType, cc.SinkType, zones, c.WallClock))
 		}
+	case MethodInterval:
+		if err := checkReadable(ctx, db, &c); err != nil {
+			return c, nil, err
+		}
+		notes = append(notes, intervalNote(cc, c.Source, c.Sink))
 	case MethodBoolean, MethodDate, MethodValue:
 		if err := checkReadable(ctx, db, &c); err != nil {
 			return c, nil, err
@@ -204,7 +209,7 @@ func operand(typ, other string, m Method, zone string) Operand {
 	switch f := familyOf(typ); {
 	case f == famText:
 		o.Kind = "text"
-		if m == MethodBoolean || m == MethodDate || m == MethodValue {
+		if m == MethodBoolean || m == MethodDate || m == MethodValue || m == MethodInterval {
 			o.Cast = strings.ToUpper(strings.TrimSpace(other))
 		}
 	case f == famZoned:
@@ -234,6 +239,9 @@ func checkReadable(ctx context.Context, db *duck.DB, c *Compared) error {
 			class = "instant"
 		case side.op.Kind == "text" && c.Method == MethodFloat:
 			what = "a number (such as -1.5, 2.5e-3, NaN or Infinity)"
+		case side.op.Kind == "text" && c.Method == MethodInterval:
+			what = "an INTERVAL (a plain duration: integer parts with units such as 1 year 2 months 3 days, an optional time H:MM[:SS[.fraction]] last, or 720:00:00 alone; a fraction of a unit would be read by taking a month for 30 days or a day for 24 hours, and other forms or further digits would be read as some other interval)"
+			class = "interval"
 		case side.op.Kind == "text":
 			what = "a " + side.op.Cast
 			if side.op.Cast == "DATE" {
@@ -362,6 +370,8 @@ func keyConversion(ctx context.Context, db *duck.DB, k KeyColumn, zones map[stri
 			out[t] = conversion{Name: k.Name, AsText: true}
 		}
 		notes = append(notes, fmt.Sprintf("column %s is %s in the source and %s in the sink: compared as text, each value rendered from its own type (a BIGINT 7 is \"7\", a text \"007\" stays \"007\")", k.Name, k.SourceType, k.SinkType))
+	case k.Method == MethodInterval:
+		return intervalKeyConversion(ctx, db, k, zones)
 	case k.Method == MethodTimestamp, k.Method == MethodBoolean, k.Method == MethodDate, k.Method == MethodValue:
 		c := &Compared{ComparedColumn: ComparedColumn{Name: k.Name, SourceType: k.SourceType, SinkType: k.SinkType, Method: k.Method}}
 		c.Source = operand(k.SourceType, k.SinkType, k.Method, zones[SourceTable])

@@ -137,10 +137,12 @@ func (p *Params) BalanceTol(measure string) *ToleranceSQL { return p.BalanceTole
 //	windowagrees                     an aggregate of a window agrees with the re-performance (rules/window_agrees.sql)
 //	windowfinding                    what a disagreeing aggregate is (rules/window_finding.sql)
 //	instant COL TYPE ZONE TRY        COL of DuckDB type TYPE read as a TIMESTAMPTZ (rules/instant.sql)
+//	intervalfields VALUE             the INTERVAL VALUE as its months, days and micros (rules/interval_fields.sql)
 //	textdecimal TEXT TYPE CAST       text TEXT read as the exact DECIMAL TYPE by CAST or TRY_CAST (rules/text_decimal.sql)
 //	zoneless COL TYPE                a value of COL carries no zone (rules/zoneless.sql)
 //	epochmillis TEXT, haszone TEXT   how a timestamp text is told apart (rules/epoch_millis.sql, has_zone.sql)
-//	inexacttext TEXT CLASS S D       TEXT read as a number, date or timestamp would change (rules/inexact_text.sql)
+//	inexacttext TEXT CLASS S D       TEXT read as a number, date, timestamp, time or interval would change
+//	                                 (rules/inexact_text.sql)
 //	walldst WALL ZONE CHECK          wall-clock time WALL is skipped ("gap") or repeated ("repeat") by a DST
 //	                                 change of ZONE (rules/wall_dst.sql)
 //	rowtext ALIAS REPLAY             one replay_sink row as evidence text (replay/row_text.sql)
@@ -217,6 +219,7 @@ func checkFuncs() template.FuncMap {
 		return rule(queries.RulesWallDST, struct{ Wall, Zone, ZoneSQL, Check string }{wall, zone, "", check})
 	}
 	f["instant"] = func(col, typ, zone string, try bool) (string, error) { return instant(col, typ, zone, try) }
+	f["intervalfields"] = func(value string) (string, error) { return rule("interval_fields", struct{ Value string }{value}) }
 	f["textdecimal"] = textDecimal
 	f["zoneless"] = func(col, typ string) (string, error) {
 		return rule(queries.RulesZoneless, struct{ Col, Type string }{col, typ})

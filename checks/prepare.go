@@ -85,8 +85,9 @@ func decimalType(p, s int) string { return fmt.Sprintf("DECIMAL(%d,%d)", p, s) }
 // The id and group columns are rewritten in place where their types differ
 // (Comparison, with a number against text matched as text): timestamps to
 // instants (TIMESTAMP WITH TIME ZONE, a zone-less value read in its
-// input's zone), text read as the other input's BOOLEAN, DATE, TIME, UUID or
-// INTERVAL, an empty text id as NULL. The compared columns are left as
+// input's zone), text read as the other input's BOOLEAN, DATE, TIME or UUID,
+// an empty text id as NULL; an INTERVAL (or text against one) is rewritten
+// as its text in both, whatever the types (intervalKeyConversion). The compared columns are left as
 // loaded; the checks compare them through the helpers of Compared.
 //
 // Errors: ErrColumn (a column is missing, a measure is not numeric text or a

@@ -63,6 +63,7 @@ func methodText(c evidence.ComparedColumn) string {
 	text := map[string]string{
 		"text": "text, byte for byte", "number": "exact value", "float": "binary floating point, at its precision",
 		"boolean": "boolean", "date": "date", "timestamp": "instants", "value": "value of the type",
+		"interval": "interval, field by field (months, days, microseconds)",
 	}[c.Method]
 	if text == "" {
 		text = c.Method

@@ -83,8 +83,8 @@ type ComparedColumn struct {
 	SinkType   string `json:"sink_type"`
 	// Method is how the two are compared: text (byte for byte), number
 	// (exact value), float (IEEE value), boolean, date, timestamp
-	// (instants), value (DuckDB's equality of one other type); see
-	// checks.Comparison.
+	// (instants), interval (field by field: months, days, microseconds),
+	// value (DuckDB's equality of one other type); see checks.Comparison.
 	Method string `json:"method"`
 	// Normalize are the normalisations of a text column (trim, casefold).
 	Normalize []string `json:"normalize,omitempty"`

@@ -26,7 +26,7 @@ type declared struct {
 	Table, Column, Type string
 	Value, TryValue     string
 	Check               string // convert, exact, gap, repeat
-	Class               string // number, date, timestamp or ""
+	Class               string // number, date, timestamp, time, interval or ""
 	Scale, Digits       int
 	Text                bool
 	RoundTrip           string
@@ -40,7 +40,8 @@ type declared struct {
 // to (type_of): an integer type is a number of Scale 0, DECIMAL(p,s) one of
 // Scale s; a timestamp holds Digits fraction digits of a second
 // (TIMESTAMP_S 0, _MS 3, _NS 9, else 6); DATE is a date; TIME is a time of
-// day of Digits 6 (TIME_NS 9). Any other type
+// day of Digits 6 (TIME_NS 9); INTERVAL is a plain duration of Digits 6
+// (rules/inexact_text.sql; issue 30, item 2). Any other type
 // (DOUBLE, VARCHAR, BOOLEAN, …) has no class: its text converts as DuckDB
 // casts it.
 func exactness(resolved string) (class string, scale, digits int) {
@@ -69,6 +70,8 @@ func exactness(resolved string) (class string, scale, digits int) {
 		return "time", 0, 6
 	case "TIME_NS":
 		return "time", 0, 9
+	case "INTERVAL":
+		return "interval", 0, 6
 	}
 	return "", 0, 0
 }
@@ -239,6 +242,8 @@ func exactReason(d declared, value *string) string {
 		return "a DATE is a plain date written YYYY-MM-DD (a two-digit month and day), and DuckDB's cast would read another layout as some day or drop a time of day (even 00:00:00): a dateformat: for another layout, or declare TIMESTAMP for a time of day"
 	case d.Text && d.Class == "time":
 		return fmt.Sprintf("a %s is a plain time of day written H:MM or H:MM:SS with at most %d fraction digits of a second (0:00 to 23:59:59, or 24:00:00), and DuckDB's cast would drop a date (2024-01-01 12:00:00 becoming 12:00:00), an offset or zone (12:00:00+05 becoming 12:00:00) or further non-zero digits: declare TIMESTAMP or TIMESTAMPTZ for a date and time", strings.ToUpper(strings.TrimSpace(d.Type)), d.Digits)
+	case d.Text && d.Class == "interval":
+		return "an INTERVAL is a plain duration: integer parts with units (year, mon, month, week, day, hour, minute, second, millisecond, microsecond, also plural), such as 1 year 2 months 3 days, and optionally a time H:MM or H:MM:SS with at most 6 fraction digits last, or such a time alone (720:00:00); DuckDB's cast would read a fraction of a unit by taking a month for 30 days or a day for 24 hours (0.5 months becoming 15 days), drop the units before a time (04:05:06 1 day becoming 04:05:06), read 1M as a minute and drop further digits"
 	case d.Text && d.Class == "timestamp":
 		return fmt.Sprintf("it holds an ISO 8601 timestamp (YYYY-MM-DD, optionally T or a space and hh:mm[:ss[.fraction]], and a zone or offset) with at most %d fraction digits of a second, and DuckDB's cast would read another layout (epoch, 1970-1-1, 24:00:00) as some instant or drop further non-zero digits (TIMESTAMP_NS holds nanoseconds, zone-less): declare a timestampformat: for another layout", d.Digits)
 	}
@@ -252,8 +257,9 @@ func exactReason(d declared, value *string) string {
 // as a plain decimal, a date with a time of day, a timestamp with more
 // fraction digits than its type holds, a time of day not written as a plain
 // H:MM[:SS[.fraction]] (a date, an offset or more fraction digits than TIME
-// holds, which the cast drops), a typed value that reads back as
-// another), or a wall-clock time that a DST change of zone skips or
+// holds, which the cast drops), an interval not written as a plain duration
+// (rules/inexact_text.sql), a typed value that reads back as another), or a
+// wall-clock time that a DST change of zone skips or
 // repeats, is an error naming file, line, column and value and what was
 // expected (and, when no format was declared for a date, timestamp or
 // decimal comma, the option that would read it). A type DuckDB does not

@@ -64,6 +64,14 @@ func TestDeclaredInexactRefused(t *testing.T) {
 		{"TIME", "2024-01-01 12:00:00", "plain time of day"},
 		{"TIME", "2024-01-01T12:00:00", "plain time of day"},
 		{"TIME_NS", "12:00:00.1234567891", "at most 9 fraction digits"},
+		// DuckDB's cast takes a month for 30 days and a day for 24 hours in
+		// a fraction, drops the units before a time, reads 1M as a minute
+		// (issue 30, item 2).
+		{"INTERVAL", "0.5 months", "plain duration"},
+		{"INTERVAL", "1.5 days", "plain duration"},
+		{"INTERVAL", "04:05:06 1 day", "plain duration"},
+		{"INTERVAL", "1M", "plain duration"},
+		{"INTERVAL", "00:00:00.0000005", "plain duration"},
 	} {
 		for _, r := range []struct {
 			ext, body string
@@ -78,7 +86,7 @@ func TestDeclaredInexactRefused(t *testing.T) {
 				opts[k] = v
 			}
 			ok := map[string]string{"DATE": "2024-01-02", "TIMESTAMPTZ": "2024-01-02 10:00:00.123456Z", "TIMESTAMP": "2024-01-02 10:00:00.1234560", "TIMESTAMP_MS": "2024-01-02 10:00:00.123",
-				"TIME": "12:00:00.123456", "TIME_NS": "12:00:00.123456789"}[c.typ]
+				"TIME": "12:00:00.123456", "TIME_NS": "12:00:00.123456789", "INTERVAL": "1 day"}[c.typ]
 			if ok == "" {
 				ok = "12"
 			}
@@ -100,6 +108,7 @@ func TestDeclaredInexactRefused(t *testing.T) {
 		{"TIME", " 12:00:00 "}, {"TIME", "23:59:59.5"}, {"TIME", "12:00:00.1234560"}, {"TIME", "24:00:00"}, {"TIME_NS", "12:00:00.123456789"},
 		// an hour of one digit, no seconds: DuckDB's cast reads them exactly
 		{"TIME", "1:02:03"}, {"TIME", "12:00"}, {"TIME", "9:00"}, {"TIME", "24:00"},
+		{"INTERVAL", "1 month"}, {"INTERVAL", " 720:00:00 "}, {"INTERVAL", "1 year 2 mons 3 days 04:05:06.5"}, {"INTERVAL", "-1 day"},
 	} {
 		if err := loadWith(t, ".csv", "id,v\n1,"+c.value+"\n", map[string]any{"types": map[string]any{"v": c.typ}}, ""); err != nil {
 			t.Errorf("%s %q: %v", c.typ, c.value, err)

@@ -7,9 +7,10 @@
 -- description: DATE, TIME, UUID, INTERVAL, a DECIMAL by rules/text_decimal.sql); a timestamp as an instant — TIMESTAMP WITH TIME ZONE as it is, a
 -- description: zone-less value as wall-clock time in .Op.Zone, text naming a zone or offset as that instant and other
 -- description: text as wall-clock time in .Op.Zone — or, unless .Instant, two zone-less timestamps of one type and
--- description: zone as their wall-clock values. .Cast is CAST, or TRY_CAST for NULL where a value does not read.
+-- description: zone as their wall-clock values; an interval (and text read as .Op.Cast INTERVAL) as its months,
+-- description: days and micros (rules/interval_fields.sql), never DuckDB's normalising INTERVAL equality. .Cast is CAST, or TRY_CAST for NULL where a value does not read.
 -- description: Template helpers cmpvalue and cmpraw.
--- returns: VARCHAR, DECIMAL(38,s), DOUBLE, BOOLEAN, DATE, TIMESTAMP, TIMESTAMP WITH TIME ZONE, or the column's type
+-- returns: VARCHAR, DECIMAL(38,s), DOUBLE, BOOLEAN, DATE, TIMESTAMP, TIMESTAMPTZ, STRUCT(months, days, micros) or its type
 {{ $c := q .C.Name}}{{if .Alias}}{{$c = printf "%s.%s" .Alias $c}}{{end}}
 {{- $m := print .C.Method}}
 {{- if eq $m "text"}}{{$v := printf "NULLIF(CAST(%s AS VARCHAR), '')" $c}}
@@ -23,6 +24,7 @@
   {{- else if eq .Op.Kind "zoneless"}}timezone({{lit .Op.Zone}}, CAST({{$c}} AS TIMESTAMP))
   {{- else}}{{$t := printf "NULLIF(trim(CAST(%s AS VARCHAR)), '')" $c}}CASE WHEN {{haszone $t}} THEN {{.Cast}}({{$t}} AS TIMESTAMP WITH TIME ZONE) ELSE timezone({{lit .Op.Zone}}, {{.Cast}}({{$t}} AS TIMESTAMP)) END
   {{- end}}
+{{- else if eq $m "interval"}}{{intervalfields (or (and .Op.Cast (printf "%s(NULLIF(trim(CAST(%s AS VARCHAR)), '') AS INTERVAL)" .Cast $c)) $c)}}
 {{- else if .Op.Cast}}{{textdecimal (printf "NULLIF(trim(CAST(%s AS VARCHAR)), '')" $c) (sqltype .Op.Cast) .Cast}}
 {{- else}}{{$c}}
 {{- end}}

@@ -19,7 +19,15 @@
 -- description: TIME holds), spaces
 -- description: around, or with non-zero fraction digits beyond the .Digits its type holds (the cast drops a date,
 -- description: 2024-01-01 12:00:00 being 12:00:00, an offset, 12:00:00+05 being 12:00:00, and further digits,
--- description: .0000009 being .000000). FALSE for any other class.
+-- description: .0000009 being .000000); an interval ("interval", text compared with or declared an INTERVAL) not
+-- description: written as a plain duration — one or more parts of an integer (an optional minus sign, digits) and a
+-- description: unit (year, mon, month, week, day, hour, minute, second, millisecond, microsecond, each also plural,
+-- description: any case), separated by spaces, then optionally a time H:MM or H:MM:SS with an optional fraction (the
+-- description: hours any number, an optional minus sign), or that time alone, spaces around — or with non-zero fraction
+-- description: digits beyond the .Digits its type holds (the cast reads 0.5 months as 15 days and 1.5 days as 1 day
+-- description: 12:00:00, taking a month for 30 days and a day for 24 hours; drops the units before a time,
+-- description: 04:05:06 1 day being 04:05:06; reads 1M as a minute, 90 as 90 seconds, 1 day ago as -1 day; drops
+-- description: further digits, 00:00:00.0000005 being 00:00:00). FALSE for any other class.
 -- returns: BOOLEAN
 {{if eq .Class "number"}}NOT regexp_full_match({{.Text}}, {{if eq .Scale 0}}'\s*[+-]?\d+\.?\s*'{{else}}{{lit (printf "\\s*[+-]?(\\d+(\\.\\d{0,%d})?|\\.\\d{1,%d})\\s*" .Scale .Scale)}}{{end}})
 {{- else if eq .Class "date"}}NOT regexp_full_match({{.Text}}, '\s*\d{4,}-\d{2}-\d{2}\s*')
@@ -29,6 +37,8 @@
 {{- else if eq .Class "instant"}}(NOT regexp_full_match({{.Text}}, '\s*\d{4,}-\d{2}-\d{2}([Tt ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(\s*(Z|z|UTC|[+-]\d{2}(:?\d{2})?))?)?\s*')
   OR regexp_matches({{.Text}}, {{lit (printf ":\\d{2}\\.\\d{%d}\\d*[1-9]" .Digits)}}))
 {{- else if eq .Class "time"}}(NOT regexp_full_match({{.Text}}, '\s*(([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?|24:00(:00(\.0+)?)?)\s*')
+  OR regexp_matches({{.Text}}, {{lit (printf ":\\d{2}\\.\\d{%d}\\d*[1-9]" .Digits)}}))
+{{- else if eq .Class "interval"}}(NOT regexp_full_match({{.Text}}, '(?i)\s*(-?\d+\s*(years?|mons?|months?|weeks?|days?|hours?|minutes?|seconds?|milliseconds?|microseconds?)(\s+-?\d+\s*(years?|mons?|months?|weeks?|days?|hours?|minutes?|seconds?|milliseconds?|microseconds?))*(\s+-?\d+:[0-5]\d(:[0-5]\d(\.\d+)?)?)?|-?\d+:[0-5]\d(:[0-5]\d(\.\d+)?)?)\s*')
   OR regexp_matches({{.Text}}, {{lit (printf ":\\d{2}\\.\\d{%d}\\d*[1-9]" .Digits)}}))
 {{- else}}FALSE
 {{- end}}

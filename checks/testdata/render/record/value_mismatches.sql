@@ -1,7 +1,8 @@
 -- check: value_mismatches
 -- assertion: accuracy
 -- description: Matched source and sink rows whose values differ in a compared column (typed equality: text byte
--- description: for byte, numbers by exact value, timestamps as instants; NULL differs from any value), one row per
+-- description: for byte, numbers by exact value, timestamps as instants, intervals field by field (months, days,
+-- description: microseconds); NULL differs from any value), one row per
 -- description: row pair and differing column: the column, both values as text (a measure at its exact scale), the
 -- description: difference (exact for numbers, an interval for timestamps) and, where a tolerance is declared, the
 -- description: tolerance and whether the difference is within it (such rows are listed but are not exceptions).
