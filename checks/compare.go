@@ -312,7 +312,10 @@ type KeyColumn struct {
 //   - a measure is compared as a number, whatever it is stored as;
 //   - normalize: names compared text columns; tolerance: compared columns
 //     of numbers (an amount or a percentage) or of timestamps and dates (a
-//     duration); balance_tolerance: measures.
+//     duration); balance_tolerance: measures;
+//   - without compare:, no column of one input only has a name that looks
+//     like one of the other input only (case, white space around it,
+//     invisible characters: lookAlikeErrors), which neither would compare.
 //
 // It reads no row, so the same call refuses a spec before any row is read
 // (from sources.Schemer's columns) and after the load (Prepare). With no id
@@ -546,6 +549,9 @@ func (pl *planner) checkNotCompared(names []string) {
 		if !slices.Contains(names, col) {
 			pl.errs = append(pl.errs, fmt.Sprintf("tolerance.%s: the column is not compared%s", col, notComparedWhy(col, pl.p.Uncompared)))
 		}
+	}
+	if len(c.Compare) == 0 {
+		pl.errs = append(pl.errs, lookAlikeErrors(pl.p.Uncompared, pl.source, pl.sink)...)
 	}
 	for _, m := range slices.Sorted(maps.Keys(c.BalanceTolerance)) {
 		if !slices.Contains(c.Measures, m) {

@@ -252,7 +252,8 @@ func (p *Params) prepareComparedColumns(ctx context.Context, db *duck.DB, c Colu
 // (" amount", "amount": a CSV header written "id, amount"): names are
 // matched exactly, so each is a column of one input only and neither is
 // compared — a PostgreSQL table's lower-cased names against camelCase
-// JSON, say. rename: makes them one column, under a name neither input
+// JSON, say. Without compare: PlanComparison refuses such a pair
+// (lookAlikeErrors), so the note is seen with compare: only. rename: makes them one column, under a name neither input
 // has (taken: every column name of both, lower-cased, as DuckDB matches
 // them).
 func caseOnlyNotes(un []UncomparedColumn, taken map[string]bool) []string {

@@ -177,55 +177,80 @@ func TestTotalPast38DigitsRefused(t *testing.T) {
 	}
 }
 
-// A source and a sink column whose names differ only in case, or in white
-// space around them (a header written "id, amount"), are each a column of
-// one input, so neither is compared: the run says so with a WARNING whose
-// rename: makes them one column (found by reviewers: Status posted against
-// status FAILED, and " amount" 10.00 against amount 99.00, passed without a
-// word).
-func TestCaseOnlyColumnNamesWarned(t *testing.T) {
+// A source and a sink column whose names differ only in case, in white
+// space around them (a header written "id, amount") or in invisible
+// characters are refused (exit 2) naming both, with the rename: that makes
+// them one compared column and the ignore: that leaves both out (found by
+// reviewers: Status posted against status FAILED, and " amount" 10.00
+// against amount 99.00, passed without a word; then with a WARNING only,
+// which issue 30, item 10 found still passing with a value changed). With
+// compare:, the columns it does not list are left out by the spec, and the
+// WARNING note still points at the pair.
+func TestLookAlikeColumnNamesRefused(t *testing.T) {
 	for _, c := range []struct {
 		name, source, sink, want string
-		// rename is the source's and the sink's rename: the warning gives,
-		// applied in a second run that must find the mismatch.
+		// rename is the source's and the sink's rename: the error gives,
+		// applied in a second run that must find the mismatch; ignore its
+		// ignore:, applied in a third that must pass.
 		rename [2]map[string]string
+		ignore []string
 	}{
 		{"case", "id,Status\n1,posted\n", "id,status\n1,FAILED\n",
-			"WARNING: column Status of the source and status of the sink differ only in case, so neither is compared", [2]map[string]string{{"Status": "status_value"}, {"status": "status_value"}}},
+			"column Status of the source and status of the sink differ only in case: names are matched exactly, so neither would be compared, and a control must not pass without looking at a column both inputs evidently have; to compare them, rename both to one new name (source: {rename: {Status: status_value}}, sink: {rename: {status: status_value}}), or to leave both uncompared, ignore: [Status, status]",
+			[2]map[string]string{{"Status": "status_value"}, {"status": "status_value"}}, []string{"Status", "status"}},
 		{"case, the new name taken", "id,amount,Amount_value\n1,10.00,x\n", "id,Amount,Amount_value\n1,99.00,x\n",
-			"WARNING: column amount of the source and Amount of the sink differ only in case, so neither is compared (names are matched exactly); to compare them, rename: both to one new name (source: {rename: {amount: Amount_value_2}}, sink: {rename: {Amount: Amount_value_2}})",
-			[2]map[string]string{{"amount": "Amount_value_2"}, {"Amount": "Amount_value_2"}}},
+			"column amount of the source and Amount of the sink differ only in case: names are matched exactly, so neither would be compared, and a control must not pass without looking at a column both inputs evidently have; to compare them, rename both to one new name (source: {rename: {amount: Amount_value_2}}, sink: {rename: {Amount: Amount_value_2}}), or to leave both uncompared, ignore: [amount, Amount]",
+			[2]map[string]string{{"amount": "Amount_value_2"}, {"Amount": "Amount_value_2"}}, []string{"amount", "Amount"}},
 		{"white space", "id, amount\n1,10.00\n", "id,amount\n1,99.00\n",
-			`WARNING: column " amount" of the source and "amount" of the sink differ only in white space around the name, so neither is compared (names are matched exactly); to compare them, rename: source: {rename: {" amount": amount}}`, [2]map[string]string{{" amount": "amount"}}},
+			`column " amount" of the source and "amount" of the sink differ only in white space around the name: names are matched exactly, so neither would be compared, and a control must not pass without looking at a column both inputs evidently have; to compare them, rename: source: {rename: {" amount": amount}}, or to leave both uncompared, ignore: [" amount", amount]`,
+			[2]map[string]string{{" amount": "amount"}}, []string{" amount", "amount"}},
 		// look-alikes no warning named before (found by an adversarial
 		// tester: both passed without a word)
 		{"zero-width space", "id,status\n1,ok\n", "id,status\u200b\n1,BAD\n",
-			`WARNING: column "status" of the source and "status\u200b" of the sink look alike but differ in invisible characters (zero-width, byte-order mark) or in Unicode normalisation (é as one code point or as e and a combining accent), so neither is compared (names are matched exactly, code point by code point); to compare them, rename: sink: {rename: {"status\u200b": "status"}}`,
-			[2]map[string]string{nil, {"status\u200b": "status"}}},
+			`column "status" of the source and "status\u200b" of the sink look alike but differ in invisible characters (zero-width, byte-order mark) or in Unicode normalisation (é as one code point or as e and a combining accent): names are matched exactly, so neither would be compared, and a control must not pass without looking at a column both inputs evidently have (code point by code point); to compare them, rename: sink: {rename: {"status\u200b": "status"}}, or to leave both uncompared, ignore: [status, "status\u200b"]`,
+			[2]map[string]string{nil, {"status\u200b": "status"}}, []string{"status", "status\u200b"}},
 		{"NFC against NFD", "id,caf\u00e9\n1,a\n", "id,cafe\u0301\n1,b\n",
-			`WARNING: column "caf\u00e9" of the source and "cafe\u0301" of the sink look alike but differ in invisible characters (zero-width, byte-order mark) or in Unicode normalisation (é as one code point or as e and a combining accent), so neither is compared (names are matched exactly, code point by code point); to compare them, rename: sink: {rename: {"cafe\u0301": "caf\u00e9"}}`,
-			[2]map[string]string{nil, {"cafe\u0301": "caf\u00e9"}}},
+			`column "caf\u00e9" of the source and "cafe\u0301" of the sink look alike but differ in invisible characters (zero-width, byte-order mark) or in Unicode normalisation (é as one code point or as e and a combining accent): names are matched exactly, so neither would be compared, and a control must not pass without looking at a column both inputs evidently have (code point by code point); to compare them, rename: sink: {rename: {"cafe\u0301": "caf\u00e9"}}, or to leave both uncompared, ignore: ["caf\u00e9", "cafe\u0301"]`,
+			[2]map[string]string{nil, {"cafe\u0301": "caf\u00e9"}}, []string{"caf\u00e9", "cafe\u0301"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeFiles(t, dir, [][2]string{{"source.csv", c.source}, {"sink.csv", c.sink}})
 			s := &spec.Spec{Source: spec.Input{URI: "source.csv"}, Sink: spec.Input{URI: "sink.csv"}, ID: []string{"id"}, Out: filepath.Join(dir, "ev"), Dir: dir}
-			res, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, c.want) }) {
-				t.Errorf("notes lack %q:\n%s", c.want, strings.Join(res.Notes, "\n"))
+			_, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+			if !errors.Is(err, checks.ErrColumn) || fault.Of(err) != fault.Usage || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("err = %v\nwant checks.ErrColumn (exit 2) containing %q", err, c.want)
 			}
 			s.Source.Rename, s.Sink.Rename = c.rename[0], c.rename[1]
 			s.Out = filepath.Join(dir, "ev2")
-			if res, err = control.Run(context.Background(), s, control.Options{Formats: []string{"json"}}); err != nil {
+			res, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+			if err != nil {
 				t.Fatal(err)
 			}
 			if got := exceptionsOf(res, "value_mismatches"); got != 1 {
 				t.Errorf("with the rename, value_mismatches has %d exceptions, want 1", got)
 			}
+			s.Source.Rename, s.Sink.Rename = nil, nil
+			s.Ignore = c.ignore
+			s.Out = filepath.Join(dir, "ev3")
+			if res, err = control.Run(context.Background(), s, control.Options{Formats: []string{"json"}}); err != nil {
+				t.Fatalf("with the ignore: %v", err)
+			}
+			if n := slices.IndexFunc(res.Comparison.Uncompared, func(u evidence.UncomparedColumn) bool { return u.Reason == checks.ReasonIgnored }); n < 0 || len(res.Comparison.Uncompared) != 3 {
+				t.Errorf("with the ignore: uncompared %+v, want both columns left out by ignore:", res.Comparison.Uncompared)
+			}
 		})
+	}
+	// With compare:, the pair is not refused; the WARNING names it.
+	dir := t.TempDir()
+	writeFiles(t, dir, [][2]string{{"source.csv", "id,x,Status\n1,a,posted\n"}, {"sink.csv", "id,x,status\n1,a,FAILED\n"}})
+	s := &spec.Spec{Source: spec.Input{URI: "source.csv"}, Sink: spec.Input{URI: "sink.csv"}, ID: []string{"id"}, Compare: []string{"x"}, Out: filepath.Join(dir, "ev"), Dir: dir}
+	res, err := control.Run(context.Background(), s, control.Options{Formats: []string{"json"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "WARNING: column Status of the source and status of the sink differ only in case, so neither is compared"; !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
+		t.Errorf("with compare: notes lack %q:\n%s", want, strings.Join(res.Notes, "\n"))
 	}
 }
 
