@@ -87,7 +87,7 @@ func ReadRows(ctx context.Context, user []arrow.Field, opt ReadOptions, fill Fil
 		schema: schema,
 		cancel: cancel,
 		out:    make(chan arrow.RecordBatch, batchesAhead),
-		prog:   newProgress(opt.Progress, opt.Label),
+		prog:   NewProgress(opt.Progress, opt.Label),
 	}
 	r.refs.Store(1)
 	w := newRowWriter(fctx, schema, len(user), r.out)
@@ -150,6 +150,10 @@ func newRowWriter(ctx context.Context, schema *arrow.Schema, nuser int, out chan
 // concrete type is the builder of the column's Arrow type
 // (*array.StringBuilder for utf8, *array.Decimal128Builder, …).
 func (w *RowWriter) Column(i int) array.Builder { return w.b.Field(i) }
+
+// Fields are the user columns' fields, in schema order (the provenance
+// columns excluded): what ReadRows was given.
+func (w *RowWriter) Fields() []arrow.Field { return w.b.Schema().Fields()[:w.nuser] }
 
 // EndRow ends a row whose values have been appended to every user column:
 // it appends the provenance — file, line, and the next __row — and counts
@@ -320,7 +324,7 @@ type rowReader struct {
 	out    chan arrow.RecordBatch
 	wg     sync.WaitGroup
 	ferr   error // set by the fill goroutine before it closes out
-	prog   *progress
+	prog   *Progress
 
 	refs     atomic.Int64
 	once     sync.Once

@@ -67,7 +67,7 @@ type csvSource struct {
 }
 
 func openCSV(loc Location) (Source, error) {
-	o := newOptions("csv", loc.Options)
+	o := NewOptions("csv", loc.Options)
 	def := ","
 	if name := strings.ToLower(loc.URI); strings.HasSuffix(strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst"), ".tsv") {
 		def = "\t"
@@ -76,9 +76,9 @@ func openCSV(loc Location) (Source, error) {
 	quote := o.String("quote", `"`)
 	columns := o.Strings("columns")
 	header := o.Bool("header", columns == nil)
-	parts := o.Partitions()
+	parts := readPartitions(o)
 	types := o.Types()
-	enc := o.Encoding()
+	enc := readEncoding(o)
 	formats := o.ValueFormats()
 	if err := o.Err(); err != nil {
 		return nil, err
@@ -332,7 +332,7 @@ func (s *csvSource) readFile(f ScanFile, ncols int, builders []*array.StringBuil
 				v = swapQuotes(v, s.quote)
 			}
 			if why := s.enc.checkText(v); why != "" {
-				return fmt.Errorf("%s:%d: column %s: value %q %s", f.Name, line, w.b.Schema().Field(j).Name, v, why)
+				return fmt.Errorf("%s:%d: column %s: value %q %s", f.Name, line, w.Fields()[j].Name, v, why)
 			}
 			builders[j].Append(v)
 			size += len(v)

@@ -41,14 +41,14 @@ var encodings = map[string]*textEncoding{
 }
 
 // Encoding reads the encoding: option (nil for UTF-8).
-func (o *options) Encoding() *textEncoding {
+func readEncoding(o *Options) *textEncoding {
 	name := strings.ToLower(o.String("encoding", "utf-8"))
 	if name == "utf-8" || name == "utf8" {
 		return nil
 	}
 	e, ok := encodings[name]
 	if !ok {
-		o.errs = append(o.errs, fmt.Errorf("option encoding: %q: want utf-8 (the default), latin-1, windows-1252, utf-16 (with a byte-order mark), utf-16le or utf-16be", name))
+		o.Fail(fmt.Errorf("option encoding: %q: want utf-8 (the default), latin-1, windows-1252, utf-16 (with a byte-order mark), utf-16le or utf-16be", name))
 		return nil
 	}
 	return e

@@ -134,22 +134,22 @@ func openKafka(loc Location) (Source, error) {
 			opts[k] = vs[0]
 		}
 	}
-	o := newOptions("kafka", opts)
+	o := NewOptions("kafka", opts)
 	s.isolation = o.String("isolation", ReadCommitted)
 	if s.isolation != ReadCommitted && s.isolation != ReadUncommitted {
-		o.errs = append(o.errs, fmt.Errorf("option isolation: %q: want read_committed or read_uncommitted", s.isolation))
+		o.Fail(fmt.Errorf("option isolation: %q: want read_committed or read_uncommitted", s.isolation))
 	}
 	if re := o.String("topic_regex", ""); re != "" {
 		if len(s.topics) > 0 {
-			o.errs = append(o.errs, errors.New("option topic_regex: give topics in the URI or a regex, not both"))
+			o.Fail(errors.New("option topic_regex: give topics in the URI or a regex, not both"))
 		}
 		rx, err := regexp.Compile("^(?:" + re + ")$")
 		if err != nil {
-			o.errs = append(o.errs, fmt.Errorf("option topic_regex: %w", err))
+			o.Fail(fmt.Errorf("option topic_regex: %w", err))
 		}
 		s.topicRE = rx
 	} else if len(s.topics) == 0 {
-		o.errs = append(o.errs, errors.New("no topic: kafka://broker:9092/topic, several as /t1,t2, or the option topic_regex"))
+		o.Fail(errors.New("no topic: kafka://broker:9092/topic, several as /t1,t2, or the option topic_regex"))
 	}
 	s.start = kafkaBoundOption(o, "start", "earliest")
 	s.end = kafkaBoundOption(o, "end", "latest")
@@ -159,22 +159,22 @@ func openKafka(loc Location) (Source, error) {
 	s.saslPass = o.String("sasl_password", pass)
 	s.saslPassEnv = o.String("sasl_password_env", "")
 	if s.saslUser != user && user != "" {
-		o.errs = append(o.errs, errors.New("option sasl_user: the URI names a user too"))
+		o.Fail(errors.New("option sasl_user: the URI names a user too"))
 	}
-	if hasPass && (o.m["sasl_password"] != nil || s.saslPassEnv != "") || o.m["sasl_password"] != nil && s.saslPassEnv != "" {
-		o.errs = append(o.errs, errors.New("the SASL password is given more than once (URI, sasl_password, sasl_password_env)"))
+	if hasPass && (opts["sasl_password"] != nil || s.saslPassEnv != "") || opts["sasl_password"] != nil && s.saslPassEnv != "" {
+		o.Fail(errors.New("the SASL password is given more than once (URI, sasl_password, sasl_password_env)"))
 	}
 	switch s.saslMech {
 	case "":
 		if s.saslUser != "" || s.saslPass != "" || s.saslPassEnv != "" {
-			o.errs = append(o.errs, errors.New("a SASL user or password needs sasl_mechanism: PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512"))
+			o.Fail(errors.New("a SASL user or password needs sasl_mechanism: PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512"))
 		}
 	case "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512":
 		if s.saslUser == "" {
-			o.errs = append(o.errs, fmt.Errorf("sasl_mechanism %s needs a user (kafka://user@broker/… or sasl_user)", s.saslMech))
+			o.Fail(fmt.Errorf("sasl_mechanism %s needs a user (kafka://user@broker/… or sasl_user)", s.saslMech))
 		}
 	default:
-		o.errs = append(o.errs, fmt.Errorf("option sasl_mechanism: %q: want PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512", s.saslMech))
+		o.Fail(fmt.Errorf("option sasl_mechanism: %q: want PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512", s.saslMech))
 	}
 	s.tlsCA = o.String("tls_ca_file", "")
 	s.tlsCert = o.String("tls_cert_file", "")
@@ -182,7 +182,7 @@ func openKafka(loc Location) (Source, error) {
 	s.tlsServer = o.String("tls_server_name", "")
 	s.tls = o.Bool("tls", s.tlsCA != "" || s.tlsCert != "" || s.tlsServer != "")
 	if (s.tlsCert == "") != (s.tlsKey == "") {
-		o.errs = append(o.errs, errors.New("options tls_cert_file and tls_key_file go together"))
+		o.Fail(errors.New("options tls_cert_file and tls_key_file go together"))
 	}
 	if err := o.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", s.uri, err)
@@ -200,13 +200,13 @@ func openKafka(loc Location) (Source, error) {
 // kafkaBoundOption reads start: or end:: earliest/latest, an RFC 3339
 // instant, offsets as "P:OFFSET,…" or "TOPIC:P:OFFSET,…", or a mapping
 // {P: OFFSET} or {TOPIC: {P: OFFSET}}.
-func kafkaBoundOption(o *options, key, edge string) kafkaBound {
-	v, ok := o.get(key)
+func kafkaBoundOption(o *Options, key, edge string) kafkaBound {
+	v, ok := o.Get(key)
 	if !ok {
 		return kafkaBound{edge: true, text: edge}
 	}
 	fail := func(why string) kafkaBound {
-		o.errs = append(o.errs, fmt.Errorf("option %s: %v: %s (want %s, an RFC 3339 time, or offsets such as \"0:120,1:98\" or {0: 120, 1: 98})", key, v, why, edge))
+		o.Fail(fmt.Errorf("option %s: %v: %s (want %s, an RFC 3339 time, or offsets such as \"0:120,1:98\" or {0: 120, 1: 98})", key, v, why, edge))
 		return kafkaBound{}
 	}
 	b := kafkaBound{offsets: map[partitionRef]int64{}}
@@ -399,7 +399,7 @@ func (s *kafkaSource) Read(ctx context.Context) (*Input, array.RecordReader, err
 		decs[i] = newRecordDecoder(s.rec, cols)
 		chans[i] = make(chan fetched, 4)
 	}
-	prog := newProgress(s.loc.Progress, "fetching "+s.loc.Role+" "+s.uri)
+	prog := NewProgress(s.loc.Progress, "fetching "+s.loc.Role+" "+s.uri)
 	wctx, wcancel := context.WithCancel(ctx)
 	defer wcancel()
 	var wg sync.WaitGroup

@@ -28,6 +28,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/sources/internal/jsontext"
 )
 
 // This file is what the kafka and kcat kinds share: how one record of a
@@ -46,16 +47,6 @@ const (
 	// HeaderPrefix starts the column of a record header: __header_<name>,
 	// the value as text.
 	HeaderPrefix = "__header_"
-)
-
-// Location forms (Input.LocationForm): how an exception's location renders
-// from __file and __line.
-const (
-	// LocationFileLine is file:line (every file and database kind; "").
-	LocationFileLine = ""
-	// LocationOffset is topic[partition]@offset: __file is topic[partition],
-	// __line the offset.
-	LocationOffset = "topic[partition]@offset"
 )
 
 // Errors of the kafka and kcat kinds.
@@ -92,7 +83,7 @@ type recordOptions struct {
 	declared   []Column
 }
 
-func readRecordOptions(o *options) recordOptions {
+func readRecordOptions(o *Options) recordOptions {
 	ro := recordOptions{
 		value: payload(o.String("value", string(payloadJSON))),
 		key:   payload(o.String("key", string(payloadString))),
@@ -100,31 +91,22 @@ func readRecordOptions(o *options) recordOptions {
 	switch ro.value {
 	case payloadJSON, payloadString, payloadBytes:
 	default:
-		o.errs = append(o.errs, fmt.Errorf("option value: %q: want json, string or bytes", ro.value))
+		o.Fail(fmt.Errorf("option value: %q: want json, string or bytes", ro.value))
 	}
 	switch ro.key {
 	case payloadJSON, payloadString, payloadBytes, payloadNone:
 	default:
-		o.errs = append(o.errs, fmt.Errorf("option key: %q: want json, string, bytes or none", ro.key))
+		o.Fail(fmt.Errorf("option key: %q: want json, string, bytes or none", ro.key))
 	}
 	switch br := o.String("bad_records", "fail"); br {
 	case "fail":
 	case "report":
 		ro.report = true
 	default:
-		o.errs = append(o.errs, fmt.Errorf("option bad_records: %q: want fail or report", br))
+		o.Fail(fmt.Errorf("option bad_records: %q: want fail or report", br))
 	}
 	ro.declared = o.Types()
 	return ro
-}
-
-// BadRecord is a record that was not loaded because it could not be
-// decoded (bad_records: report): where it is and why.
-type BadRecord struct {
-	// Location is topic[partition]@offset.
-	Location string `json:"location"`
-	// Reason says what was expected and what was found.
-	Reason string `json:"reason"`
 }
 
 // A record of a topic partition is franz-go's kgo.Record, decoded where
@@ -387,7 +369,7 @@ func (d *recordDecoder) json(b []byte, what, prefix string) error {
 		if err := fastjson.ValidateBytes(b); err != nil {
 			return bad("%s is not JSON (%s: json): %s", what, what, shorten(err.Error()))
 		}
-		if esc, ok := loneSurrogate(b); ok {
+		if esc, ok := jsontext.LoneSurrogate(b); ok {
 			return bad("%s is not JSON text of Unicode characters (%s: json): the escape %s is half of a UTF-16 surrogate pair, which names no character (RFC 8259 section 8.2)", what, what, esc)
 		}
 	}
@@ -524,59 +506,6 @@ func numbersIn(v *fastjson.Value, buf *[]byte) bool {
 		return ok
 	}
 	return true
-}
-
-// loneSurrogate returns the first \uXXXX escape of JSON text b (valid JSON:
-// a backslash is always an escape inside a string) that is half of a
-// UTF-16 surrogate pair without its other half — a high surrogate
-// (D800–DBFF) not followed at once by a low one (DC00–DFFF), or a low one
-// alone — and true. Such an escape names no character (RFC 8259 section
-// 8.2); fastjson keeps it as the six characters written, or gives U+FFFD
-// for a pair whose second half is no low surrogate.
-func loneSurrogate(b []byte) (string, bool) {
-	if i := loneSurrogateAt(b); i >= 0 {
-		return string(b[i : i+6]), true
-	}
-	return "", false
-}
-
-// loneSurrogateAt is loneSurrogate's escape as its byte offset in b, or -1.
-func loneSurrogateAt(b []byte) int {
-	if bytes.IndexByte(b, '\\') < 0 {
-		return -1 // no escape at all: the common case, at memchr's speed
-	}
-	hex4 := func(i int) (rune, bool) {
-		if i+6 > len(b) || b[i] != '\\' || b[i+1] != 'u' {
-			return 0, false
-		}
-		v, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 16)
-		return rune(v), err == nil
-	}
-	for i := 0; i < len(b); i++ {
-		if b[i] != '\\' || i+1 >= len(b) {
-			continue
-		}
-		if b[i+1] != 'u' {
-			i++ // \\, \" and the others: two bytes
-			continue
-		}
-		r, ok := hex4(i)
-		if !ok {
-			continue // fastjson.Validate has refused it already
-		}
-		switch {
-		case r >= 0xD800 && r <= 0xDBFF:
-			if lo, ok := hex4(i + 6); ok && lo >= 0xDC00 && lo <= 0xDFFF {
-				i += 11
-				continue
-			}
-			return i
-		case r >= 0xDC00 && r <= 0xDFFF:
-			return i
-		}
-		i += 5
-	}
-	return -1
 }
 
 // jsonNumber reports whether b is a number as RFC 8259 section 6 writes

@@ -11,6 +11,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/valyala/fastjson"
+
+	"github.com/reconcile-dev/reconcile/sources/internal/jsontext"
 )
 
 func init() {
@@ -33,12 +35,12 @@ type kcatSource struct {
 }
 
 func openKcat(loc Location) (Source, error) {
-	o := newOptions("kcat", loc.Options)
+	o := NewOptions("kcat", loc.Options)
 	s := &kcatSource{loc: loc, isolation: o.String("isolation", IsolationUnknown)}
 	switch s.isolation {
 	case IsolationUnknown, ReadCommitted, ReadUncommitted:
 	default:
-		o.errs = append(o.errs, fmt.Errorf("option isolation: %q: want read_committed, read_uncommitted or unknown (the level kcat read with: librdkafka's default is read_committed, -X isolation.level=read_uncommitted changes it)", s.isolation))
+		o.Fail(fmt.Errorf("option isolation: %q: want read_committed, read_uncommitted or unknown (the level kcat read with: librdkafka's default is read_committed, -X isolation.level=read_uncommitted changes it)", s.isolation))
 	}
 	s.rec = readRecordOptions(o)
 	if err := o.Err(); err != nil {
@@ -128,7 +130,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 			if dup := twiceIn(v, &keys); dup != "" {
 				return fmt.Errorf("%w: %s: not a kcat -J line: field %q is given twice; which one holds is not defined", ErrKafkaRead, where(), dup)
 			}
-			if esc, ok := loneSurrogate(line); ok {
+			if esc, ok := jsontext.LoneSurrogate(line); ok {
 				return fmt.Errorf("%w: %s: not a kcat -J line of Unicode text: the escape %s is half of a UTF-16 surrogate pair, which names no character (RFC 8259 section 8.2)", ErrKafkaRead, where(), esc)
 			}
 			topic := v.GetStringBytes("topic")

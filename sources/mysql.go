@@ -21,6 +21,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/reconcile-dev/reconcile/sources/internal/sqlserver"
 )
 
 func init() {
@@ -64,12 +66,12 @@ type mysqlSource struct {
 // Unix socket. It does no I/O; the password, when the URI has none, comes
 // from MYSQL_PWD in Read, as the mysql client takes it.
 func openMySQL(loc Location) (Source, error) {
-	o := newOptions("mysql", loc.Options)
+	o := NewOptions("mysql", loc.Options)
 	table := o.String("table", "")
 	query := o.String("query", "")
 	zero := ""
 	if v, present := loc.Options["zero_dates"]; present {
-		o.used["zero_dates"] = true
+		o.Use("zero_dates")
 		switch v {
 		case nil, "null":
 			zero = "null"
@@ -167,9 +169,9 @@ func openMySQL(loc Location) (Source, error) {
 	s.cfg = cfg
 	s.zeroNull = zero == "null"
 
-	table, query, err = tableOrQuery(table, query, uTable, uQuery)
+	table, query, err = sqlserver.TableOrQuery(table, query, uTable, uQuery)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
 	}
 	switch {
 	case table == "" && query == "":
@@ -195,13 +197,17 @@ func openMySQL(loc Location) (Source, error) {
 // unquoted parts; errors wrap ErrInvalidLocation. The parts only ever reach
 // SQL quoted by MySQLIdent, so no name injects SQL.
 func ParseMySQLTableName(s string) ([]string, error) {
-	return splitTableName(s, tableNameRules{
-		quote:     '`',
-		fold:      func(p string) string { return p },
-		qualified: "database.name",
-		quoteHint: "quote names with dots as `name`",
-		tooMany:   "want database.name or name",
+	parts, err := sqlserver.SplitTableName(s, sqlserver.TableNameRules{
+		Quote:     '`',
+		Fold:      func(p string) string { return p },
+		Qualified: "database.name",
+		QuoteHint: "quote names with dots as `name`",
+		TooMany:   "want database.name or name",
 	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
+	}
+	return parts, nil
 }
 
 func (s *mysqlSource) Close() error { return nil }
@@ -775,7 +781,7 @@ func (s *mysqlSource) describe(ctx context.Context, conn *sql.Conn, details map[
 		// which it is: a query's DECIMAL is read one digit wider, so that
 		// an UNSIGNED DECIMAL(5,2) holding 999.99 is not refused as more
 		// than 4 digits (a table's catalog gives the exact type instead).
-		if s.table == nil && c.WireType == "DECIMAL" && c.Precision < maxDecimalDigits {
+		if s.table == nil && c.WireType == "DECIMAL" && c.Precision < sqlserver.MaxDecimalDigits {
 			c.Precision++
 		}
 		cols[i] = c
@@ -986,11 +992,7 @@ func (s *mysqlSource) queryError(details map[string]any, err error) error {
 // scrub removes the password (the URI's or MYSQL_PWD's) from an error
 // message, in case a driver echoes it.
 func (s *mysqlSource) scrub(err error) error {
-	pw := s.config().Passwd
-	if pw == "" || !strings.Contains(err.Error(), pw) {
-		return err
-	}
-	return &scrubbedError{msg: strings.ReplaceAll(err.Error(), pw, "xxxxx"), err: err}
+	return sqlserver.Scrub(err, s.config().Passwd)
 }
 
 // Schema returns the input's columns and the types they load as, from a
@@ -1032,7 +1034,7 @@ func (s *mysqlSource) Schema(ctx context.Context) (cols []Column, err error) {
 	}
 	out := make([]Column, len(mc))
 	for i, c := range mc {
-		out[i] = Column{Name: c.Name, Type: engineType(c.Arrow)}
+		out[i] = Column{Name: c.Name, Type: sqlserver.EngineType(c.Arrow)}
 	}
 	return out, nil
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/reconcile-dev/reconcile/sources/internal/sqlserver"
 )
 
 // errMyValue marks a MySQL or MariaDB value that has no exact Arrow
@@ -97,10 +99,10 @@ func mapMyType(c *myColumn) bool {
 	case "YEAR":
 		c.class, c.Arrow = myYear, arrow.PrimitiveTypes.Int16
 	case "DECIMAL":
-		if c.Scale > maxDecimalDigits || c.Scale < 0 || c.Precision < 1 {
+		if c.Scale > sqlserver.MaxDecimalDigits || c.Scale < 0 || c.Precision < 1 {
 			return false
 		}
-		c.class, c.Arrow = myDecimal, numericType(int32(c.Precision), int32(c.Scale))
+		c.class, c.Arrow = myDecimal, sqlserver.DecimalType(int32(c.Precision), int32(c.Scale))
 	case "FLOAT":
 		c.class, c.Arrow = myFloat32, arrow.PrimitiveTypes.Float32
 	case "DOUBLE":
@@ -137,53 +139,6 @@ func myMetaType(c *myColumn) string {
 		}
 	}
 	return c.WireType
-}
-
-// engineType is the DuckDB type a column of Arrow type t loads as (the
-// mapping of DuckDB's Arrow scan), for Schema.
-func engineType(t arrow.DataType) string {
-	switch t := t.(type) {
-	case *arrow.Decimal128Type:
-		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
-	case *arrow.TimestampType:
-		if t.TimeZone != "" {
-			return "TIMESTAMP WITH TIME ZONE"
-		}
-		return "TIMESTAMP"
-	}
-	switch t.ID() {
-	case arrow.INT8:
-		return "TINYINT"
-	case arrow.UINT8:
-		return "UTINYINT"
-	case arrow.INT16:
-		return "SMALLINT"
-	case arrow.UINT16:
-		return "USMALLINT"
-	case arrow.INT32:
-		return "INTEGER"
-	case arrow.UINT32:
-		return "UINTEGER"
-	case arrow.INT64:
-		return "BIGINT"
-	case arrow.UINT64:
-		return "UBIGINT"
-	case arrow.FLOAT32:
-		return "FLOAT"
-	case arrow.FLOAT64:
-		return "DOUBLE"
-	case arrow.STRING:
-		return "VARCHAR"
-	case arrow.BINARY:
-		return "BLOB"
-	case arrow.DATE32:
-		return "DATE"
-	case arrow.DURATION:
-		return "INTERVAL"
-	case arrow.BOOL:
-		return "BOOLEAN"
-	}
-	return t.String()
 }
 
 // myAppender appends one non-NULL value, as the driver returns it from the
@@ -468,7 +423,7 @@ func parseMyDecimalSlow(b []byte, precision, scale int32) (decimal128.Num, error
 			} else if ch != '0' || intDigits > 0 {
 				intDigits++
 			}
-			if intDigits+max(frac, 0) > maxDecimalDigits { // beyond any column's digits: stop before 128 bits overflow
+			if intDigits+max(frac, 0) > sqlserver.MaxDecimalDigits { // beyond any column's digits: stop before 128 bits overflow
 				return decimal128.Num{}, fmt.Errorf("%w: %s has more than %d digits (DECIMAL(%d,%d))", errMyValue, b, precision, precision, scale)
 			}
 			hi, lo = mul10add(hi, lo, uint64(ch-'0'))
@@ -760,7 +715,7 @@ func daysFromCivil(y, m, d int) int64 {
 func myValueText(v driver.Value) string {
 	switch x := v.(type) {
 	case []byte:
-		return quoteCut(x)
+		return sqlserver.QuoteCut(x)
 	case nil:
 		return "NULL"
 	}

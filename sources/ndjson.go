@@ -13,6 +13,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/reconcile-dev/reconcile/sources/internal/jsontext"
 )
 
 func init() {
@@ -44,8 +46,8 @@ type ndjsonSource struct {
 }
 
 func openNDJSON(loc Location) (Source, error) {
-	o := newOptions("ndjson", loc.Options)
-	parts := o.Partitions()
+	o := NewOptions("ndjson", loc.Options)
+	parts := readPartitions(o)
 	types := o.Types()
 	formats := o.ValueFormats()
 	if err := o.Err(); err != nil {
@@ -199,7 +201,7 @@ func ndjsonText(line []byte, path string, n int64) error {
 		}
 		return fmt.Errorf("%s:%d:%d: byte 0x%02X is not UTF-8; NDJSON is UTF-8 text (RFC 8259 section 8.1): convert the file to UTF-8", path, n, i+1, line[i])
 	}
-	if i := loneSurrogateAt(line); i >= 0 {
+	if i := jsontext.LoneSurrogateAt(line); i >= 0 {
 		return fmt.Errorf("%s:%d:%d: the escape %s is half of a UTF-16 surrogate pair, which names no character (RFC 8259 section 8.2)", path, n, i+1, line[i:i+6])
 	}
 	return nil

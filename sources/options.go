@@ -10,20 +10,28 @@ import (
 	"strings"
 )
 
-// options reads the kind-specific options of a Location and reports any it
-// was not asked for.
-type options struct {
+// Options reads the kind-specific options of a Location (its Options map,
+// the spec's long form) as a kind's Opener asks for them, and reports, in
+// Err, every option that is malformed or that the kind never asked for
+// (ErrInvalidLocation listing the options it takes). A kind reads each
+// option once, with the getter of its type, then calls Err.
+type Options struct {
 	kind string
 	m    map[string]any
 	used map[string]bool
 	errs []error
 }
 
-func newOptions(kind string, m map[string]any) *options {
-	return &options{kind: kind, m: m, used: map[string]bool{"kind": true}}
+// NewOptions reads m, the options of a location of kind (named in the
+// unknown-option error). The option "kind" is always known.
+func NewOptions(kind string, m map[string]any) *Options {
+	return &Options{kind: kind, m: m, used: map[string]bool{"kind": true}}
 }
 
-func (o *options) get(key string) (any, bool) {
+// Get returns option key as given — a YAML value, or an OptionText turned
+// into the value the spec would give — and whether it is set (a null is
+// not), and marks it as read.
+func (o *Options) Get(key string) (any, bool) {
 	o.used[key] = true
 	v, ok := o.m[key]
 	if t, isText := v.(OptionText); isText {
@@ -105,8 +113,18 @@ func splitOutsideParens(v string) []string {
 	return append(out, v[start:])
 }
 
-func (o *options) String(key, def string) string {
-	v, ok := o.get(key)
+// Use marks option key as read by the kind, which reads its value from the
+// Location itself (a null the kind tells apart from a missing option).
+func (o *Options) Use(key string) { o.used[key] = true }
+
+// Fail records err, an option's value the kind refuses ("option key: …"),
+// for Err to report.
+func (o *Options) Fail(err error) { o.errs = append(o.errs, err) }
+
+// String reads a text option (def when it is absent); another value is an
+// error for Err.
+func (o *Options) String(key, def string) string {
+	v, ok := o.Get(key)
 	if !ok {
 		return def
 	}
@@ -117,8 +135,10 @@ func (o *options) String(key, def string) string {
 	return s
 }
 
-func (o *options) Bool(key string, def bool) bool {
-	v, ok := o.get(key)
+// Bool reads a true/false option (def when it is absent); another value is
+// an error for Err.
+func (o *Options) Bool(key string, def bool) bool {
+	v, ok := o.Get(key)
 	if !ok {
 		return def
 	}
@@ -130,8 +150,8 @@ func (o *options) Bool(key string, def bool) bool {
 }
 
 // Strings reads an option that is a list of text values (nil when absent).
-func (o *options) Strings(key string) []string {
-	v, ok := o.get(key)
+func (o *Options) Strings(key string) []string {
+	v, ok := o.Get(key)
 	if !ok {
 		return nil
 	}
@@ -217,8 +237,8 @@ func checkPartitionNames(cols, parts []string) error {
 // Types reads the `types:` option: a mapping of column name to a SQL type
 // name (VARCHAR, BIGINT, DECIMAL(18,2), …), returned sorted by column name
 // (Input.Declared).
-func (o *options) Types() []Column {
-	v, ok := o.get("types")
+func (o *Options) Types() []Column {
+	v, ok := o.Get("types")
 	if !ok {
 		return nil
 	}
@@ -250,7 +270,7 @@ var InputKeys = []string{"rename", "time_zone"}
 
 // Err reports options that are malformed or not known to the kind (listing
 // the kind's options and InputKeys).
-func (o *options) Err() error {
+func (o *Options) Err() error {
 	var unknown, known []string
 	for k := range o.m {
 		if !o.used[k] {
@@ -313,7 +333,7 @@ func (f ValueFormats) Numbers() bool {
 
 // ValueFormats reads the dateformat:, timestampformat:, decimal_separator:
 // and thousands: options.
-func (o *options) ValueFormats() ValueFormats {
+func (o *Options) ValueFormats() ValueFormats {
 	f := ValueFormats{
 		DateFormat:       o.String("dateformat", ""),
 		TimestampFormat:  o.String("timestampformat", ""),
@@ -350,7 +370,7 @@ func decimalOr(d string) string {
 // kind reads them (ValueFormats). It does no I/O; a malformed option is an
 // ErrInvalidLocation.
 func DeclaredFormats(opts map[string]any) (ValueFormats, error) {
-	o := newOptions("", opts)
+	o := NewOptions("", opts)
 	f := o.ValueFormats()
 	if len(o.errs) > 0 {
 		return ValueFormats{}, fmt.Errorf("%w: %w", ErrInvalidLocation, errors.Join(o.errs...))
@@ -363,7 +383,7 @@ func DeclaredFormats(opts map[string]any) (ValueFormats, error) {
 // the control's names (after rename:). It does no I/O; a malformed option
 // is an ErrInvalidLocation.
 func DeclaredTypes(opts map[string]any) ([]Column, error) {
-	o := newOptions("", opts)
+	o := NewOptions("", opts)
 	types := o.Types()
 	if len(o.errs) > 0 {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidLocation, errors.Join(o.errs...))

@@ -39,8 +39,8 @@ type parquetSource struct {
 }
 
 func openParquet(loc Location) (Source, error) {
-	o := newOptions("parquet", loc.Options)
-	parts := o.Partitions()
+	o := NewOptions("parquet", loc.Options)
+	parts := readPartitions(o)
 	types := o.Types()
 	if err := o.Err(); err != nil {
 		return nil, err
@@ -279,8 +279,8 @@ func readParquetFile(ctx context.Context, f ScanFile, fields []arrow.Field, w *R
 // partitionFields are the schema fields of the partition columns w expects
 // after the files' own columns.
 func partitionFields(f ScanFile, w *RowWriter) []arrow.Field {
-	all := w.b.Schema().Fields()
-	return all[w.nuser-len(f.Partition) : w.nuser]
+	all := w.Fields()
+	return all[len(all)-len(f.Partition):]
 }
 
 // constantString is an array of n copies of v (NULL for nil).

@@ -36,8 +36,8 @@ var defaultPartitionNames = map[string]bool{"__HIVE_DEFAULT_PARTITION__": true, 
 
 // Partitions reads the partitions: option: true (every key=value folder),
 // false (none), or a list of key names. nil means none.
-func (o *options) Partitions() *partitionSpec {
-	v, ok := o.get("partitions")
+func readPartitions(o *Options) *partitionSpec {
+	v, ok := o.Get("partitions")
 	if !ok {
 		return nil
 	}
@@ -54,21 +54,21 @@ func (o *options) Partitions() *partitionSpec {
 			s, isStr := n.(string)
 			switch {
 			case !isStr || s == "":
-				o.errs = append(o.errs, fmt.Errorf("option partitions: %v is not a column name", n))
+				o.Fail(fmt.Errorf("option partitions: %v is not a column name", n))
 			case seen[strings.ToLower(s)]:
-				o.errs = append(o.errs, fmt.Errorf("option partitions: %s is named twice", s))
+				o.Fail(fmt.Errorf("option partitions: %s is named twice", s))
 			case s == FileColumn || s == LineColumn || s == RowColumn:
-				o.errs = append(o.errs, fmt.Errorf("option partitions: %s is reserved for provenance", s))
+				o.Fail(fmt.Errorf("option partitions: %s is reserved for provenance", s))
 			}
 			seen[strings.ToLower(s)] = true
 			p.names = append(p.names, s)
 		}
 		if len(p.names) == 0 {
-			o.errs = append(o.errs, fmt.Errorf("option partitions: an empty list; give true or the partition keys"))
+			o.Fail(fmt.Errorf("option partitions: an empty list; give true or the partition keys"))
 		}
 		return p
 	}
-	o.errs = append(o.errs, fmt.Errorf("option partitions: want true or a list of partition keys such as [dt, hour], got %v", v))
+	o.Fail(fmt.Errorf("option partitions: want true or a list of partition keys such as [dt, hour], got %v", v))
 	return nil
 }
 

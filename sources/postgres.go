@@ -15,6 +15,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/reconcile-dev/reconcile/sources/internal/sqlserver"
 )
 
 func init() {
@@ -41,7 +43,7 @@ type pgSource struct {
 // required. It does no I/O: the connection string is parsed by pgx, which
 // also reads the PG* environment variables and ~/.pgpass, only in Read.
 func openPostgres(loc Location) (Source, error) {
-	o := newOptions("postgres", loc.Options)
+	o := NewOptions("postgres", loc.Options)
 	table := o.String("table", "")
 	query := o.String("query", "")
 	if err := o.Err(); err != nil {
@@ -51,9 +53,9 @@ func openPostgres(loc Location) (Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	table, query, err = tableOrQuery(table, query, uTable, uQuery)
+	table, query, err = sqlserver.TableOrQuery(table, query, uTable, uQuery)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
 	}
 	switch {
 	case table == "" && query == "" && !isPGURI(loc.URI):
@@ -131,13 +133,17 @@ func isPGURI(uri string) bool {
 // unquoted parts; errors wrap ErrInvalidLocation. The result is only ever
 // put into SQL through pgx.Identifier.Sanitize, so no name injects SQL.
 func ParseTableName(s string) ([]string, error) {
-	return splitTableName(s, tableNameRules{
-		quote:     '"',
-		fold:      strings.ToLower,
-		qualified: "schema.name",
-		quoteHint: `quote names with dots or capitals as "Name"`,
-		tooMany:   "want schema.name or name (the database belongs in the URI)",
+	parts, err := sqlserver.SplitTableName(s, sqlserver.TableNameRules{
+		Quote:     '"',
+		Fold:      strings.ToLower,
+		Qualified: "schema.name",
+		QuoteHint: `quote names with dots or capitals as "Name"`,
+		TooMany:   "want schema.name or name (the database belongs in the URI)",
 	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
+	}
+	return parts, nil
 }
 
 func (s *pgSource) Close() error { return nil }
@@ -253,7 +259,7 @@ func (s *pgSource) Schema(ctx context.Context) (cols []Column, err error) {
 	for i, c := range pc {
 		out[i] = Column{Name: c.Name}
 		if !c.numeric {
-			out[i].Type = engineType(c.Arrow)
+			out[i].Type = sqlserver.EngineType(c.Arrow)
 		}
 	}
 	return out, nil
@@ -560,10 +566,10 @@ func prescan(ctx context.Context, tx pgx.Tx, scan string, cols []pgColumn) error
 		if scales[j] != nil {
 			s = *scales[j]
 		}
-		if s > maxDecimalDigits {
-			return fmt.Errorf("%w: column %s (numeric) has values with %d fraction digits; an exact decimal holds at most %d digits", errPGValue, cols[i].Name, s, maxDecimalDigits)
+		if s > sqlserver.MaxDecimalDigits {
+			return fmt.Errorf("%w: column %s (numeric) has values with %d fraction digits; an exact decimal holds at most %d digits", errPGValue, cols[i].Name, s, sqlserver.MaxDecimalDigits)
 		}
-		cols[i].Arrow = numericType(maxDecimalDigits, s)
+		cols[i].Arrow = sqlserver.DecimalType(sqlserver.MaxDecimalDigits, s)
 	}
 	return nil
 }
@@ -617,11 +623,7 @@ func pgHiddenRows(err error) bool {
 // scrub removes the password of the connection string from an error
 // message, in case a driver echoes it.
 func (s *pgSource) scrub(err error) error {
-	pw := pgPassword(s.connStr)
-	if pw == "" || !strings.Contains(err.Error(), pw) {
-		return err
-	}
-	return &scrubbedError{msg: strings.ReplaceAll(err.Error(), pw, "xxxxx"), err: err}
+	return sqlserver.Scrub(err, pgPassword(s.connStr))
 }
 
 // pgPassword is the password written in a connection string, if any.
@@ -638,13 +640,3 @@ func pgPassword(conn string) string {
 	}
 	return ""
 }
-
-// scrubbedError shows a message with the password removed; errors.Is and
-// errors.As still reach the cause.
-type scrubbedError struct {
-	msg string
-	err error
-}
-
-func (e *scrubbedError) Error() string { return e.msg }
-func (e *scrubbedError) Unwrap() error { return e.err }

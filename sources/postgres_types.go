@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/reconcile-dev/reconcile/sources/internal/sqlserver"
 )
 
 // PostgreSQL type OIDs (src/include/catalog/pg_type.dat) of the types the
@@ -48,10 +49,6 @@ const (
 	pgEpochMicros = 946_684_800_000_000
 )
 
-// maxDecimalDigits is the widest decimal Arrow's decimal128 and DuckDB's
-// DECIMAL hold.
-const maxDecimalDigits = 38
-
 // errPGValue marks a value that has no exact Arrow representation (NaN,
 // ±Infinity, more than 38 digits, a date out of range); the message names
 // column, row and value.
@@ -70,7 +67,7 @@ type pgColumn struct {
 // mapPGType returns the Arrow type that holds every value of a PostgreSQL
 // column exactly (see the package doc), or ok=false when the type is not
 // mapped. For an unconstrained numeric the type is a placeholder until the
-// pre-scan has found the column's scale (see numericType).
+// pre-scan has found the column's scale (see sqlserver.DecimalType).
 func mapPGType(oid uint32, typmod int32) (arrow.DataType, bool) {
 	switch oid {
 	case oidBool:
@@ -97,36 +94,15 @@ func mapPGType(oid uint32, typmod int32) (arrow.DataType, bool) {
 		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, true
 	case oidNumeric:
 		if typmod < 4 {
-			return &arrow.Decimal128Type{Precision: maxDecimalDigits, Scale: 0}, true
+			return &arrow.Decimal128Type{Precision: sqlserver.MaxDecimalDigits, Scale: 0}, true
 		}
 		// PostgreSQL 15's make_numeric_typmod: precision in the high 16
 		// bits, scale in the low 11 bits, signed (numeric(5,-2)).
 		p := ((typmod - 4) >> 16) & 0xffff
 		s := (((typmod - 4) & 0x7ff) ^ 1024) - 1024
-		return numericType(p, s), true
+		return sqlserver.DecimalType(p, s), true
 	}
 	return nil, false
-}
-
-// numericType is the decimal128 for numeric(p,s): a negative scale
-// (numeric(5,-2) holds multiples of 100) widens the integer part, a scale
-// above the precision (numeric(3,5) holds 0.00xyz) widens the precision, and
-// a precision above 38 is capped at 38, each value then being checked as it
-// is read.
-func numericType(p, s int32) *arrow.Decimal128Type {
-	if s < 0 {
-		p, s = p-s, 0
-	}
-	if s > p {
-		p = s
-	}
-	if p > maxDecimalDigits {
-		p = maxDecimalDigits
-	}
-	if p < 1 {
-		p = 1
-	}
-	return &arrow.Decimal128Type{Precision: p, Scale: s}
 }
 
 // pgAppender appends one non-NULL binary-format value to its builder.
@@ -197,7 +173,7 @@ func appenderFor(c *pgColumn, b array.Builder) pgAppender {
 			// The server converts text to the client's UTF8 except from a
 			// database of encoding SQL_ASCII, whose bytes come as stored.
 			if !utf8.Valid(v) {
-				return fmt.Errorf("%w: %s is not UTF-8 text (a database of encoding SQL_ASCII passes its bytes on as stored; read convert_from(CAST(col AS bytea), 'LATIN1') or the encoding they are in, in a query)", errPGValue, quoteCut(v))
+				return fmt.Errorf("%w: %s is not UTF-8 text (a database of encoding SQL_ASCII passes its bytes on as stored; read convert_from(CAST(col AS bytea), 'LATIN1') or the encoding they are in, in a query)", errPGValue, sqlserver.QuoteCut(v))
 			}
 			bb.BinaryBuilder.Append(v)
 			return nil
@@ -442,13 +418,4 @@ func formatUnscaled(u *big.Int, scale int) string {
 		s = "-" + s
 	}
 	return s
-}
-
-// quoteCut quotes the first 64 bytes of v for a message, saying so when v
-// is longer (1234… is not the number 1234).
-func quoteCut(v []byte) string {
-	if len(v) > 64 {
-		return strconv.Quote(string(v[:64])) + fmt.Sprintf("… (%d bytes)", len(v))
-	}
-	return strconv.Quote(string(v))
 }

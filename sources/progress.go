@@ -10,11 +10,13 @@ import (
 	"golang.org/x/term"
 )
 
-// progress reports a long load on Location.Progress: a live line of rows
+// Progress reports a long load on Location.Progress: a live line of rows
 // and rows/s (github.com/schollz/progressbar) when the writer is a terminal,
 // otherwise a single summary line when the load ends, so cron logs stay
-// clean. A nil *progress does nothing.
-type progress struct {
+// clean. ReadRows reports its records' progress itself; a kind reports
+// with a Progress of its own only what it reads before (the Kafka fetch).
+// A nil *Progress does nothing.
+type Progress struct {
 	w     io.Writer
 	label string
 	start time.Time
@@ -24,12 +26,13 @@ type progress struct {
 	rows int64
 }
 
-// newProgress returns nil when w is nil.
-func newProgress(w io.Writer, label string) *progress {
+// NewProgress starts the report of a read named label ("reading sink
+// public.ledger") on w; it returns nil when w is nil.
+func NewProgress(w io.Writer, label string) *Progress {
 	if w == nil {
 		return nil
 	}
-	p := &progress{w: w, label: label, start: time.Now()}
+	p := &Progress{w: w, label: label, start: time.Now()}
 	if isTerminal(w) {
 		p.bar = progressbar.NewOptions64(-1,
 			progressbar.OptionSetWriter(w),
@@ -55,7 +58,7 @@ func isTerminal(w io.Writer) bool {
 }
 
 // Add counts n more rows loaded.
-func (p *progress) Add(n int64) {
+func (p *Progress) Add(n int64) {
 	if p == nil {
 		return
 	}
@@ -68,7 +71,7 @@ func (p *progress) Add(n int64) {
 }
 
 // Done ends the report with one line: rows, duration and rows/s.
-func (p *progress) Done() {
+func (p *Progress) Done() {
 	if p == nil {
 		return
 	}
@@ -88,7 +91,7 @@ func (p *progress) Done() {
 
 // Abort ends a live line without a summary, so an error message that
 // follows starts on a line of its own.
-func (p *progress) Abort() {
+func (p *Progress) Abort() {
 	if p == nil || p.bar == nil {
 		return
 	}

@@ -298,6 +298,25 @@ type Input struct {
 	BadRecords        []BadRecord `json:"-"`
 }
 
+// Location forms (Input.LocationForm): how an exception's location renders
+// from __file and __line.
+const (
+	// LocationFileLine is file:line (every file and database kind; "").
+	LocationFileLine = ""
+	// LocationOffset is topic[partition]@offset: __file is topic[partition],
+	// __line the offset.
+	LocationOffset = "topic[partition]@offset"
+)
+
+// BadRecord is a record that was not loaded because it could not be
+// decoded (bad_records: report, Input.BadRecords): where it is and why.
+type BadRecord struct {
+	// Location is topic[partition]@offset.
+	Location string `json:"location"`
+	// Reason says what was expected and what was found.
+	Reason string `json:"reason"`
+}
+
 // Column is one column of an input: its name and type. The type is a SQL
 // type name ("VARCHAR", "DECIMAL(18,2)", "TIMESTAMP WITH TIME ZONE"): as
 // declared in a types: option, or as the engine holds the loaded column.
