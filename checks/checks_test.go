@@ -16,6 +16,8 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/control"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/spec"
+
+	_ "github.com/reconcile-dev/reconcile/sources/all" // the tests read inputs of every kind
 )
 
 // reconcile runs the whole control on two files and returns the result and

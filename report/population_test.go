@@ -15,6 +15,8 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/control"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/spec"
+
+	_ "github.com/reconcile-dev/reconcile/sources/all" // the tests read inputs of every kind
 )
 
 // TestPopulationSameEverywhere runs the bundled samples and reads the

@@ -17,6 +17,8 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/sourcetest"
+
+	_ "github.com/reconcile-dev/reconcile/sources/all" // the tests open inputs of every kind
 )
 
 func writeCSV(t *testing.T, dir string) sources.Location {

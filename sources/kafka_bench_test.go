@@ -16,6 +16,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/kafkatest"
 	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
 
 const benchPartitions = 4
@@ -135,7 +136,7 @@ func BenchmarkKafkaRead(b *testing.B) {
 	defer budget.Apply()()
 	n := int64(5_000_000)
 	if os.Getenv("RECONCILE_BENCH_ROWS") != "" {
-		n = benchRows(b)
+		n = sourcetest.BenchRows(b)
 	}
 	c := kafkaBenchTopic(b, n)
 	ctx := context.Background()
@@ -170,12 +171,12 @@ func BenchmarkKafkaRead(b *testing.B) {
 		ratios = append(ratios, readRate/plainRate)
 		jsonRate = plainConsume(b, c, n, true)
 
-		_, ld := timedLoad(b, sources.Location{Role: "sink", URI: c.URI("bench")}, n)
+		_, ld := sourcetest.TimedLoad(b, sources.Location{Role: "sink", URI: c.URI("bench")}, n)
 		loadRate = float64(n) / ld.Seconds()
 		b.Logf("%d records: Read %.0f rows/s (%s), plain franz-go loop %.0f and %.0f rows/s, the loop with encoding/json %.0f rows/s, load into DuckDB %.0f rows/s (%s)",
 			n, readRate, d.Round(time.Millisecond), p1, p2, jsonRate, loadRate, ld.Round(time.Millisecond))
 	}
-	rss := peakRSS(b)
+	rss := sourcetest.PeakRSS(b)
 	slices.Sort(ratios)
 	median := ratios[len(ratios)/2]
 	if len(ratios)%2 == 0 {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/internal/mysqltest"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
 
 // myBenchRowsPerLoad is the number of generated rows one LOAD DATA of
@@ -169,7 +170,9 @@ func mySQLRowsRead(tb testing.TB, db *sql.DB, query string) float64 {
 
 // myBenchRounds is the number of interleaved rounds BenchmarkMySQLLoad
 // measures: 3, or RECONCILE_BENCH_ROUNDS.
-func myBenchRounds(tb testing.TB) int { return int(benchEnv(tb, "RECONCILE_BENCH_ROUNDS", 3)) }
+func myBenchRounds(tb testing.TB) int {
+	return int(sourcetest.BenchEnv(tb, "RECONCILE_BENCH_ROUNDS", 3))
+}
 
 // BenchmarkMySQLLoad loads the generated ledger table into DuckDB through
 // the mysql kind and compares its rows/s with the strongest raw read of the
@@ -189,7 +192,7 @@ func myBenchRounds(tb testing.TB) int { return int(benchEnv(tb, "RECONCILE_BENCH
 // peak RSS < 1 GiB.
 func BenchmarkMySQLLoad(b *testing.B) {
 	db := mysqltest.Connect(b)
-	n := benchRows(b)
+	n := sourcetest.BenchRows(b)
 	table := myBenchTable(b, db, n)
 	query := "SELECT * FROM " + table
 	rounds := myBenchRounds(b)
@@ -198,7 +201,7 @@ func BenchmarkMySQLLoad(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for r := 0; r < rounds; r++ {
 			raw := myRawRead(b, db, query)
-			in, d := timedLoad(b, sources.Location{Role: "sink", URI: mysqltest.URL(), Options: map[string]any{"table": table}}, n)
+			in, d := sourcetest.TimedLoad(b, sources.Location{Role: "sink", URI: mysqltest.URL(), Options: map[string]any{"table": table}}, n)
 			if in.Details["sql"] != "SELECT * FROM `reconcile_bench`.`"+table[len("reconcile_bench."):]+"`" {
 				b.Fatalf("the load ran %v, the raw read %s", in.Details["sql"], query)
 			}
@@ -209,7 +212,7 @@ func BenchmarkMySQLLoad(b *testing.B) {
 			b.Logf("round %d, %d rows: raw driver read %.0f rows/s, load %.0f rows/s (%s), database/sql RawBytes scan %.0f rows/s: %.2f of the faster", r+1, n, raw, lr, d.Round(time.Millisecond), scan, ratios[len(ratios)-1])
 		}
 	}
-	rss := peakRSS(b)
+	rss := sourcetest.PeakRSS(b)
 	base := max(rawRate, sqlRate)
 	slices.Sort(ratios)
 	median := ratios[len(ratios)/2]

@@ -177,7 +177,7 @@ WHERE %[2]s IS DISTINCT FROM t.%[1]s`, duck.Ident(w.col), expr)
 			t.Fatalf("%s: %v", w.col, err)
 		}
 		for _, r := range rows {
-			t.Errorf("column %s, id %s: MariaDB loaded %s, CSV says %s", w.col, pgStr(r[0]), pgStr(r[2]), pgStr(r[1]))
+			t.Errorf("column %s, id %s: MariaDB loaded %s, CSV says %s", w.col, nullText(r[0]), nullText(r[2]), nullText(r[1]))
 		}
 	}
 	if in.Rows != 4 {
@@ -189,7 +189,7 @@ WHERE %[2]s IS DISTINCT FROM t.%[1]s`, duck.Ident(w.col), expr)
 		t.Fatal(err)
 	}
 	for i, w := range []string{"27670116110564327423", "0.00", "1000000000000000000.00", "0.0000000001", "0.0001", "18446744073709551620"} {
-		if got := pgStr(rows[0][i]); got != w {
+		if got := nullText(rows[0][i]); got != w {
 			t.Errorf("sum %d = %s, want %s", i, got, w)
 		}
 	}
@@ -822,7 +822,7 @@ func TestMySQLUtf8mb3ResultsRefused(t *testing.T) {
 	if in.Details["character_set_results"] != "utf8mb4" {
 		t.Errorf("character_set_results = %v, want utf8mb4", in.Details["character_set_results"])
 	}
-	if _, rows, err := ddb.Strings(context.Background(), "SELECT s FROM t"); err != nil || len(rows) != 1 || pgStr(rows[0][0]) != "a😀" {
+	if _, rows, err := ddb.Strings(context.Background(), "SELECT s FROM t"); err != nil || len(rows) != 1 || nullText(rows[0][0]) != "a😀" {
 		t.Errorf("read %v (%v), want a😀", rows, err)
 	}
 	for _, param := range []string{"charset=utf8", "charset=utf8mb3", "character_set_results=utf8mb3"} {
@@ -924,11 +924,31 @@ func TestMySQLSystemVersioningAsOfPinned(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := pgStr(rows[0][0]); got != "1new,3new" {
+		if got := nullText(rows[0][0]); got != "1new,3new" {
 			t.Errorf("%s: read %s, want the current rows 1new,3new", loc.URI, got)
 		}
 		if got := in.Details["system_versioning_asof"]; got != "DEFAULT" {
 			t.Errorf("%s: details system_versioning_asof = %v, want DEFAULT", loc.URI, got)
 		}
 	}
+}
+
+// nullText is a value as text, NULL for nil.
+func nullText(s *string) string {
+	if s == nil {
+		return "NULL"
+	}
+	return *s
+}
+
+// derefs are rows of values as text (nullText).
+func derefs(rows [][]*string) [][]string {
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		out[i] = make([]string, len(r))
+		for j, v := range r {
+			out[i][j] = nullText(v)
+		}
+	}
+	return out
 }

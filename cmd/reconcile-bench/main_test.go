@@ -15,6 +15,8 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 	"github.com/reconcile-dev/reconcile/queries"
+
+	_ "github.com/reconcile-dev/reconcile/sources/all" // the tests read inputs of every kind
 )
 
 // csvRows counts the records of a CSV file with a header.

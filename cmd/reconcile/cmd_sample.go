@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/postgres"
 )
 
 func init() {
@@ -16,7 +17,7 @@ func init() {
 
 // ledgerSinkColumns are the columns of the ledger sample's sink as a JDBC
 // sink would have created them.
-var ledgerSinkColumns = []sources.PGColumn{
+var ledgerSinkColumns = []postgres.Column{
 	{Name: "entry_id", Type: "text"},
 	{Name: "account", Type: "text"},
 	{Name: "amount", Type: "numeric(18,2)"},
@@ -69,7 +70,7 @@ sample's sink CSV into it. Then reconcile the CSV source against the table:
 The findings are those of the all-file run.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := sources.CopyCSV(cmd.Context(), o.url, o.table, ledgerSinkColumns, o.csv)
+			n, err := postgres.CopyCSV(cmd.Context(), o.url, o.table, ledgerSinkColumns, o.csv)
 			if err != nil {
 				return fmt.Errorf("load %s into %s: %w", o.csv, o.table, err)
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/postgres"
 	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
@@ -40,7 +41,7 @@ func TestCodeOf(t *testing.T) {
 		{"checks.ErrColumn", checks.ErrColumn, exitUsage},
 		{"sources.ErrUnknownKind", sources.ErrUnknownKind, exitUsage},
 		{"sources.ErrInvalidLocation", sources.ErrInvalidLocation, exitUsage},
-		{"sources.ErrUnmappedType", sources.ErrUnmappedType, exitUsage},
+		{"postgres.ErrUnmappedType", postgres.ErrUnmappedType, exitUsage},
 		{"evidence.ErrExists", evidence.ErrExists, exitUsage},
 		{"evidence.ErrNoManifest", evidence.ErrNoManifest, exitUsage},
 		{"evidence.ErrKey", evidence.ErrKey, exitUsage},

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	_ "github.com/reconcile-dev/reconcile/sources/all" // every input kind
 )
 
 func main() {

@@ -18,6 +18,8 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
+
+	_ "github.com/reconcile-dev/reconcile/sources/all" // the tests read inputs of every kind
 )
 
 // testdata: source.csv holds ids 1-3; sink.csv lacks 3 and holds 2 twice

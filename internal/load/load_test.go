@@ -17,6 +17,8 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/sourcetest"
+
+	_ "github.com/reconcile-dev/reconcile/sources/all" // the tests read inputs of every kind
 )
 
 // loadInto opens loc and loads it as table t of a fresh DuckDB session.

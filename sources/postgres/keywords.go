@@ -1,8 +1,10 @@
-package sources
+package postgres
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // splitPGKeywords removes the table and query settings from a libpq
@@ -37,7 +39,7 @@ func splitPGKeywords(s string) (conn, table, query string, err error) {
 			i++
 		}
 		if i >= len(s) || s[i] != '=' {
-			return "", "", "", fmt.Errorf("%w: connection string: setting %q has no '=' (want keyword=value; a value with spaces is quoted 'like this', with \\' for a quote and \\\\ for a backslash)", ErrInvalidLocation, key)
+			return "", "", "", fmt.Errorf("%w: connection string: setting %q has no '=' (want keyword=value; a value with spaces is quoted 'like this', with \\' for a quote and \\\\ for a backslash)", sources.ErrInvalidLocation, key)
 		}
 		i++
 		for i < len(s) && isPGSpace(s[i]) {
@@ -62,7 +64,7 @@ func splitPGKeywords(s string) (conn, table, query string, err error) {
 				val.WriteByte(c)
 			}
 			if !closed {
-				return "", "", "", fmt.Errorf("%w: connection string: the value of %s has no closing quote", ErrInvalidLocation, key)
+				return "", "", "", fmt.Errorf("%w: connection string: the value of %s has no closing quote", sources.ErrInvalidLocation, key)
 			}
 		} else {
 			for i < len(s) && !isPGSpace(s[i]) {

@@ -1,4 +1,4 @@
-package sources_test
+package postgres_test
 
 import (
 	"errors"
@@ -17,21 +17,21 @@ import (
 // \' inside a quoted value, a quoted table name; the other settings reach
 // the server as written. A setting without '=' (a query quoted SQL's way,
 // doubling a quote) and an unterminated quote are refused naming the keyword.
-func TestFixnumPostgresKeywordForm(t *testing.T) {
+func TestKeywordForm(t *testing.T) {
 	schema, conn := pgtest.Schema(t)
-	pgtest.Exec(t, conn, "CREATE TABLE "+pgx.Identifier{schema, "fixnum_kv"}.Sanitize()+" (id text, amount numeric(10,2)); INSERT INTO "+
-		pgx.Identifier{schema, "fixnum_kv"}.Sanitize()+" VALUES ('a', 1.50), ('b', 2.00)")
+	pgtest.Exec(t, conn, "CREATE TABLE "+pgx.Identifier{schema, "keyword_form"}.Sanitize()+" (id text, amount numeric(10,2)); INSERT INTO "+
+		pgx.Identifier{schema, "keyword_form"}.Sanitize()+" VALUES ('a', 1.50), ('b', 2.00)")
 	cfg := conn.Config()
 	base := fmt.Sprintf("host=%s port=%d user=%s dbname=%s", cfg.Host, cfg.Port, cfg.User, cfg.Database)
 	for _, c := range []struct {
 		name, dsn string
 		rows      int64
 	}{
-		{"table", base + " table=" + schema + ".fixnum_kv", 2},
-		{"quoted table first", "table='" + schema + ".fixnum_kv' " + base, 2},
-		{"query", base + " query='SELECT id, amount FROM " + schema + ".fixnum_kv'", 2},
+		{"table", base + " table=" + schema + ".keyword_form", 2},
+		{"quoted table first", "table='" + schema + ".keyword_form' " + base, 2},
+		{"query", base + " query='SELECT id, amount FROM " + schema + ".keyword_form'", 2},
 		{"query with spaces around =", base + " query = 'SELECT 1 AS id'", 1},
-		{"query with an escaped quote", base + ` query='SELECT id FROM ` + schema + `.fixnum_kv WHERE id = \'a\''`, 1},
+		{"query with an escaped quote", base + ` query='SELECT id FROM ` + schema + `.keyword_form WHERE id = \'a\''`, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, in, err := pgLoad(t, sources.Location{URI: "postgres:" + c.dsn})

@@ -1,4 +1,4 @@
-package sources
+package postgres
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package sources_test
+package postgres_test
 
 import (
 	"context"

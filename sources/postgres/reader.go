@@ -1,4 +1,4 @@
-package sources
+package postgres
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // pgFill runs query on conn in binary format and writes every row to w,
@@ -13,7 +15,7 @@ import (
 // appenderFor); cols are the columns the statement was described with.
 // __file is file and __line the 1-based row. A value with no exact Arrow
 // representation is an error naming the row, the column and the value.
-func pgFill(ctx context.Context, conn *pgconn.PgConn, query string, cols []pgColumn, file string, w *RowWriter) error {
+func pgFill(ctx context.Context, conn *pgconn.PgConn, query string, cols []pgColumn, file string, w *sources.RowWriter) error {
 	formats := make([]int16, len(cols))
 	for i := range formats {
 		formats[i] = pgx.BinaryFormatCode

@@ -1,68 +1,18 @@
-package sources_test
+package postgres_test
 
 import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/reconcile-dev/reconcile/internal/duck"
-	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/pgtest"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
-
-// benchRows is the size of the benchmark table: 10 million rows, or
-// RECONCILE_BENCH_ROWS for a quicker look.
-func benchRows(tb testing.TB) int64 { return benchEnv(tb, "RECONCILE_BENCH_ROWS", 10_000_000) }
-
-// timedLoad loads loc into a fresh DuckDB database with load.Table (what a
-// run does with an input) and returns the input and the time the load
-// took; it fails the benchmark unless the input holds n rows.
-func timedLoad(b *testing.B, loc sources.Location, n int64) (*sources.Input, time.Duration) {
-	b.Helper()
-	ctx := context.Background()
-	db, err := duck.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	src, err := sources.Open(loc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer src.Close()
-	t0 := time.Now()
-	in, err := load.Table(ctx, db, "sink", src)
-	if err != nil {
-		b.Fatal(err)
-	}
-	d := time.Since(t0)
-	if in.Rows != n {
-		b.Fatalf("loaded %d rows, want %d", in.Rows, n)
-	}
-	return in, d
-}
-
-// benchEnv is the positive count in environment variable name, or def
-// when it is not set; any other value fails the benchmark.
-func benchEnv(tb testing.TB, name string, def int64) int64 {
-	s := os.Getenv(name)
-	if s == "" {
-		return def
-	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || v <= 0 {
-		tb.Fatalf("%s=%q: want a positive count", name, s)
-	}
-	return v
-}
 
 // benchTable returns the schema-qualified name of a table of n generated
 // ledger rows (id bigint, entry_id text, account text, amount
@@ -109,15 +59,6 @@ FROM generate_series(1::bigint, %d::bigint) AS i`, name, n),
 	return "reconcile_bench." + name
 }
 
-// peakRSS is the process's peak resident set size in bytes (getrusage).
-func peakRSS(tb testing.TB) int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		tb.Fatal(err)
-	}
-	return ru.Maxrss * 1024 // kilobytes on Linux
-}
-
 // rawCopy streams the table with COPY … TO STDOUT (FORMAT binary) into
 // io.Discard and returns rows per second: the server's sending rate, the
 // ceiling of any loader.
@@ -135,22 +76,22 @@ func rawCopy(tb testing.TB, conn *pgx.Conn, table string) float64 {
 // measured in the same run (the better of one COPY before and one after the
 // load), their ratio and the peak RSS of the process. Run it with
 //
-//	go test -tags duckdb_arrow -run '^$' -bench PostgresLoad -benchtime 1x ./sources/
+//	go test -tags duckdb_arrow -run '^$' -bench PostgresLoad -benchtime 1x ./sources/postgres/
 //
 // Targets: ratio ≥ 0.7, peak RSS < 1 GiB.
 func BenchmarkPostgresLoad(b *testing.B) {
 	conn := pgtest.Connect(b)
-	n := benchRows(b)
+	n := sourcetest.BenchRows(b)
 	table := benchTable(b, conn, n)
 	var loadRate, copyRate float64
 	for i := 0; i < b.N; i++ {
 		c1 := rawCopy(b, conn, table)
-		_, d := timedLoad(b, sources.Location{Role: "sink", URI: pgtest.URL(), Options: map[string]any{"table": table}}, n)
+		_, d := sourcetest.TimedLoad(b, sources.Location{Role: "sink", URI: pgtest.URL(), Options: map[string]any{"table": table}}, n)
 		c2 := rawCopy(b, conn, table)
 		loadRate, copyRate = float64(n)/d.Seconds(), max(c1, c2)
 		b.Logf("%d rows: load %.0f rows/s (%s), raw COPY binary %.0f and %.0f rows/s", n, loadRate, d.Round(time.Millisecond), c1, c2)
 	}
-	rss := peakRSS(b)
+	rss := sourcetest.PeakRSS(b)
 	b.ReportMetric(loadRate, "rows/s")
 	b.ReportMetric(copyRate, "copy-rows/s")
 	b.ReportMetric(loadRate/copyRate, "ratio")

@@ -1,4 +1,4 @@
-package sources
+package postgres
 
 import (
 	"bufio"
@@ -16,21 +16,21 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
 
+	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/internal/sqlserver"
 )
 
 func init() {
-	Register("postgres", openPostgres, "postgresql")
+	sources.Register("postgres", openPostgres, "postgresql")
 }
 
 // pgQueryFile is the __file value of rows read with a query (a table's rows
 // carry the table name).
 const pgQueryFile = "query"
 
-// pgSource reads one PostgreSQL table or query (see the package doc, section
-// PostgreSQL).
+// pgSource reads one PostgreSQL table or query (see the package doc).
 type pgSource struct {
-	loc      Location
+	loc      sources.Location
 	connStr  string   // the URI or key=value string for pgx, without table/query
 	table    []string // schema and name, unquoted; nil for a query
 	query    string
@@ -42,8 +42,8 @@ type pgSource struct {
 // query: option or URI parameter. Exactly one of table and query is
 // required. It does no I/O: the connection string is parsed by pgx, which
 // also reads the PG* environment variables and ~/.pgpass, only in Read.
-func openPostgres(loc Location) (Source, error) {
-	o := NewOptions("postgres", loc.Options)
+func openPostgres(loc sources.Location) (sources.Source, error) {
+	o := sources.NewOptions("postgres", loc.Options)
 	table := o.String("table", "")
 	query := o.String("query", "")
 	if err := o.Err(); err != nil {
@@ -55,15 +55,15 @@ func openPostgres(loc Location) (Source, error) {
 	}
 	table, query, err = sqlserver.TableOrQuery(table, query, uTable, uQuery)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
+		return nil, fmt.Errorf("%w: %w", sources.ErrInvalidLocation, err)
 	}
 	switch {
 	case table == "" && query == "" && !isPGURI(loc.URI):
-		return nil, fmt.Errorf("%w: %s names no table: add table=schema.name (or query='SELECT …', quoted as libpq quotes a value with spaces) to the connection string, or table:/query: to the spec", ErrInvalidLocation, Redact(loc.URI))
+		return nil, fmt.Errorf("%w: %s names no table: add table=schema.name (or query='SELECT …', quoted as libpq quotes a value with spaces) to the connection string, or table:/query: to the spec", sources.ErrInvalidLocation, sources.Redact(loc.URI))
 	case table == "" && query == "":
-		return nil, fmt.Errorf("%w: %s names no table: add ?table=schema.name (or ?query=SELECT …) to the URI, or table:/query: to the spec", ErrInvalidLocation, Redact(loc.URI))
+		return nil, fmt.Errorf("%w: %s names no table: add ?table=schema.name (or ?query=SELECT …) to the URI, or table:/query: to the spec", sources.ErrInvalidLocation, sources.Redact(loc.URI))
 	case table != "" && query != "":
-		return nil, fmt.Errorf("%w: give a table or a query, not both", ErrInvalidLocation)
+		return nil, fmt.Errorf("%w: give a table or a query, not both", sources.ErrInvalidLocation)
 	}
 	s := &pgSource{loc: loc, connStr: connStr, tableArg: table}
 	if table != "" {
@@ -94,13 +94,13 @@ func splitPGURI(uri string) (conn, table, query string, err error) {
 		k, v, _ := strings.Cut(part, "=")
 		key, kerr := url.QueryUnescape(k)
 		if kerr != nil {
-			return "", "", "", fmt.Errorf("%w: URI parameter %q: %w", ErrInvalidLocation, Redact(k), kerr)
+			return "", "", "", fmt.Errorf("%w: URI parameter %q: %w", sources.ErrInvalidLocation, sources.Redact(k), kerr)
 		}
 		switch key {
 		case "table", "query":
 			val, verr := url.QueryUnescape(v)
 			if verr != nil {
-				return "", "", "", fmt.Errorf("%w: URI parameter %s: %w (encode %% as %%25, & as %%26 and + as %%2B, or use the spec's long form)", ErrInvalidLocation, key, verr)
+				return "", "", "", fmt.Errorf("%w: URI parameter %s: %w (encode %% as %%25, & as %%26 and + as %%2B, or use the spec's long form)", sources.ErrInvalidLocation, key, verr)
 			}
 			if key == "table" {
 				table = val
@@ -141,7 +141,7 @@ func ParseTableName(s string) ([]string, error) {
 		TooMany:   "want schema.name or name (the database belongs in the URI)",
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
+		return nil, fmt.Errorf("%w: %w", sources.ErrInvalidLocation, err)
 	}
 	return parts, nil
 }
@@ -197,7 +197,7 @@ func (s *pgSource) sql() (string, error) {
 func (s *pgSource) config() (*pgx.ConnConfig, error) {
 	cfg, err := pgx.ParseConfig(s.connStr)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
+		return nil, fmt.Errorf("%w: %w", sources.ErrInvalidLocation, err)
 	}
 	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
 		cfg.RuntimeParams["application_name"] = "reconcile"
@@ -221,7 +221,7 @@ func (s *pgSource) config() (*pgx.ConnConfig, error) {
 // ErrInvalidLocation for a duplicate or provenance column name), a
 // *pgconn.PgError from the server (a missing table, SQLSTATE 42P01, names
 // table, database and user), or ctx's error; none carries the password.
-func (s *pgSource) Schema(ctx context.Context) (cols []Column, err error) {
+func (s *pgSource) Schema(ctx context.Context) (cols []sources.Column, err error) {
 	defer func() {
 		if err != nil {
 			err = s.scrub(err)
@@ -255,9 +255,9 @@ func (s *pgSource) Schema(ctx context.Context) (cols []Column, err error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Column, len(pc))
+	out := make([]sources.Column, len(pc))
 	for i, c := range pc {
-		out[i] = Column{Name: c.Name}
+		out[i] = sources.Column{Name: c.Name}
 		if !c.numeric {
 			out[i].Type = sqlserver.EngineType(c.Arrow)
 		}
@@ -276,7 +276,7 @@ func (s *pgSource) Schema(ctx context.Context) (cols []Column, err error) {
 // 42P01; the message names table, database and user), a value with no exact
 // representation (the message names row, column and value), or ctx's error.
 // No error or Input carries the password.
-func (s *pgSource) Read(ctx context.Context) (in *Input, records array.RecordReader, err error) {
+func (s *pgSource) Read(ctx context.Context) (in *sources.Input, records array.RecordReader, err error) {
 	defer func() {
 		if err != nil {
 			err = s.scrub(err)
@@ -344,7 +344,7 @@ func (s *pgSource) Read(ctx context.Context) (in *Input, records array.RecordRea
 		fields[i] = arrow.Field{Name: c.Name, Type: c.Arrow, Nullable: true}
 	}
 	file := s.file()
-	records, err = ReadRows(ctx, fields, ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.label()}, func(ctx context.Context, w *RowWriter) error {
+	records, err = sources.ReadRows(ctx, fields, sources.ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.label()}, func(ctx context.Context, w *sources.RowWriter) error {
 		err := pgFill(ctx, conn.PgConn(), query, cols, file, w)
 		switch {
 		case err != nil || exp == nil:
@@ -365,7 +365,7 @@ func (s *pgSource) Read(ctx context.Context) (in *Input, records array.RecordRea
 		return nil, nil, err
 	}
 	reading = true
-	in = &Input{Role: s.loc.Role, Kind: "postgres", Location: Redact(s.loc.URI), Details: details}
+	in = &sources.Input{Role: s.loc.Role, Kind: "postgres", Location: sources.Redact(s.loc.URI), Details: details}
 	if s.table != nil && sd.Fields[0].TableOID != 0 {
 		in.Relation = fmt.Sprintf("postgres %s:%d %v relation %d", cfg.Host, cfg.Port, details["database"], sd.Fields[0].TableOID)
 	}
@@ -484,12 +484,12 @@ func pgColumns(ctx context.Context, tx pgQuerier, fields []pgconn.FieldDescripti
 		c := pgColumn{Name: string(f.Name), OID: f.DataTypeOID, TypMod: f.TypeModifier, PGType: names[i]}
 		switch {
 		case seen[c.Name]:
-			return nil, fmt.Errorf("%w: the result has two columns named %q; give them distinct names (SELECT a.x AS a_x, …)", ErrInvalidLocation, c.Name)
-		case c.Name == FileColumn || c.Name == LineColumn || c.Name == RowColumn:
-			return nil, fmt.Errorf("%w: column name %q is reserved for provenance; rename it in a query", ErrInvalidLocation, c.Name)
+			return nil, fmt.Errorf("%w: the result has two columns named %q; give them distinct names (SELECT a.x AS a_x, …)", sources.ErrInvalidLocation, c.Name)
+		case c.Name == sources.FileColumn || c.Name == sources.LineColumn || c.Name == sources.RowColumn:
+			return nil, fmt.Errorf("%w: column name %q is reserved for provenance; rename it in a query", sources.ErrInvalidLocation, c.Name)
 		}
 		seen[c.Name] = true
-		if err := CaseClash(pgFieldNames(fields[:i+1])); err != nil {
+		if err := sources.CaseClash(pgFieldNames(fields[:i+1])); err != nil {
 			return nil, fmt.Errorf("%w; give them distinct names in a query (SELECT \"AMOUNT\" AS amount_upper, …)", err)
 		}
 		t, ok := mapPGType(c.OID, c.TypMod)
@@ -521,7 +521,7 @@ func pgFieldNames(fields []pgconn.FieldDescription) []string {
 // column and its type; nothing has been read. It wraps ErrInvalidLocation:
 // the location must change (a query that casts the column), so it is a
 // usage error.
-var ErrUnmappedType = fmt.Errorf("%w: unmapped PostgreSQL type", ErrInvalidLocation)
+var ErrUnmappedType = fmt.Errorf("%w: unmapped PostgreSQL type", sources.ErrInvalidLocation)
 
 // prescanSQL is the statement that finds the scale of every unconstrained
 // numeric column of query ("" when there is none), run in the same snapshot

@@ -1,4 +1,4 @@
-package sources_test
+package postgres_test
 
 import (
 	"bytes"
@@ -22,6 +22,8 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/pgtest"
 	"github.com/reconcile-dev/reconcile/sources"
+	_ "github.com/reconcile-dev/reconcile/sources/all" // the csv kind reads the expected values
+	"github.com/reconcile-dev/reconcile/sources/postgres"
 	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
 
@@ -47,12 +49,12 @@ func pgLoad(t *testing.T, loc sources.Location) (*duck.DB, *sources.Input, error
 	return db, in, err
 }
 
-// pgTypesTable creates testdata/postgres/types.sql in a schema of the test's
+// pgTypesTable creates testdata/types.sql in a schema of the test's
 // own and returns the schema.
 func pgTypesTable(t *testing.T) string {
 	t.Helper()
 	schema, conn := pgtest.Schema(t)
-	sql, err := os.ReadFile(filepath.Join("testdata", "postgres", "types.sql"))
+	sql, err := os.ReadFile(filepath.Join("testdata", "types.sql"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +90,7 @@ func TestPostgresTypesRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	csvSrc, err := sources.Open(sources.Location{Role: "source", URI: filepath.Join("testdata", "postgres", "types.csv")})
+	csvSrc, err := sources.Open(sources.Location{Role: "source", URI: filepath.Join("testdata", "types.csv")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +228,7 @@ func TestPostgresValueErrors(t *testing.T) {
 func TestPostgresUnmappedType(t *testing.T) {
 	_, _, err := pgLoad(t, sources.Location{URI: pgtest.URL(), Options: map[string]any{
 		"query": `SELECT 1 AS id, interval '1 day' AS wait, ARRAY[1,2] AS list, 'NaN'::numeric AS never_read`}})
-	if !errors.Is(err, sources.ErrUnmappedType) {
+	if !errors.Is(err, postgres.ErrUnmappedType) {
 		t.Fatalf("err = %v, want ErrUnmappedType", err)
 	}
 	for _, w := range []string{"column wait has type interval", "column list has type integer[]"} {
@@ -275,7 +277,7 @@ func TestParseTableName(t *testing.T) {
 		{`x"; DROP TABLE y; --`, nil},
 	}
 	for _, tt := range tests {
-		got, err := sources.ParseTableName(tt.in)
+		got, err := postgres.ParseTableName(tt.in)
 		if tt.want == nil {
 			if err == nil {
 				t.Errorf("ParseTableName(%q) = %q, want an error", tt.in, got)
@@ -767,7 +769,7 @@ func TestPostgresSchemaDoesNotRun(t *testing.T) {
 	}
 	_, err = pgSchema(t, sources.Location{URI: pgtest.URL(), Options: map[string]any{
 		"query": "SELECT 1 / (g - g) AS boom, interval '1 day' AS wait, ARRAY[g] AS list FROM generate_series(1, 3) AS g"}})
-	if !errors.Is(err, sources.ErrUnmappedType) {
+	if !errors.Is(err, postgres.ErrUnmappedType) {
 		t.Fatalf("err = %v, want ErrUnmappedType", err)
 	}
 	for _, w := range []string{"column wait has type interval", "column list has type integer[]"} {
@@ -822,7 +824,7 @@ func TestPostgresSchemaErrors(t *testing.T) {
 // ("amount", "AMOUNT") is refused, by Schema and by Read, naming both:
 // DuckDB would load the second as AMOUNT_1, so a source's AMOUNT would
 // count as a column "only in the source" and a differing value pass.
-func TestPostgresFixinCaseOnlyColumnsRefused(t *testing.T) {
+func TestPostgresCaseOnlyColumnsRefused(t *testing.T) {
 	schema, conn := pgtest.Schema(t)
 	pgtest.Exec(t, conn, fmt.Sprintf(`CREATE TABLE %s.fixin_cc (id text, amount numeric(10,2), "AMOUNT" numeric(10,2));
 INSERT INTO %s.fixin_cc VALUES ('1', 1.50, 8)`, schema, schema))

@@ -1,4 +1,4 @@
-package sources
+package postgres
 
 import (
 	"bufio"
@@ -10,11 +10,13 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
-// PGColumn is a column of a table CopyCSV creates: its name and PostgreSQL
+// Column is a column of a table CopyCSV creates: its name and PostgreSQL
 // type ("numeric(18,2)", "timestamptz", …).
-type PGColumn struct {
+type Column struct {
 	Name string
 	Type string
 }
@@ -29,7 +31,7 @@ var pgTypeName = regexp.MustCompile(`^[a-z][a-z0-9_ ]*(\(\s*\d+\s*(,\s*-?\d+\s*)
 // error naming the line. The CSV header must name cols in order. All of it
 // happens in one transaction. It returns the number of rows copied. It is
 // how the samples put a sink into PostgreSQL.
-func CopyCSV(ctx context.Context, connStr, table string, cols []PGColumn, csvPath string) (int64, error) {
+func CopyCSV(ctx context.Context, connStr, table string, cols []Column, csvPath string) (int64, error) {
 	parts, err := ParseTableName(table)
 	if err != nil {
 		return 0, err
@@ -49,7 +51,7 @@ func CopyCSV(ctx context.Context, connStr, table string, cols []PGColumn, csvPat
 	names := make([]string, len(cols))
 	for i, c := range cols {
 		if !pgTypeName.MatchString(c.Type) {
-			return 0, fmt.Errorf("%w: column %s: %q is not a PostgreSQL type name", ErrInvalidLocation, c.Name, c.Type)
+			return 0, fmt.Errorf("%w: column %s: %q is not a PostgreSQL type name", sources.ErrInvalidLocation, c.Name, c.Type)
 		}
 		names[i] = c.Name
 	}
@@ -61,7 +63,7 @@ func CopyCSV(ctx context.Context, connStr, table string, cols []PGColumn, csvPat
 	}
 	cfg, err := pgx.ParseConfig(connStr)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
+		return 0, fmt.Errorf("%w: %w", sources.ErrInvalidLocation, err)
 	}
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
@@ -76,7 +78,7 @@ func CopyCSV(ctx context.Context, connStr, table string, cols []PGColumn, csvPat
 	data := struct {
 		Table   []string
 		Schema  string
-		Columns []PGColumn
+		Columns []Column
 	}{Table: parts, Columns: cols}
 	ids := []string{"copy_drop_table", "copy_create_table"}
 	if len(parts) == 2 {
