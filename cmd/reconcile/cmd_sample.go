@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/mysql"
 	"github.com/reconcile-dev/reconcile/sources/postgres"
 )
 
@@ -95,7 +96,7 @@ The findings are those of the all-file run.`,
 
 // ledgerSinkMySQLColumns are the columns of the ledger sample's sink as a
 // JDBC sink would have created them in MySQL or MariaDB.
-var ledgerSinkMySQLColumns = []sources.MySQLColumn{
+var ledgerSinkMySQLColumns = []mysql.Column{
 	{Name: "entry_id", Type: "VARCHAR(16)"},
 	{Name: "account", Type: "VARCHAR(12)"},
 	{Name: "amount", Type: "DECIMAL(18,2)"},
@@ -138,7 +139,7 @@ the CSV source against the table:
 The findings are those of the all-file run.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := sources.LoadMySQLCSV(cmd.Context(), o.url, o.table, ledgerSinkMySQLColumns, o.csv)
+			n, err := mysql.LoadCSV(cmd.Context(), o.url, o.table, ledgerSinkMySQLColumns, o.csv)
 			if err != nil {
 				return fmt.Errorf("load %s into %s: %w", o.csv, o.table, err)
 			}

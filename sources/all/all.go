@@ -11,5 +11,6 @@
 package all
 
 import (
+	_ "github.com/reconcile-dev/reconcile/sources/mysql"    // mysql, mariadb
 	_ "github.com/reconcile-dev/reconcile/sources/postgres" // postgres, postgresql
 )

@@ -1,4 +1,4 @@
-package sources
+package mysql
 
 import (
 	"bufio"
@@ -20,34 +20,35 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/go-sql-driver/mysql"
+	gomysql "github.com/go-sql-driver/mysql"
 
+	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/internal/sqlserver"
 )
 
 func init() {
-	Register("mysql", openMySQL, "mariadb")
+	sources.Register("mysql", openMySQL, "mariadb")
 }
 
 // myQueryFile is the __file value of rows read with a query (a table's
 // rows carry the table name).
 const myQueryFile = "query"
 
-// ErrMyUnmappedType is returned by Read and Schema when a MySQL or MariaDB
+// ErrUnmappedType is returned by Read and Schema when a MySQL or MariaDB
 // result column has a type with no exact mapping (GEOMETRY, VECTOR, a
 // column of NULL type; see the package doc). The message names every such
 // column and its type; nothing has been read. It wraps ErrInvalidLocation:
 // the location must change (a query that casts the column), so it is a
 // usage error.
-var ErrMyUnmappedType = fmt.Errorf("%w: unmapped MySQL type", ErrInvalidLocation)
+var ErrUnmappedType = fmt.Errorf("%w: unmapped MySQL type", sources.ErrInvalidLocation)
 
 // mysqlSource reads one MySQL or MariaDB table or query (see the package
-// doc, section MySQL and MariaDB).
+// doc).
 type mysqlSource struct {
-	loc      Location
-	kind     string        // "mysql" or "mariadb", as the URI's scheme says
-	cfg      *mysql.Config // without the password
-	password string        // from the URI; hasPW says whether one was given
+	loc      sources.Location
+	kind     string          // "mysql" or "mariadb", as the URI's scheme says
+	cfg      *gomysql.Config // without the password
+	password string          // from the URI; hasPW says whether one was given
 	hasPW    bool
 	table    []string // database and name, or name; nil for a query
 	tableArg string   // the table as the user wrote it, for messages
@@ -65,8 +66,8 @@ type mysqlSource struct {
 // not know is a session variable it sets); socket=/path connects through a
 // Unix socket. It does no I/O; the password, when the URI has none, comes
 // from MYSQL_PWD in Read, as the mysql client takes it.
-func openMySQL(loc Location) (Source, error) {
-	o := NewOptions("mysql", loc.Options)
+func openMySQL(loc sources.Location) (sources.Source, error) {
+	o := sources.NewOptions("mysql", loc.Options)
 	table := o.String("table", "")
 	query := o.String("query", "")
 	zero := ""
@@ -78,7 +79,7 @@ func openMySQL(loc Location) (Source, error) {
 		case "error":
 			zero = "error"
 		default:
-			return nil, fmt.Errorf("%w: option zero_dates: want null or error, got %v", ErrInvalidLocation, v)
+			return nil, fmt.Errorf("%w: option zero_dates: want null or error, got %v", sources.ErrInvalidLocation, v)
 		}
 	}
 	if err := o.Err(); err != nil {
@@ -87,13 +88,13 @@ func openMySQL(loc Location) (Source, error) {
 	s := &mysqlSource{loc: loc}
 	u, err := url.Parse(loc.URI)
 	if err != nil || u.Opaque != "" || u.Host == "" && u.RawQuery == "" && u.Path == "" {
-		return nil, fmt.Errorf("%w: %s: want mysql://user@host:3306/database?table=name", ErrInvalidLocation, Redact(loc.URI))
+		return nil, fmt.Errorf("%w: %s: want mysql://user@host:3306/database?table=name", sources.ErrInvalidLocation, sources.Redact(loc.URI))
 	}
 	s.kind = strings.ToLower(u.Scheme)
 	if s.kind != "mysql" && s.kind != "mariadb" {
-		return nil, fmt.Errorf("%w: %s: want a mysql:// or mariadb:// URI", ErrInvalidLocation, Redact(loc.URI))
+		return nil, fmt.Errorf("%w: %s: want a mysql:// or mariadb:// URI", sources.ErrInvalidLocation, sources.Redact(loc.URI))
 	}
-	cfg := mysql.NewConfig()
+	cfg := gomysql.NewConfig()
 	if u.User != nil {
 		cfg.User = u.User.Username()
 		s.password, s.hasPW = u.User.Password()
@@ -109,7 +110,7 @@ func openMySQL(loc Location) (Source, error) {
 	cfg.Addr = net.JoinHostPort(host, port)
 	cfg.DBName = strings.TrimPrefix(u.Path, "/")
 	if strings.Contains(cfg.DBName, "/") {
-		return nil, fmt.Errorf("%w: %s: the path is the database, one name", ErrInvalidLocation, Redact(loc.URI))
+		return nil, fmt.Errorf("%w: %s: the path is the database, one name", sources.ErrInvalidLocation, sources.Redact(loc.URI))
 	}
 	var keep []string
 	var uTable, uQuery string
@@ -121,7 +122,7 @@ func openMySQL(loc Location) (Source, error) {
 		key, kerr := url.QueryUnescape(k)
 		val, verr := url.QueryUnescape(v)
 		if kerr != nil || verr != nil {
-			return nil, fmt.Errorf("%w: URI parameter %q: %w (encode %% as %%25, & as %%26 and + as %%2B, or use the spec's long form)", ErrInvalidLocation, Redact(k), errors.Join(kerr, verr))
+			return nil, fmt.Errorf("%w: URI parameter %q: %w (encode %% as %%25, & as %%26 and + as %%2B, or use the spec's long form)", sources.ErrInvalidLocation, sources.Redact(k), errors.Join(kerr, verr))
 		}
 		switch key {
 		case "table":
@@ -130,10 +131,10 @@ func openMySQL(loc Location) (Source, error) {
 			uQuery = val
 		case "zero_dates":
 			if val != "null" && val != "error" {
-				return nil, fmt.Errorf("%w: URI parameter zero_dates: want null or error, got %q", ErrInvalidLocation, val)
+				return nil, fmt.Errorf("%w: URI parameter zero_dates: want null or error, got %q", sources.ErrInvalidLocation, val)
 			}
 			if zero != "" {
-				return nil, fmt.Errorf("%w: zero_dates is given twice (URI parameter and zero_dates: option)", ErrInvalidLocation)
+				return nil, fmt.Errorf("%w: zero_dates is given twice (URI parameter and zero_dates: option)", sources.ErrInvalidLocation)
 			}
 			zero = val
 		case "socket":
@@ -150,9 +151,9 @@ func openMySQL(loc Location) (Source, error) {
 		if strings.Contains(dsn, "?") {
 			sep = "&"
 		}
-		parsed, err := mysql.ParseDSN(dsn + sep + strings.Join(keep, "&"))
+		parsed, err := gomysql.ParseDSN(dsn + sep + strings.Join(keep, "&"))
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %w", ErrInvalidLocation, Redact(loc.URI), err)
+			return nil, fmt.Errorf("%w: %s: %w", sources.ErrInvalidLocation, sources.Redact(loc.URI), err)
 		}
 		cfg = parsed
 	}
@@ -171,17 +172,17 @@ func openMySQL(loc Location) (Source, error) {
 
 	table, query, err = sqlserver.TableOrQuery(table, query, uTable, uQuery)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
+		return nil, fmt.Errorf("%w: %w", sources.ErrInvalidLocation, err)
 	}
 	switch {
 	case table == "" && query == "":
-		return nil, fmt.Errorf("%w: %s names no table: add ?table=name (or ?query=SELECT …) to the URI, or table:/query: to the spec", ErrInvalidLocation, Redact(loc.URI))
+		return nil, fmt.Errorf("%w: %s names no table: add ?table=name (or ?query=SELECT …) to the URI, or table:/query: to the spec", sources.ErrInvalidLocation, sources.Redact(loc.URI))
 	case table != "" && query != "":
-		return nil, fmt.Errorf("%w: give a table or a query, not both", ErrInvalidLocation)
+		return nil, fmt.Errorf("%w: give a table or a query, not both", sources.ErrInvalidLocation)
 	}
 	s.tableArg = table
 	if table != "" {
-		if s.table, err = ParseMySQLTableName(table); err != nil {
+		if s.table, err = ParseTableName(table); err != nil {
 			return nil, err
 		}
 	} else {
@@ -190,13 +191,13 @@ func openMySQL(loc Location) (Source, error) {
 	return s, nil
 }
 
-// ParseMySQLTableName splits a table name as MySQL reads it: "name" or
+// ParseTableName splits a table name as MySQL reads it: "name" or
 // "database.name", each part either unquoted or quoted in backticks (kept
 // exactly, “ standing for a backtick). Names are not folded: whether case
 // matters is the server's setting (lower_case_table_names). It returns the
 // unquoted parts; errors wrap ErrInvalidLocation. The parts only ever reach
-// SQL quoted by MySQLIdent, so no name injects SQL.
-func ParseMySQLTableName(s string) ([]string, error) {
+// SQL quoted by Ident, so no name injects SQL.
+func ParseTableName(s string) ([]string, error) {
 	parts, err := sqlserver.SplitTableName(s, sqlserver.TableNameRules{
 		Quote:     '`',
 		Fold:      func(p string) string { return p },
@@ -205,7 +206,7 @@ func ParseMySQLTableName(s string) ([]string, error) {
 		TooMany:   "want database.name or name",
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
+		return nil, fmt.Errorf("%w: %w", sources.ErrInvalidLocation, err)
 	}
 	return parts, nil
 }
@@ -222,7 +223,7 @@ func (s *mysqlSource) file() string {
 	for i, p := range s.table {
 		parts[i] = p
 		if !myPlainIdent(p) {
-			parts[i] = MySQLIdent(p)
+			parts[i] = Ident(p)
 		}
 	}
 	return strings.Join(parts, ".")
@@ -260,7 +261,7 @@ func (s *mysqlSource) sql(describe bool) (string, error) {
 
 // config is the driver configuration with the password: the URI's, else
 // MYSQL_PWD's.
-func (s *mysqlSource) config() *mysql.Config {
+func (s *mysqlSource) config() *gomysql.Config {
 	cfg := s.cfg.Clone()
 	cfg.Passwd = s.password
 	if !s.hasPW {
@@ -293,13 +294,13 @@ type bufferedConn struct {
 func (c *bufferedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
 
 // myConnector is the driver's connector for cfg, dialling through myDial.
-func myConnector(cfg *mysql.Config) (driver.Connector, error) {
+func myConnector(cfg *gomysql.Config) (driver.Connector, error) {
 	if cfg.DialFunc == nil {
 		cfg.DialFunc = myDial
 	}
-	connector, err := mysql.NewConnector(cfg)
+	connector, err := gomysql.NewConnector(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
+		return nil, fmt.Errorf("%w: %w", sources.ErrInvalidLocation, err)
 	}
 	return connector, nil
 }
@@ -325,7 +326,7 @@ func (ss *mySession) release() error {
 	var err error
 	if q, qerr := mySQL("rollback", nil); qerr != nil {
 		err = qerr
-	} else if _, rerr := ss.conn.ExecContext(ctx, q); rerr != nil && !errors.Is(rerr, driver.ErrBadConn) && !errors.Is(rerr, mysql.ErrInvalidConn) && !errors.Is(rerr, sql.ErrConnDone) {
+	} else if _, rerr := ss.conn.ExecContext(ctx, q); rerr != nil && !errors.Is(rerr, driver.ErrBadConn) && !errors.Is(rerr, gomysql.ErrInvalidConn) && !errors.Is(rerr, sql.ErrConnDone) {
 		err = fmt.Errorf("mysql: end the read-only transaction on %s: %w", ss.server, rerr)
 	}
 	ss.conn.Close()
@@ -336,7 +337,7 @@ func (ss *mySession) release() error {
 // groupKey names, in the run's Group, the session of this server, account
 // and connection settings (the database aside: a later input changes to
 // its own with USE). It is a hash, so no password is kept in a key.
-func (s *mysqlSource) groupKey(cfg *mysql.Config) string {
+func (s *mysqlSource) groupKey(cfg *gomysql.Config) string {
 	c := cfg.Clone()
 	c.DBName = ""
 	sum := sha256.Sum256([]byte(c.FormatDSN()))
@@ -540,7 +541,7 @@ func mySnapshotFacts(ctx context.Context, conn *sql.Conn) (map[string]any, bool,
 	// sends a character it cannot convert as '?', so 'a😀' would arrive,
 	// and compare, as 'a?'.
 	if !strings.EqualFold(charset.String, "utf8mb4") {
-		return nil, false, fmt.Errorf("%w: the session's results are in character set %q; reconcile reads text as UTF-8 and needs utf8mb4, the only character set in which the server sends every character (in any other it replaces a character the set lacks, an emoji in utf8mb3 say, with '?', so different text would compare equal): remove the charset and character_set_results parameters or set them to utf8mb4", ErrInvalidLocation, charset.String)
+		return nil, false, fmt.Errorf("%w: the session's results are in character set %q; reconcile reads text as UTF-8 and needs utf8mb4, the only character set in which the server sends every character (in any other it replaces a character the set lacks, an emoji in utf8mb3 say, with '?', so different text would compare equal): remove the charset and character_set_results parameters or set them to utf8mb4", sources.ErrInvalidLocation, charset.String)
 	}
 	var level string
 	if err := row("isolation_level", struct{ MariaDB bool }{mariaDB}, &level); err != nil {
@@ -607,13 +608,13 @@ func mySnapshotFacts(ctx context.Context, conn *sql.Conn) (map[string]any, bool,
 // refusing any column it cannot map — all before a row is read. The records then stream the
 // rows over the text protocol, each value parsed straight into its Arrow
 // builder. Errors: ErrInvalidLocation for a location that cannot work,
-// ErrMyUnmappedType (which wraps it) for a column type with no exact
-// mapping; otherwise a *mysql.MySQLError from the server (a missing table
+// ErrUnmappedType (which wraps it) for a column type with no exact
+// mapping; otherwise a *gomysql.MySQLError from the server (a missing table
 // is error 1146; the message names table, database and user), a value with
 // no exact representation (ErrZeroDate or another; the message names the
 // row, column and value), or ctx's error. No error or Input carries the
 // password.
-func (s *mysqlSource) Read(ctx context.Context) (in *Input, records array.RecordReader, err error) {
+func (s *mysqlSource) Read(ctx context.Context) (in *sources.Input, records array.RecordReader, err error) {
 	defer func() {
 		if err != nil {
 			err = s.scrub(err)
@@ -669,14 +670,14 @@ func (s *mysqlSource) Read(ctx context.Context) (in *Input, records array.Record
 	file := s.file()
 	label := "reading " + s.loc.Role + " " + file
 	// input, not the result in, in the fill: a return sets in
-	input := &Input{Role: s.loc.Role, Kind: "mysql", Location: Redact(s.loc.URI), Details: details}
+	input := &sources.Input{Role: s.loc.Role, Kind: "mysql", Location: sources.Redact(s.loc.URI), Details: details}
 	for _, c := range floatCols {
 		input.Notes = append(input.Notes, fmt.Sprintf("WARNING: %s column %s is a MySQL FLOAT, which the server's text protocol prints with at most 6 significant digits: values that differ past the 6th (1234567 and 1234568) arrive equal; read CAST(%s AS DOUBLE) in a query to compare the stored values", s.loc.Role, c, c))
 	}
 	// the database before the fill starts: it writes details while the
 	// records stream, after Read returns
 	dbName := fmt.Sprint(details["database"])
-	records, err = ReadRows(ctx, fields, ReadOptions{Progress: s.loc.Progress, Label: label}, func(ctx context.Context, w *RowWriter) error {
+	records, err = sources.ReadRows(ctx, fields, sources.ReadOptions{Progress: s.loc.Progress, Label: label}, func(ctx context.Context, w *sources.RowWriter) error {
 		zd := &zeroDates{asNull: s.zeroNull, counts: make([]int64, len(cols))}
 		err := myFill(ctx, ss.conn, query, cols, file, w, zd)
 		if s.zeroNull {
@@ -798,13 +799,13 @@ func (s *mysqlSource) describe(ctx context.Context, conn *sql.Conn, details map[
 		c := &cols[i]
 		switch {
 		case seen[c.Name]:
-			return nil, fmt.Errorf("%w: the result has two columns named %q; give them distinct names (SELECT a.x AS a_x, …)", ErrInvalidLocation, c.Name)
-		case c.Name == FileColumn || c.Name == LineColumn || c.Name == RowColumn:
-			return nil, fmt.Errorf("%w: column name %q is reserved for provenance; rename it in a query", ErrInvalidLocation, c.Name)
+			return nil, fmt.Errorf("%w: the result has two columns named %q; give them distinct names (SELECT a.x AS a_x, …)", sources.ErrInvalidLocation, c.Name)
+		case c.Name == sources.FileColumn || c.Name == sources.LineColumn || c.Name == sources.RowColumn:
+			return nil, fmt.Errorf("%w: column name %q is reserved for provenance; rename it in a query", sources.ErrInvalidLocation, c.Name)
 		}
 		seen[c.Name] = true
 		names = append(names, c.Name)
-		if err := CaseClash(names); err != nil {
+		if err := sources.CaseClash(names); err != nil {
 			return nil, fmt.Errorf("%w; give them distinct names in a query (SELECT a AS a_lower, A AS a_upper, …)", err)
 		}
 		if !mapMyType(c) {
@@ -812,7 +813,7 @@ func (s *mysqlSource) describe(ctx context.Context, conn *sql.Conn, details map[
 		}
 	}
 	if len(bad) > 0 {
-		return nil, fmt.Errorf("%w: %s, which reconcile cannot load exactly; read it through a query that casts it (query: SELECT …, CAST(col AS CHAR) AS col FROM …)", ErrMyUnmappedType, strings.Join(bad, "; "))
+		return nil, fmt.Errorf("%w: %s, which reconcile cannot load exactly; read it through a query that casts it (query: SELECT …, CAST(col AS CHAR) AS col FROM …)", ErrUnmappedType, strings.Join(bad, "; "))
 	}
 	return cols, nil
 }
@@ -861,7 +862,7 @@ func (s *mysqlSource) catalog(ctx context.Context, conn *sql.Conn, cols []myColu
 		return fmt.Errorf("mysql: columns of %s: %w", s.file(), err)
 	}
 	if len(hidden) > 0 {
-		return fmt.Errorf("%w: table %s has column(s) that SELECT * leaves out (INVISIBLE): %s; a table is read whole, so name its columns in a query (query: SELECT *, %s FROM …)", ErrInvalidLocation, s.file(), strings.Join(hidden, ", "), strings.Join(hidden, ", "))
+		return fmt.Errorf("%w: table %s has column(s) that SELECT * leaves out (INVISIBLE): %s; a table is read whole, so name its columns in a query (query: SELECT *, %s FROM …)", sources.ErrInvalidLocation, s.file(), strings.Join(hidden, ", "), strings.Join(hidden, ", "))
 	}
 	q, err = mySQL("table_engine", nil)
 	if err != nil {
@@ -888,7 +889,7 @@ func (s *mysqlSource) catalog(ctx context.Context, conn *sql.Conn, cols []myColu
 // __file is file and __line the 1-based row. A value with no exact Arrow
 // representation is an error naming the row, the column and the value; the
 // read then stops at once: the connection is dropped rather than drained.
-func myFill(ctx context.Context, conn *sql.Conn, query string, cols []myColumn, file string, w *RowWriter, zd *zeroDates) error {
+func myFill(ctx context.Context, conn *sql.Conn, query string, cols []myColumn, file string, w *sources.RowWriter, zd *zeroDates) error {
 	return conn.Raw(func(dc any) error {
 		qc, ok := dc.(driver.QueryerContext)
 		if !ok {
@@ -969,7 +970,7 @@ func myColumnEvidence(cols []myColumn) []map[string]string {
 // queryError adds who was asking, and where, to a server error, so "table
 // doesn't exist" says which database and user looked.
 func (s *mysqlSource) queryError(details map[string]any, err error) error {
-	var me *mysql.MySQLError
+	var me *gomysql.MySQLError
 	if errors.As(err, &me) && s.table != nil {
 		switch me.Number {
 		case 1146, 1049: // ER_NO_SUCH_TABLE, ER_BAD_DB_ERROR
@@ -998,7 +999,7 @@ func (s *mysqlSource) scrub(err error) error {
 // Schema returns the input's columns and the types they load as, from a
 // query that returns no row (and, for a table, the catalog), on a
 // connection of its own. Errors are those of Read.
-func (s *mysqlSource) Schema(ctx context.Context) (cols []Column, err error) {
+func (s *mysqlSource) Schema(ctx context.Context) (cols []sources.Column, err error) {
 	defer func() {
 		if err != nil {
 			err = s.scrub(err)
@@ -1032,9 +1033,9 @@ func (s *mysqlSource) Schema(ctx context.Context) (cols []Column, err error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Column, len(mc))
+	out := make([]sources.Column, len(mc))
 	for i, c := range mc {
-		out[i] = Column{Name: c.Name, Type: sqlserver.EngineType(c.Arrow)}
+		out[i] = sources.Column{Name: c.Name, Type: sqlserver.EngineType(c.Arrow)}
 	}
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package sources
+package mysql
 
 import (
 	"bufio"
@@ -13,22 +13,24 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
+	gomysql "github.com/go-sql-driver/mysql"
+
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
-// MySQLColumn is a column of a table LoadMySQLCSV creates: its name and
+// Column is a column of a table LoadCSV creates: its name and
 // MySQL type ("DECIMAL(18,2)", "TIMESTAMP(3)", "BIGINT UNSIGNED", …).
-type MySQLColumn struct {
+type Column struct {
 	Name string
 	Type string
 }
 
 var myTypeName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_ ]*(\(\s*\d+\s*(,\s*\d+\s*)?\))?$`)
 
-// myInsertRows is the number of CSV rows one INSERT of LoadMySQLCSV sends.
+// myInsertRows is the number of CSV rows one INSERT of LoadCSV sends.
 const myInsertRows = 500
 
-// LoadMySQLCSV creates table (database.name, or name in the URI's
+// LoadCSV creates table (database.name, or name in the URI's
 // database; the database is created if missing, an existing table of that
 // name is replaced) with cols, InnoDB and utf8mb4, on the MySQL or MariaDB
 // server uri names (a mysql:// URI as the mysql kind reads it), and inserts
@@ -41,8 +43,8 @@ const myInsertRows = 500
 // +00:00) stores as that instant. It all happens in one transaction. It
 // returns the number of rows inserted. It is how the samples put a sink
 // into MySQL.
-func LoadMySQLCSV(ctx context.Context, uri, table string, cols []MySQLColumn, csvPath string) (n int64, err error) {
-	src, err := openMySQL(Location{Role: "sink", URI: uri, Options: map[string]any{"table": table}})
+func LoadCSV(ctx context.Context, uri, table string, cols []Column, csvPath string) (n int64, err error) {
+	src, err := openMySQL(sources.Location{Role: "sink", URI: uri, Options: map[string]any{"table": table}})
 	if err != nil {
 		return 0, err
 	}
@@ -56,7 +58,7 @@ func LoadMySQLCSV(ctx context.Context, uri, table string, cols []MySQLColumn, cs
 	zoned := make([]bool, len(cols))
 	for i, c := range cols {
 		if !myTypeName.MatchString(c.Type) {
-			return 0, fmt.Errorf("%w: column %s: %q is not a MySQL type name", ErrInvalidLocation, c.Name, c.Type)
+			return 0, fmt.Errorf("%w: column %s: %q is not a MySQL type name", sources.ErrInvalidLocation, c.Name, c.Type)
 		}
 		names[i] = c.Name
 		u := strings.ToUpper(c.Type)
@@ -82,9 +84,9 @@ func LoadMySQLCSV(ctx context.Context, uri, table string, cols []MySQLColumn, cs
 
 	cfg := s.config()
 	cfg.Params = map[string]string{"time_zone": "'+00:00'", "sql_mode": "'STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,NO_ENGINE_SUBSTITUTION'"}
-	connector, err := mysql.NewConnector(cfg)
+	connector, err := gomysql.NewConnector(cfg)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrInvalidLocation, err)
+		return 0, fmt.Errorf("%w: %w", sources.ErrInvalidLocation, err)
 	}
 	db := sql.OpenDB(connector)
 	defer db.Close()
@@ -96,7 +98,7 @@ func LoadMySQLCSV(ctx context.Context, uri, table string, cols []MySQLColumn, cs
 	data := struct {
 		Table    []string
 		Database string
-		Columns  []MySQLColumn
+		Columns  []Column
 		Rows     int
 	}{Table: s.table, Columns: cols}
 	ids := []string{"copy_drop_table", "copy_create_table"}

@@ -1,4 +1,4 @@
-package sources_test
+package mysql_test
 
 import (
 	"bufio"
@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
+	gomysql "github.com/go-sql-driver/mysql"
 
 	"github.com/reconcile-dev/reconcile/internal/mysqltest"
 	"github.com/reconcile-dev/reconcile/sources"
@@ -64,7 +64,7 @@ func myBenchTable(tb testing.TB, db *sql.DB, n int64) string {
 	for start := int64(1); start <= n; start += myBenchRowsPerLoad {
 		end := min(start+myBenchRowsPerLoad-1, n)
 		handler := "reconcile_bench_" + name
-		mysql.RegisterReaderHandler(handler, func() io.Reader {
+		gomysql.RegisterReaderHandler(handler, func() io.Reader {
 			pr, pw := io.Pipe()
 			go func() {
 				w := bufio.NewWriterSize(pw, 1<<20)
@@ -90,7 +90,7 @@ func myBenchTable(tb testing.TB, db *sql.DB, n int64) string {
 		})
 		_, err := conn.ExecContext(ctx, "LOAD DATA LOCAL INFILE 'Reader::"+handler+"' INTO TABLE reconcile_bench."+name+
 			" FIELDS TERMINATED BY '\\t' LINES TERMINATED BY '\\n' (id, entry_id, account, amount, window_end, checkpoint_id)")
-		mysql.DeregisterReaderHandler(handler)
+		gomysql.DeregisterReaderHandler(handler)
 		if err != nil {
 			tb.Fatalf("load rows %d..%d: %v", start, end, err)
 		}
@@ -186,7 +186,7 @@ func myBenchRounds(tb testing.TB) int {
 // round's load against that round's faster baseline), and the peak RSS of
 // the process. Run it with
 //
-//	go test -tags duckdb_arrow -run '^$' -bench MySQLLoad -benchtime 1x ./sources/
+//	go test -tags duckdb_arrow -run '^$' -bench MySQLLoad -benchtime 1x ./sources/mysql/
 //
 // (RECONCILE_BENCH_ROWS=1000000 for a quicker look). Targets: ratio ≥ 0.8,
 // peak RSS < 1 GiB.

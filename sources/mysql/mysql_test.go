@@ -1,4 +1,4 @@
-package sources_test
+package mysql_test
 
 import (
 	"bytes"
@@ -12,13 +12,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
+	gomysql "github.com/go-sql-driver/mysql"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/mysqltest"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/mysql"
 	"github.com/reconcile-dev/reconcile/sources/sourcetest"
+
+	_ "github.com/reconcile-dev/reconcile/sources/all" // the csv kind reads the expected values
 )
 
 // myLoad opens loc and loads it as table t of a fresh DuckDB session.
@@ -48,12 +51,12 @@ func myLoadInto(t *testing.T, db *duck.DB, table string, loc sources.Location) (
 	return load.Table(context.Background(), db, table, src)
 }
 
-// myTypesTable creates testdata/mysql/types.sql in a database of the test's
+// myTypesTable creates testdata/types.sql in a database of the test's
 // own and returns the database.
 func myTypesTable(t *testing.T) string {
 	t.Helper()
 	name, db := mysqltest.Database(t)
-	script, err := os.ReadFile(filepath.Join("testdata", "mysql", "types.sql"))
+	script, err := os.ReadFile(filepath.Join("testdata", "types.sql"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +115,7 @@ func TestMySQLTypesRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	csvSrc, err := sources.Open(sources.Location{Role: "source", URI: filepath.Join("testdata", "mysql", "types.csv")})
+	csvSrc, err := sources.Open(sources.Location{Role: "source", URI: filepath.Join("testdata", "types.csv")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +287,7 @@ INSERT INTO zd VALUES (1, '2024-01-10', '2024-01-10 10:00:00', '2024-01-10 10:00
 CREATE TABLE bad (id INT, d DATE);
 INSERT INTO bad VALUES (1, '2024-02-30')`)
 	_, _, err := myLoad(t, sources.Location{URI: mysqltest.TableURL(t, name, "zd")})
-	if !errors.Is(err, sources.ErrZeroDate) {
+	if !errors.Is(err, mysql.ErrZeroDate) {
 		t.Fatalf("err = %v, want ErrZeroDate", err)
 	}
 	for _, w := range []string{"zd:2", "column d", `"2024-00-10"`, "zero_dates: null"} {
@@ -316,7 +319,7 @@ INSERT INTO bad VALUES (1, '2024-02-30')`)
 		}
 	}
 	_, _, err = myLoad(t, sources.Location{URI: withParam(mysqltest.TableURL(t, name, "bad"), "zero_dates=null")})
-	if err == nil || errors.Is(err, sources.ErrZeroDate) || !strings.Contains(err.Error(), `"2024-02-30" is not a calendar date`) || !strings.Contains(err.Error(), "bad:1") {
+	if err == nil || errors.Is(err, mysql.ErrZeroDate) || !strings.Contains(err.Error(), `"2024-02-30" is not a calendar date`) || !strings.Contains(err.Error(), "bad:1") {
 		t.Errorf("err = %v, want 2024-02-30 refused as no calendar date at bad:1", err)
 	}
 }
@@ -328,8 +331,8 @@ func TestMySQLUnmappedType(t *testing.T) {
 	mysqltest.Exec(t, conn, `CREATE TABLE g (id INT, place POINT, d DATE); SET SESSION sql_mode = '';
 INSERT INTO g VALUES (1, POINT(1, 2), '0000-00-00')`)
 	_, _, err := myLoad(t, sources.Location{URI: mysqltest.TableURL(t, name, "g")})
-	if !errors.Is(err, sources.ErrMyUnmappedType) || !errors.Is(err, sources.ErrInvalidLocation) {
-		t.Fatalf("err = %v, want ErrMyUnmappedType", err)
+	if !errors.Is(err, mysql.ErrUnmappedType) || !errors.Is(err, sources.ErrInvalidLocation) {
+		t.Fatalf("err = %v, want ErrUnmappedType", err)
 	}
 	if !strings.Contains(err.Error(), "column place has type point") {
 		t.Errorf("error %q does not name the column and its type", err)
@@ -338,7 +341,7 @@ INSERT INTO g VALUES (1, POINT(1, 2), '0000-00-00')`)
 		t.Errorf("error %q: a row was read before the types were checked", err)
 	}
 	_, _, err = myLoad(t, sources.Location{URI: mysqltest.DatabaseURL(t, name), Options: map[string]any{"query": "SELECT id, ST_AsText(place) AS wkt, place AS p FROM g"}})
-	if !errors.Is(err, sources.ErrMyUnmappedType) || !strings.Contains(err.Error(), "column p has type GEOMETRY") || strings.Contains(err.Error(), "wkt") {
+	if !errors.Is(err, mysql.ErrUnmappedType) || !strings.Contains(err.Error(), "column p has type GEOMETRY") || strings.Contains(err.Error(), "wkt") {
 		t.Errorf("err = %v, want the query's GEOMETRY column refused, and only it", err)
 	}
 }
@@ -377,7 +380,7 @@ func TestMySQLOpenErrors(t *testing.T) {
 	}
 }
 
-func TestParseMySQLTableName(t *testing.T) {
+func TestParseTableName(t *testing.T) {
 	tests := []struct {
 		in   string
 		want []string
@@ -390,7 +393,7 @@ func TestParseMySQLTableName(t *testing.T) {
 		{"a.b.c", nil},
 	}
 	for _, tt := range tests {
-		got, err := sources.ParseMySQLTableName(tt.in)
+		got, err := mysql.ParseTableName(tt.in)
 		if tt.want == nil {
 			if err == nil {
 				t.Errorf("ParseMySQLTableName(%q) = %q, want an error", tt.in, got)
@@ -401,8 +404,8 @@ func TestParseMySQLTableName(t *testing.T) {
 			t.Errorf("ParseMySQLTableName(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 		}
 	}
-	if got := sources.MySQLIdent("a`b"); got != "`a``b`" {
-		t.Errorf("MySQLIdent = %s", got)
+	if got := mysql.Ident("a`b"); got != "`a``b`" {
+		t.Errorf("Ident = %s", got)
 	}
 }
 
@@ -413,7 +416,7 @@ func TestMySQLTableNameIsNotSQL(t *testing.T) {
 	mysqltest.Exec(t, conn, "CREATE TABLE victim (id INT)")
 	table := fmt.Sprintf("`%s`.`victim; DROP TABLE victim; --`", name)
 	_, _, err := myLoad(t, sources.Location{URI: mysqltest.DatabaseURL(t, name), Options: map[string]any{"table": table}})
-	var me *mysql.MySQLError
+	var me *gomysql.MySQLError
 	if !errors.As(err, &me) || me.Number != 1146 {
 		t.Fatalf("err = %v, want error 1146 (no such table)", err)
 	}
@@ -727,7 +730,7 @@ func TestMySQLValueErrorStopsAtOnce(t *testing.T) {
 	t0 := time.Now()
 	_, _, err := myLoad(t, sources.Location{URI: mysqltest.DatabaseURL(t, name), Options: map[string]any{
 		"query": "SELECT a.d AS d FROM n a, n b, n c, n d, n e, n f, n g, n h, n i"}})
-	if !errors.Is(err, sources.ErrZeroDate) {
+	if !errors.Is(err, mysql.ErrZeroDate) {
 		t.Fatalf("err = %v, want ErrZeroDate", err)
 	}
 	if d := time.Since(t0); d > 20*time.Second {

@@ -1,4 +1,4 @@
-package sources
+package mysql
 
 import (
 	"strings"
@@ -16,7 +16,7 @@ import (
 // sql_mode and not in another).
 var myStatements = sync.OnceValue(func() *queries.Set {
 	funcs := sqlfile.Funcs()
-	funcs["q"] = MySQLIdent
+	funcs["q"] = Ident
 	delete(funcs, "lit")
 	return queries.MustSet("mysql", funcs)
 })
@@ -26,7 +26,7 @@ func mySQL(id string, data any) (string, error) {
 	return myStatements().SQL(id, data)
 }
 
-// MySQLIdent quotes name as a MySQL or MariaDB identifier: `a“b` for a`b.
-func MySQLIdent(name string) string {
+// Ident quotes name as a MySQL or MariaDB identifier: `a“b` for a`b.
+func Ident(name string) string {
 	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
 }
