@@ -108,7 +108,7 @@ func (s *csvSource) Close() error { return nil }
 
 // prepare lists and fingerprints the files and reads their header.
 func (s *csvSource) prepare(ctx context.Context) (*Input, []ScanFile, []string, error) {
-	in, files, ls, err := listInput(ctx, s.loc, "csv", s.declared, s.partitions)
+	in, files, ls, err := ListInput(ctx, s.loc, "csv", s.declared, s.partitions)
 	only := errors.Is(err, ErrOnlyUncommitted)
 	if err != nil && !only {
 		return nil, nil, nil, err

@@ -760,14 +760,14 @@ type listed struct {
 	lengths    map[string]*ValidLength
 }
 
-// listInput lists and fingerprints the files of loc for a file kind and
+// ListInput lists and fingerprints the files of loc for a file kind and
 // returns the Input that describes them (Role, Kind, Location, Files with
 // their valid lengths, Skipped and Ignored, Partitions, Declared) and the
 // files to read, named as __file shows them, each with its partition
 // values. When every file is uncommitted it returns all of that (no file to
 // read) and an error wrapping ErrOnlyUncommitted, which a kind that can
 // read an empty input clears.
-func listInput(ctx context.Context, loc Location, kind string, declared []Column, parts *partitionSpec) (*Input, []ScanFile, *listed, error) {
+func ListInput(ctx context.Context, loc Location, kind string, declared []Column, parts *partitionSpec) (*Input, []ScanFile, *listed, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, err
 	}
@@ -879,7 +879,7 @@ func lastLineEnd(path string, size int64) (int64, error) {
 	return 0, nil
 }
 
-// listSchema lists the files of loc as listInput does — each with its
+// listSchema lists the files of loc as ListInput does — each with its
 // size, valid length and partition values — without fingerprinting them,
 // for a Schemer that reads only each file's header or footer. It returns
 // the files and the partition column names.

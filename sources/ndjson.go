@@ -1,7 +1,6 @@
 package sources
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -61,7 +60,7 @@ func (s *ndjsonSource) Close() error { return nil }
 // Read lists and fingerprints the files, reads them once to learn their
 // keys (the columns), and returns the records of a second pass.
 func (s *ndjsonSource) Read(ctx context.Context) (*Input, array.RecordReader, error) {
-	in, files, ls, err := listInput(ctx, s.loc, "ndjson", s.declared, s.partitions)
+	in, files, ls, err := ListInput(ctx, s.loc, "ndjson", s.declared, s.partitions)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -110,7 +109,7 @@ func (s *ndjsonSource) readFiles(ctx context.Context, files []ScanFile, parts []
 		}
 		row := make([]*string, len(fields))
 		for _, f := range files {
-			err := ndjsonLines(ctx, f, true, func(line []byte, n int64) error {
+			err := Lines(ctx, f, ndjsonCheck(f.Name), func(line []byte, n int64) error {
 				ks, vals, err := ndjsonObject(line, f.Name, n)
 				if err != nil {
 					return err
@@ -139,47 +138,10 @@ func (s *ndjsonSource) readFiles(ctx context.Context, files []ScanFile, parts []
 	})
 }
 
-// ndjsonLines calls fn for every non-blank line of a file with its 1-based
-// line number. With text, a line that is not Unicode text is an error
-// (ndjsonText), before fn sees it.
-func ndjsonLines(ctx context.Context, sf ScanFile, text bool, fn func(line []byte, n int64) error) error {
-	f, err := sf.Open()
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<20)
-	var n int64
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			n++
-			if n%8192 == 0 {
-				if cerr := ctx.Err(); cerr != nil {
-					return cerr
-				}
-			}
-			if text {
-				if err := ndjsonText(line, sf.Name, n); err != nil {
-					return err
-				}
-			}
-			if n == 1 {
-				line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // UTF-8 byte-order mark
-			}
-			if t := bytes.TrimSpace(line); len(t) > 0 {
-				if ferr := fn(t, n); ferr != nil {
-					return ferr
-				}
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("after line %d: %w", n, err) // err names the file
-		}
-	}
+// ndjsonCheck is the check of Lines that refuses a line of file name that
+// is not Unicode text (ndjsonText).
+func ndjsonCheck(name string) func(line []byte, n int64) error {
+	return func(line []byte, n int64) error { return ndjsonText(line, name, n) }
 }
 
 // ndjsonText refuses a line that is not Unicode text, naming file, line,
@@ -267,7 +229,7 @@ func ndjsonKeys(ctx context.Context, files []ScanFile) ([]string, error) {
 	var keys []string
 	for _, f := range files {
 		p := f.Name
-		err := ndjsonLines(ctx, f, true, func(line []byte, n int64) error {
+		err := Lines(ctx, f, ndjsonCheck(f.Name), func(line []byte, n int64) error {
 			ks, _, err := ndjsonObject(line, p, n)
 			for _, k := range ks {
 				switch first, ok := seen[strings.ToLower(k)]; {

@@ -53,7 +53,7 @@ func (s *parquetSource) Close() error { return nil }
 // prepare lists and fingerprints the files, reads each one's schema and
 // unifies them.
 func (s *parquetSource) prepare(ctx context.Context) (*Input, []ScanFile, []arrow.Field, error) {
-	in, files, ls, err := listInput(ctx, s.loc, "parquet", s.declared, s.partitions)
+	in, files, ls, err := ListInput(ctx, s.loc, "parquet", s.declared, s.partitions)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -1,4 +1,4 @@
-package sources_test
+package kafka_test
 
 import (
 	"context"

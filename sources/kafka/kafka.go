@@ -1,4 +1,4 @@
-package sources
+package kafka
 
 import (
 	"cmp"
@@ -26,10 +26,12 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
+
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 func init() {
-	Register("kafka", openKafka)
+	sources.Register("kafka", openKafka)
 }
 
 // Isolation levels of a Kafka read (the isolation: option).
@@ -42,9 +44,9 @@ const (
 )
 
 // kafkaSource reads a bounded snapshot of Kafka topics with
-// github.com/twmb/franz-go (see the package doc, Kafka).
+// github.com/twmb/franz-go (see the package doc).
 type kafkaSource struct {
-	loc       Location
+	loc       sources.Location
 	uri       string // as given, password removed
 	brokers   []string
 	topics    []string
@@ -71,11 +73,11 @@ type kafkaBound struct {
 	text    string
 }
 
-func openKafka(loc Location) (Source, error) {
-	s := &kafkaSource{loc: loc, uri: Redact(loc.URI)}
+func openKafka(loc sources.Location) (sources.Source, error) {
+	s := &kafkaSource{loc: loc, uri: sources.Redact(loc.URI)}
 	rest, ok := strings.CutPrefix(loc.URI, "kafka://")
 	if !ok {
-		return nil, fmt.Errorf("%w: %q: want kafka://broker:9092[,broker2:9092]/topic[,topic2]", ErrInvalidLocation, s.uri)
+		return nil, fmt.Errorf("%w: %q: want kafka://broker:9092[,broker2:9092]/topic[,topic2]", sources.ErrInvalidLocation, s.uri)
 	}
 	var query string
 	rest, query, _ = strings.Cut(rest, "?")
@@ -90,7 +92,7 @@ func openKafka(loc Location) (Source, error) {
 		user, err1 = url.PathUnescape(u)
 		pass, err2 = url.PathUnescape(p)
 		if err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("%w: %s: the user or password is not URI-encoded", ErrInvalidLocation, s.uri)
+			return nil, fmt.Errorf("%w: %s: the user or password is not URI-encoded", sources.ErrInvalidLocation, s.uri)
 		}
 		hasPass = has
 	}
@@ -105,11 +107,11 @@ func openKafka(loc Location) (Source, error) {
 		s.brokers = append(s.brokers, b)
 	}
 	if len(s.brokers) == 0 {
-		return nil, fmt.Errorf("%w: %s: no broker (kafka://broker:9092/topic)", ErrInvalidLocation, s.uri)
+		return nil, fmt.Errorf("%w: %s: no broker (kafka://broker:9092/topic)", sources.ErrInvalidLocation, s.uri)
 	}
 	path, err := url.PathUnescape(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: topic: %w", ErrInvalidLocation, s.uri, err)
+		return nil, fmt.Errorf("%w: %s: topic: %w", sources.ErrInvalidLocation, s.uri, err)
 	}
 	for t := range strings.SplitSeq(path, ",") {
 		if t = strings.TrimSpace(t); t != "" {
@@ -125,16 +127,16 @@ func openKafka(loc Location) (Source, error) {
 	if query != "" {
 		q, err := url.ParseQuery(query)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: parameters: %w", ErrInvalidLocation, s.uri, err)
+			return nil, fmt.Errorf("%w: %s: parameters: %w", sources.ErrInvalidLocation, s.uri, err)
 		}
 		for k, vs := range q {
 			if _, dup := opts[k]; dup || len(vs) > 1 {
-				return nil, fmt.Errorf("%w: %s: option %s given twice", ErrInvalidLocation, s.uri, k)
+				return nil, fmt.Errorf("%w: %s: option %s given twice", sources.ErrInvalidLocation, s.uri, k)
 			}
 			opts[k] = vs[0]
 		}
 	}
-	o := NewOptions("kafka", opts)
+	o := sources.NewOptions("kafka", opts)
 	s.isolation = o.String("isolation", ReadCommitted)
 	if s.isolation != ReadCommitted && s.isolation != ReadUncommitted {
 		o.Fail(fmt.Errorf("option isolation: %q: want read_committed or read_uncommitted", s.isolation))
@@ -190,7 +192,7 @@ func openKafka(loc Location) (Source, error) {
 	for _, b := range []kafkaBound{s.start, s.end} {
 		for p := range b.offsets {
 			if p.Topic == "" && len(s.topics) > 1 {
-				return nil, fmt.Errorf("%w: %s: offsets without a topic need exactly one topic; write topic:partition:offset", ErrInvalidLocation, s.uri)
+				return nil, fmt.Errorf("%w: %s: offsets without a topic need exactly one topic; write topic:partition:offset", sources.ErrInvalidLocation, s.uri)
 			}
 		}
 	}
@@ -200,7 +202,7 @@ func openKafka(loc Location) (Source, error) {
 // kafkaBoundOption reads start: or end:: earliest/latest, an RFC 3339
 // instant, offsets as "P:OFFSET,…" or "TOPIC:P:OFFSET,…", or a mapping
 // {P: OFFSET} or {TOPIC: {P: OFFSET}}.
-func kafkaBoundOption(o *Options, key, edge string) kafkaBound {
+func kafkaBoundOption(o *sources.Options, key, edge string) kafkaBound {
 	v, ok := o.Get(key)
 	if !ok {
 		return kafkaBound{edge: true, text: edge}
@@ -303,7 +305,7 @@ func (s *kafkaSource) connect() (*kgo.Client, error) {
 		if s.saslPassEnv != "" {
 			v, ok := os.LookupEnv(s.saslPassEnv)
 			if !ok {
-				return nil, fmt.Errorf("%w: %s: sasl_password_env names %s, which is not set", ErrInvalidLocation, s.uri, s.saslPassEnv)
+				return nil, fmt.Errorf("%w: %s: sasl_password_env names %s, which is not set", sources.ErrInvalidLocation, s.uri, s.saslPassEnv)
 			}
 			pass = v
 		}
@@ -323,18 +325,18 @@ func (s *kafkaSource) connect() (*kgo.Client, error) {
 		if s.tlsCA != "" {
 			pem, err := os.ReadFile(s.path(s.tlsCA))
 			if err != nil {
-				return nil, fmt.Errorf("%w: tls_ca_file: %w", ErrInvalidLocation, err)
+				return nil, fmt.Errorf("%w: tls_ca_file: %w", sources.ErrInvalidLocation, err)
 			}
 			pool := x509.NewCertPool()
 			if !pool.AppendCertsFromPEM(pem) {
-				return nil, fmt.Errorf("%w: tls_ca_file %s: no PEM certificate", ErrInvalidLocation, s.tlsCA)
+				return nil, fmt.Errorf("%w: tls_ca_file %s: no PEM certificate", sources.ErrInvalidLocation, s.tlsCA)
 			}
 			cfg.RootCAs = pool
 		}
 		if s.tlsCert != "" {
 			c, err := tls.LoadX509KeyPair(s.path(s.tlsCert), s.path(s.tlsKey))
 			if err != nil {
-				return nil, fmt.Errorf("%w: tls_cert_file/tls_key_file: %w", ErrInvalidLocation, err)
+				return nil, fmt.Errorf("%w: tls_cert_file/tls_key_file: %w", sources.ErrInvalidLocation, err)
 			}
 			cfg.Certificates = []tls.Certificate{c}
 		}
@@ -342,7 +344,7 @@ func (s *kafkaSource) connect() (*kgo.Client, error) {
 	}
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrInvalidLocation, s.uri, err)
+		return nil, fmt.Errorf("%w: %s: %w", sources.ErrInvalidLocation, s.uri, err)
 	}
 	return cl, nil
 }
@@ -370,9 +372,9 @@ type kafkaPart struct {
 // snapshot), fetches every record in [start, end) of each partition once,
 // decoding it into the spool, and returns the records read back from the
 // spool with every column known. Errors: ErrInvalidLocation (a topic or
-// offset that does not exist, offsets out of range), ErrKafkaRead (the
-// cluster), ErrKafkaRecord (a record that does not decode).
-func (s *kafkaSource) Read(ctx context.Context) (*Input, array.RecordReader, error) {
+// offset that does not exist, offsets out of range), ErrRead (the
+// cluster), ErrRecord (a record that does not decode).
+func (s *kafkaSource) Read(ctx context.Context) (*sources.Input, array.RecordReader, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -399,7 +401,7 @@ func (s *kafkaSource) Read(ctx context.Context) (*Input, array.RecordReader, err
 		decs[i] = newRecordDecoder(s.rec, cols)
 		chans[i] = make(chan fetched, 4)
 	}
-	prog := NewProgress(s.loc.Progress, "fetching "+s.loc.Role+" "+s.uri)
+	prog := sources.NewProgress(s.loc.Progress, "fetching "+s.loc.Role+" "+s.uri)
 	wctx, wcancel := context.WithCancel(ctx)
 	defer wcancel()
 	var wg sync.WaitGroup
@@ -459,7 +461,7 @@ func (s *kafkaSource) Read(ctx context.Context) (*Input, array.RecordReader, err
 	for i, p := range parts {
 		refs[i] = p.ref
 	}
-	rr, err := spooledRecords(ctx, s.spools, decs, cols, refs, ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.uri})
+	rr, err := spooledRecords(ctx, s.spools, decs, cols, refs, sources.ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.uri})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -473,7 +475,7 @@ func (s *kafkaSource) snapshot(ctx context.Context, adm *kadm.Client) ([]*kafkaP
 		if cerr := ctx.Err(); cerr != nil {
 			return nil, time.Time{}, fmt.Errorf("%w: %s: %w", cerr, what, err)
 		}
-		return nil, time.Time{}, fmt.Errorf("%w: %s: %s: %w", ErrKafkaRead, s.uri, what, err)
+		return nil, time.Time{}, fmt.Errorf("%w: %s: %s: %w", ErrRead, s.uri, what, err)
 	}
 	md, err := adm.Metadata(ctx, s.topics...)
 	if err != nil {
@@ -489,14 +491,14 @@ func (s *kafkaSource) snapshot(ctx context.Context, adm *kadm.Client) ([]*kafkaP
 		}
 		slices.Sort(topics)
 		if len(topics) == 0 {
-			return nil, time.Time{}, fmt.Errorf("%w: %s: no topic matches topic_regex %s", ErrInvalidLocation, s.uri, s.topicRE)
+			return nil, time.Time{}, fmt.Errorf("%w: %s: no topic matches topic_regex %s", sources.ErrInvalidLocation, s.uri, s.topicRE)
 		}
 	}
 	var parts []*kafkaPart
 	for _, t := range topics {
 		d, ok := md.Topics[t]
 		if !ok || errors.Is(d.Err, kerr.UnknownTopicOrPartition) {
-			return nil, time.Time{}, fmt.Errorf("%w: %s: topic %q does not exist", ErrInvalidLocation, s.uri, t)
+			return nil, time.Time{}, fmt.Errorf("%w: %s: topic %q does not exist", sources.ErrInvalidLocation, s.uri, t)
 		}
 		if d.Err != nil {
 			return fail("topic "+t, d.Err)
@@ -548,7 +550,7 @@ func (s *kafkaSource) snapshot(ctx context.Context, adm *kadm.Client) ([]*kafkaP
 		if len(topics) > 1 {
 			for ref := range b.offsets {
 				if ref.Topic == "" {
-					return nil, fmt.Errorf("%w: %s: option %s: offsets without a topic, but topic_regex matches %s; write topic:partition:offset", ErrInvalidLocation, s.uri, which, strings.Join(topics, ", "))
+					return nil, fmt.Errorf("%w: %s: option %s: offsets without a topic, but topic_regex matches %s; write topic:partition:offset", sources.ErrInvalidLocation, s.uri, which, strings.Join(topics, ", "))
 				}
 			}
 		}
@@ -559,7 +561,7 @@ func (s *kafkaSource) snapshot(ctx context.Context, adm *kadm.Client) ([]*kafkaP
 				err = at.Error()
 			}
 			if err != nil {
-				return nil, fmt.Errorf("%w: %s: list the offsets after %s: %w", ErrKafkaRead, s.uri, b.text, err)
+				return nil, fmt.Errorf("%w: %s: list the offsets after %s: %w", ErrRead, s.uri, b.text, err)
 			}
 		}
 		named := map[partitionRef]bool{}
@@ -581,7 +583,7 @@ func (s *kafkaSource) snapshot(ctx context.Context, adm *kadm.Client) ([]*kafkaP
 					named[p.ref] = true
 				}
 				if !ok {
-					return nil, fmt.Errorf("%w: %s: option %s names no offset for partition %s; name every partition (or use %s)", ErrInvalidLocation, s.uri, which, p.ref.file(), map[string]string{"start": "earliest", "end": "latest"}[which])
+					return nil, fmt.Errorf("%w: %s: option %s names no offset for partition %s; name every partition (or use %s)", sources.ErrInvalidLocation, s.uri, which, p.ref.file(), map[string]string{"start": "earliest", "end": "latest"}[which])
 				}
 				off = n
 			}
@@ -589,7 +591,7 @@ func (s *kafkaSource) snapshot(ctx context.Context, adm *kadm.Client) ([]*kafkaP
 		}
 		for ref := range b.offsets {
 			if !named[ref] {
-				return nil, fmt.Errorf("%w: %s: option %s names partition %s:%d, which the read does not have", ErrInvalidLocation, s.uri, which, ref.Topic, ref.Partition)
+				return nil, fmt.Errorf("%w: %s: option %s names partition %s:%d, which the read does not have", sources.ErrInvalidLocation, s.uri, which, ref.Topic, ref.Partition)
 			}
 		}
 		return out, nil
@@ -614,15 +616,15 @@ func (s *kafkaSource) snapshot(ctx context.Context, adm *kadm.Client) ([]*kafkaP
 		}
 		switch {
 		case p.start < lo.Offset:
-			return nil, time.Time{}, fmt.Errorf("%w: %s: %s: start offset %d is before the log start %d: the records before it were deleted (retention), so this snapshot can no longer be read", ErrInvalidLocation, s.uri, p.ref.file(), p.start, lo.Offset)
+			return nil, time.Time{}, fmt.Errorf("%w: %s: %s: start offset %d is before the log start %d: the records before it were deleted (retention), so this snapshot can no longer be read", sources.ErrInvalidLocation, s.uri, p.ref.file(), p.start, lo.Offset)
 		case p.end > hi.Offset:
 			limit := "last stable offset (read_committed)"
 			if s.isolation == ReadUncommitted {
 				limit = "high watermark"
 			}
-			return nil, time.Time{}, fmt.Errorf("%w: %s: %s: end offset %d is past the %s %d", ErrInvalidLocation, s.uri, p.ref.file(), p.end, limit, hi.Offset)
+			return nil, time.Time{}, fmt.Errorf("%w: %s: %s: end offset %d is past the %s %d", sources.ErrInvalidLocation, s.uri, p.ref.file(), p.end, limit, hi.Offset)
 		case p.start > p.end:
-			return nil, time.Time{}, fmt.Errorf("%w: %s: %s: start offset %d is after the end offset %d", ErrInvalidLocation, s.uri, p.ref.file(), p.start, p.end)
+			return nil, time.Time{}, fmt.Errorf("%w: %s: %s: start offset %d is after the end offset %d", sources.ErrInvalidLocation, s.uri, p.ref.file(), p.start, p.end)
 		}
 		p.next = p.start
 		p.hwm = -1
@@ -708,7 +710,7 @@ func (s *kafkaSource) fetch(ctx context.Context, cl *kgo.Client, parts []*kafkaP
 			return fatal
 		case retry != nil:
 			if round >= maxRounds {
-				return fmt.Errorf("%w: %s: %w (gave up after %d metadata refreshes)", ErrKafkaRead, s.uri, retry, maxRounds)
+				return fmt.Errorf("%w: %s: %w (gave up after %d metadata refreshes)", ErrRead, s.uri, retry, maxRounds)
 			}
 			if err := s.refreshLeaders(ctx, cl, parts); err != nil {
 				return err
@@ -737,7 +739,7 @@ func (s *kafkaSource) refreshLeaders(ctx context.Context, cl *kgo.Client, parts 
 	}
 	md, err := kadm.NewClient(cl).Metadata(ctx, topics...)
 	if err != nil {
-		return fmt.Errorf("%w: %s: metadata: %w", ErrKafkaRead, s.uri, err)
+		return fmt.Errorf("%w: %s: metadata: %w", ErrRead, s.uri, err)
 	}
 	for _, p := range parts {
 		if pd, ok := md.Topics[p.ref.Topic].Partitions[p.ref.Partition]; ok {
@@ -831,11 +833,11 @@ func (s *kafkaSource) fetchLeader(ctx context.Context, cl *kgo.Client, leader in
 				if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
 					switch {
 					case errors.Is(err, kerr.OffsetOutOfRange):
-						return fmt.Errorf("%w: %s: %s: offset %d is no longer in the log (log start %d): records were deleted during the read", ErrKafkaRead, s.uri, p.ref.file(), p.next, rp.LogStartOffset)
+						return fmt.Errorf("%w: %s: %s: offset %d is no longer in the log (log start %d): records were deleted during the read", ErrRead, s.uri, p.ref.file(), p.next, rp.LogStartOffset)
 					case kerr.IsRetriable(err):
 						return &retryable{fmt.Errorf("%s: %w", p.ref.file(), err)}
 					default:
-						return fmt.Errorf("%w: %s: %s at offset %d: %w", ErrKafkaRead, s.uri, p.ref.file(), p.next, err)
+						return fmt.Errorf("%w: %s: %s at offset %d: %w", ErrRead, s.uri, p.ref.file(), p.next, err)
 					}
 				}
 				f := fetched{part: p, raw: rp, from: p.next}
@@ -846,7 +848,7 @@ func (s *kafkaSource) fetchLeader(ctx context.Context, cl *kgo.Client, leader in
 						Offset: p.next, IsolationLevel: s.iso(), Topic: p.ref.Topic, Partition: p.ref.Partition,
 					}, rp, kgo.DefaultDecompressor(), nil)
 					if fp.Err != nil {
-						return fmt.Errorf("%w: %s: %s at offset %d: %w", ErrKafkaRead, s.uri, p.ref.file(), p.next, fp.Err)
+						return fmt.Errorf("%w: %s: %s at offset %d: %w", ErrRead, s.uri, p.ref.file(), p.next, fp.Err)
 					}
 					f.raw, f.next, f.recs = nil, next, fp.Records
 				}
@@ -918,10 +920,10 @@ func (s *kafkaSource) records(f fetched, dec kgo.Decompressor, arena *fetchArena
 			Pools: []kgo.Pool{arena},
 		}, f.raw, dec, nil)
 		if fp.Err != nil {
-			return nil, fmt.Errorf("%w: %s: %s at offset %d: %w", ErrKafkaRead, s.uri, f.part.ref.file(), f.from, fp.Err)
+			return nil, fmt.Errorf("%w: %s: %s at offset %d: %w", ErrRead, s.uri, f.part.ref.file(), f.from, fp.Err)
 		}
 		if next != f.next {
-			return nil, fmt.Errorf("%w: %s: %s: the fetch from offset %d ends at offset %d by its batch headers, at %d by its records", ErrKafkaRead, s.uri, f.part.ref.file(), f.from, f.next, next)
+			return nil, fmt.Errorf("%w: %s: %s: the fetch from offset %d ends at offset %d by its batch headers, at %d by its records", ErrRead, s.uri, f.part.ref.file(), f.from, f.next, next)
 		}
 		recs = fp.Records
 	}
@@ -931,9 +933,9 @@ func (s *kafkaSource) records(f fetched, dec kgo.Decompressor, arena *fetchArena
 }
 
 // input describes the read for the evidence: Details are the "as of" of
-// the topics (see the package doc, Kafka).
-func (s *kafkaSource) input(parts []*kafkaPart, listedAt time.Time, decs []*recordDecoder, cols *kafkaColumns) *Input {
-	in := &Input{Role: s.loc.Role, Kind: "kafka", Location: s.uri, Declared: s.rec.declared, LocationForm: LocationOffset}
+// the topics (see the package doc).
+func (s *kafkaSource) input(parts []*kafkaPart, listedAt time.Time, decs []*recordDecoder, cols *kafkaColumns) *sources.Input {
+	in := &sources.Input{Role: s.loc.Role, Kind: "kafka", Location: s.uri, Declared: s.rec.declared, LocationForm: sources.LocationOffset}
 	var topics, offsets, heldBack []string
 	var ps []map[string]any
 	for _, p := range parts {
@@ -969,7 +971,7 @@ func (s *kafkaSource) input(parts []*kafkaPart, listedAt time.Time, decs []*reco
 		"end":               s.end.text,
 		"value":             string(s.rec.value),
 		"key":               string(s.rec.key),
-		"location_form":     LocationOffset,
+		"location_form":     sources.LocationOffset,
 		"partitions":        ps,
 		"offsets":           strings.Join(offsets, ", "),
 		"tls":               s.tls,
@@ -990,7 +992,7 @@ func (s *kafkaSource) input(parts []*kafkaPart, listedAt time.Time, decs []*reco
 
 // fillRecordInput sets what the kafka and kcat kinds both report: the bad
 // records (bad_records: report) and the provenance columns.
-func fillRecordInput(in *Input, rec recordOptions, decs []*recordDecoder, cols *kafkaColumns) {
+func fillRecordInput(in *sources.Input, rec recordOptions, decs []*recordDecoder, cols *kafkaColumns) {
 	in.ReportsBadRecords = rec.report
 	if rec.report {
 		in.BadRecords = badRecords(decs)

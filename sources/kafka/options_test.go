@@ -1,4 +1,4 @@
-package sources_test
+package kafka_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/internal/kafkatest"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/kafka"
 )
 
 func produce(t *testing.T, c *kafkatest.Cluster, recs ...*kgo.Record) {
@@ -106,7 +107,7 @@ func TestKafkaNotQuiteJSON(t *testing.T) {
 		c := startKafka(t, map[string]int32{"t": 1})
 		produce(t, c, raw("t", 0, tc.key, tc.value))
 		_, _, err := readTable(t, sources.Location{URI: c.URI("t"), Options: map[string]any{"bad_records": "report"}})
-		if !errors.Is(err, sources.ErrKafkaRecord) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "t[0]@0") {
+		if !errors.Is(err, kafka.ErrRecord) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "t[0]@0") {
 			t.Errorf("%s: err = %v, want %q naming t[0]@0", tc.value, err, tc.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package sources_test
+package kafka_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/kafka"
 )
 
 // No broker listening: the read fails (exit 3) naming the location, within
@@ -15,7 +16,7 @@ import (
 func TestKafkaNoBroker(t *testing.T) {
 	t0 := time.Now()
 	_, _, err := readTable(t, sources.Location{URI: "kafka://127.0.0.1:1/t"})
-	if !errors.Is(err, sources.ErrKafkaRead) || fault.Of(err) != fault.Runtime || !strings.Contains(err.Error(), "kafka://127.0.0.1:1/t") {
+	if !errors.Is(err, kafka.ErrRead) || fault.Of(err) != fault.Runtime || !strings.Contains(err.Error(), "kafka://127.0.0.1:1/t") {
 		t.Errorf("err = %v", err)
 	}
 	t.Logf("failed after %s: %v", time.Since(t0).Round(time.Millisecond), err)

@@ -1,4 +1,4 @@
-package sources_test
+package kafka_test
 
 import (
 	"context"
@@ -12,10 +12,11 @@ import (
 
 	"github.com/reconcile-dev/reconcile/internal/kafkatest"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/kafka"
 	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
 
-// The dumps in testdata/kafka were made by real kcat 1.7.1 (Debian's
+// The dumps in testdata were made by real kcat 1.7.1 (Debian's
 // kafkacat) against the sample broker (samples/kafka/broker):
 //
 //	kcat -b 127.0.0.1:19092 -C -t commit-abort-commit -J -e -q -X isolation.level=read_committed
@@ -42,7 +43,7 @@ func TestKcatSameAsKafka(t *testing.T) {
 	} {
 		t.Run(tc.dump, func(t *testing.T) {
 			_, live := mustRead(t, sources.Location{URI: c.URI(tc.topic), Options: map[string]any{"isolation": tc.isolation}})
-			in, dump := mustRead(t, sources.Location{URI: "kcat:" + filepath.Join("testdata", "kafka", tc.dump), Options: map[string]any{"isolation": tc.isolation}})
+			in, dump := mustRead(t, sources.Location{URI: "kcat:" + filepath.Join("testdata", tc.dump), Options: map[string]any{"isolation": tc.isolation}})
 			wantRows(t, dump, live...)
 			if err := in.Hashed(); err != nil {
 				t.Fatal(err)
@@ -60,8 +61,8 @@ func TestKcatSameAsKafka(t *testing.T) {
 // A kcat dump's isolation level is unknown unless declared, and the
 // evidence says so.
 func TestKcatIsolationUnknown(t *testing.T) {
-	in, _ := mustRead(t, sources.Location{URI: "kcat:testdata/kafka/retry-duplicates.jsonl"})
-	if in.Details["isolation_level"] != sources.IsolationUnknown || len(in.Notes) != 1 || !strings.Contains(in.Notes[0], "not declared") {
+	in, _ := mustRead(t, sources.Location{URI: "kcat:testdata/retry-duplicates.jsonl"})
+	if in.Details["isolation_level"] != kafka.IsolationUnknown || len(in.Notes) != 1 || !strings.Contains(in.Notes[0], "not declared") {
 		t.Errorf("isolation %v, notes %q", in.Details["isolation_level"], in.Notes)
 	}
 	if _, err := sources.Open(sources.Location{URI: "kcat:x.jsonl", Options: map[string]any{"isolation": "serializable"}}); !errors.Is(err, sources.ErrInvalidLocation) {
@@ -73,7 +74,7 @@ func TestKcatIsolationUnknown(t *testing.T) {
 // value whose bytes are not UTF-8 (kcat writes them raw) is a bad record
 // under value: json, listed with its location.
 func TestKcatHeadersKeyAndBinary(t *testing.T) {
-	in, rows := mustRead(t, sources.Location{URI: "kcat:testdata/kafka/headers-and-binary.jsonl", Options: map[string]any{"bad_records": "report", "isolation": "read_committed"}})
+	in, rows := mustRead(t, sources.Location{URI: "kcat:testdata/headers-and-binary.jsonl", Options: map[string]any{"bad_records": "report", "isolation": "read_committed"}})
 	wantRows(t, rows,
 		"key=K9 id=9 __partition=0 __offset=5 __header_trace=abc __header_x-b=1 __file=retry-duplicates[0] __line=5")
 	if len(in.BadRecords) != 1 || in.BadRecords[0].Location != "retry-duplicates[0]@6" || !strings.Contains(in.BadRecords[0].Reason, "UTF-8") {
@@ -88,7 +89,7 @@ func TestKcatHeadersKeyAndBinary(t *testing.T) {
 // Two dumps of one partition concatenated list offsets twice: refused,
 // naming file and line, rather than counting records twice.
 func TestKcatOffsetsTwice(t *testing.T) {
-	data, err := os.ReadFile("testdata/kafka/retry-duplicates.jsonl")
+	data, err := os.ReadFile("testdata/retry-duplicates.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func TestKcatOffsetsTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err = readTable(t, sources.Location{URI: "kcat:" + p, Options: map[string]any{"isolation": "read_committed"}})
-	if !errors.Is(err, sources.ErrKafkaRead) || !strings.Contains(err.Error(), "twice.jsonl:6") || !strings.Contains(err.Error(), "retry-duplicates[0]@0") {
+	if !errors.Is(err, kafka.ErrRead) || !strings.Contains(err.Error(), "twice.jsonl:6") || !strings.Contains(err.Error(), "retry-duplicates[0]@0") {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -208,7 +209,7 @@ func TestKcatNotQuiteJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, _, err := readTable(t, sources.Location{URI: "kcat:" + p})
-		if !errors.Is(err, sources.ErrKafkaRead) || !strings.Contains(err.Error(), "dump.jsonl:1") || !strings.Contains(err.Error(), tc.want) {
+		if !errors.Is(err, kafka.ErrRead) || !strings.Contains(err.Error(), "dump.jsonl:1") || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("err = %v, want %q naming dump.jsonl:1", err, tc.want)
 		}
 	}

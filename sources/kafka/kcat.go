@@ -1,4 +1,4 @@
-package sources
+package kafka
 
 import (
 	"bytes"
@@ -12,11 +12,12 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/valyala/fastjson"
 
+	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/internal/jsontext"
 )
 
 func init() {
-	Register("kcat", openKcat, "kafkacat")
+	sources.Register("kcat", openKcat, "kafkacat")
 }
 
 // kcatSource reads the output of `kcat -C -J` (one JSON object per line
@@ -29,13 +30,13 @@ func init() {
 // isolation: option declares it, unknown by default, and the evidence says
 // which.
 type kcatSource struct {
-	loc       Location
+	loc       sources.Location
 	isolation string
 	rec       recordOptions
 }
 
-func openKcat(loc Location) (Source, error) {
-	o := NewOptions("kcat", loc.Options)
+func openKcat(loc sources.Location) (sources.Source, error) {
+	o := sources.NewOptions("kcat", loc.Options)
 	s := &kcatSource{loc: loc, isolation: o.String("isolation", IsolationUnknown)}
 	switch s.isolation {
 	case IsolationUnknown, ReadCommitted, ReadUncommitted:
@@ -65,11 +66,11 @@ type kcatPart struct {
 // spool (learning the columns), and returns the records read back from it,
 // partitions in (topic, partition) order, each in the dump's order. A line
 // that is not a kcat -J envelope, or an offset of a partition listed twice
-// or out of order (two dumps concatenated), is an ErrKafkaRead error naming
-// file and line; a record that does not decode is an ErrKafkaRecord (or,
+// or out of order (two dumps concatenated), is an ErrRead error naming
+// file and line; a record that does not decode is an ErrRecord (or,
 // with bad_records: report, listed).
-func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, error) {
-	in, files, _, err := listInput(ctx, s.loc, "kcat", s.rec.declared, nil)
+func (s *kcatSource) Read(ctx context.Context) (*sources.Input, array.RecordReader, error) {
+	in, files, _, err := sources.ListInput(ctx, s.loc, "kcat", s.rec.declared, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -118,30 +119,30 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 		return nil
 	}
 	for _, f := range files {
-		err := ndjsonLines(ctx, f, false, func(line []byte, n int64) error {
+		err := sources.Lines(ctx, f, nil, func(line []byte, n int64) error {
 			where := func() string { return fmt.Sprintf("%s:%d", f.Name, n) }
 			v, err := env.ParseBytes(line)
 			if err == nil && v.Type() != fastjson.TypeObject {
 				err = fmt.Errorf("a %s, not an object", v.Type())
 			}
 			if err != nil {
-				return fmt.Errorf("%w: %s: not a kcat -J line: %v", ErrKafkaRead, where(), err)
+				return fmt.Errorf("%w: %s: not a kcat -J line: %v", ErrRead, where(), err)
 			}
 			if dup := twiceIn(v, &keys); dup != "" {
-				return fmt.Errorf("%w: %s: not a kcat -J line: field %q is given twice; which one holds is not defined", ErrKafkaRead, where(), dup)
+				return fmt.Errorf("%w: %s: not a kcat -J line: field %q is given twice; which one holds is not defined", ErrRead, where(), dup)
 			}
 			if esc, ok := jsontext.LoneSurrogate(line); ok {
-				return fmt.Errorf("%w: %s: not a kcat -J line of Unicode text: the escape %s is half of a UTF-16 surrogate pair, which names no character (RFC 8259 section 8.2)", ErrKafkaRead, where(), esc)
+				return fmt.Errorf("%w: %s: not a kcat -J line of Unicode text: the escape %s is half of a UTF-16 surrogate pair, which names no character (RFC 8259 section 8.2)", ErrRead, where(), esc)
 			}
 			topic := v.GetStringBytes("topic")
 			pv, ov := v.Get("partition"), v.Get("offset")
 			if topic == nil || pv == nil || ov == nil || !v.Exists("payload") {
-				return fmt.Errorf("%w: %s: not a kcat -J line: want topic, partition, offset and payload (kcat -C -J)", ErrKafkaRead, where())
+				return fmt.Errorf("%w: %s: not a kcat -J line: want topic, partition, offset and payload (kcat -C -J)", ErrRead, where())
 			}
 			p, err1 := pv.Int()
 			off, err2 := ov.Int64()
 			if err1 != nil || err2 != nil || p < 0 || off < 0 {
-				return fmt.Errorf("%w: %s: partition and offset must be non-negative integers", ErrKafkaRead, where())
+				return fmt.Errorf("%w: %s: partition and offset must be non-negative integers", ErrRead, where())
 			}
 			ref := partitionRef{string(topic), int32(p)}
 			kp, seen := parts[ref]
@@ -150,7 +151,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 				kp = &kcatPart{first: off, last: off}
 				parts[ref] = kp
 			case off <= kp.last:
-				return fmt.Errorf("%w: %s: %s@%d comes after offset %d of the same partition: the file is not one read of the topic (two dumps concatenated?), so its records cannot be counted once", ErrKafkaRead, where(), ref.file(), off, kp.last)
+				return fmt.Errorf("%w: %s: %s@%d comes after offset %d of the same partition: the file is not one read of the topic (two dumps concatenated?), so its records cannot be counted once", ErrRead, where(), ref.file(), off, kp.last)
 			default:
 				kp.last = off
 			}
@@ -171,7 +172,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 				}
 				b, err := fv.StringBytes()
 				if err != nil {
-					return nil, fmt.Errorf("%w: %s: %s: want a string or null", ErrKafkaRead, where(), name)
+					return nil, fmt.Errorf("%w: %s: %s: want a string or null", ErrRead, where(), name)
 				}
 				return append([]byte{}, b...), nil
 			}
@@ -184,18 +185,18 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 			if hs := v.Get("headers"); hs != nil && hs.Type() != fastjson.TypeNull {
 				arr, err := hs.Array()
 				if err != nil || len(arr)%2 != 0 {
-					return fmt.Errorf("%w: %s: headers: want [\"name\", \"value\", …]", ErrKafkaRead, where())
+					return fmt.Errorf("%w: %s: headers: want [\"name\", \"value\", …]", ErrRead, where())
 				}
 				for i := 0; i < len(arr); i += 2 {
 					k, err := arr[i].StringBytes()
 					if err != nil {
-						return fmt.Errorf("%w: %s: headers: a name that is not a string", ErrKafkaRead, where())
+						return fmt.Errorf("%w: %s: headers: a name that is not a string", ErrRead, where())
 					}
 					h := kgo.RecordHeader{Key: string(k)}
 					if arr[i+1].Type() != fastjson.TypeNull {
 						b, err := arr[i+1].StringBytes()
 						if err != nil {
-							return fmt.Errorf("%w: %s: headers: a value that is not a string", ErrKafkaRead, where())
+							return fmt.Errorf("%w: %s: headers: a value that is not a string", ErrRead, where())
 						}
 						h.Value = append([]byte{}, b...)
 					}
@@ -211,7 +212,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 			switch {
 			case pendingBytes >= kcatPending:
 				return flushAll()
-			case len(pending[ref]) >= BatchRows:
+			case len(pending[ref]) >= sources.BatchRows:
 				return flush(ref)
 			}
 			return nil
@@ -228,7 +229,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 		refs = append(refs, r)
 	}
 	slices.SortFunc(refs, comparePartitions)
-	in.LocationForm = LocationOffset
+	in.LocationForm = sources.LocationOffset
 	var topics, offsets []string
 	var ps []map[string]any
 	for _, r := range refs {
@@ -248,7 +249,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 		"offsets":         strings.Join(offsets, ", "),
 		"value":           string(s.rec.value),
 		"key":             string(s.rec.key),
-		"location_form":   LocationOffset,
+		"location_form":   sources.LocationOffset,
 	}
 	var note string
 	switch s.isolation {
@@ -263,7 +264,7 @@ func (s *kcatSource) Read(ctx context.Context) (*Input, array.RecordReader, erro
 	}
 	in.Details = d
 	fillRecordInput(in, s.rec, []*recordDecoder{dec}, cols)
-	rr, err := spooledRecords(ctx, []*spool{sp}, []*recordDecoder{dec}, cols, refs, ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.loc.URI})
+	rr, err := spooledRecords(ctx, []*spool{sp}, []*recordDecoder{dec}, cols, refs, sources.ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.loc.URI})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,4 +1,4 @@
-package sources
+package kafka
 
 import (
 	"github.com/klauspost/compress/s2"

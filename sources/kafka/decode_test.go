@@ -1,4 +1,4 @@
-package sources
+package kafka
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 func BenchmarkKafkaDecode(b *testing.B) {
@@ -94,7 +96,7 @@ func TestSpoolMemoryOrFile(t *testing.T) {
 		if limit > 0 && limit < 1<<40 && (sp.f == nil || mem.used.Load() == 0) {
 			t.Fatalf("limit %d: want chunks both in memory and in the file", limit)
 		}
-		rr, err := spooledRecords(context.Background(), []*spool{sp}, []*recordDecoder{d}, cols, parts, ReadOptions{})
+		rr, err := spooledRecords(context.Background(), []*spool{sp}, []*recordDecoder{d}, cols, parts, sources.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +142,7 @@ func TestPlainAndEscapedRecordsAgree(t *testing.T) {
 	if _, err := d.decodeChunk(sp, p, []*kgo.Record{{Offset: 0, Value: []byte(plain)}, {Offset: 1, Value: []byte(escaped)}}); err != nil {
 		t.Fatal(err)
 	}
-	rr, err := spooledRecords(context.Background(), []*spool{sp}, []*recordDecoder{d}, cols, []partitionRef{p}, ReadOptions{})
+	rr, err := spooledRecords(context.Background(), []*spool{sp}, []*recordDecoder{d}, cols, []partitionRef{p}, sources.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package sources_test
+package kafka_test
 
 import (
 	"crypto/ecdsa"
@@ -21,6 +21,7 @@ import (
 
 	"github.com/reconcile-dev/reconcile/internal/kafkatest"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/kafka"
 )
 
 // selfSigned makes a certificate for 127.0.0.1 and returns the server's
@@ -75,7 +76,7 @@ func TestKafkaTLS(t *testing.T) {
 		t.Errorf("details tls = %v", in.Details["tls"])
 	}
 	_, _, err = readTable(t, sources.Location{URI: c.URI("t"), Options: map[string]any{"tls": true}})
-	if !errors.Is(err, sources.ErrKafkaRead) {
+	if !errors.Is(err, kafka.ErrRead) {
 		t.Errorf("an unknown CA: err = %v, want a read error", err)
 	}
 }

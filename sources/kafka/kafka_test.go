@@ -1,4 +1,4 @@
-package sources_test
+package kafka_test
 
 import (
 	"context"
@@ -13,9 +13,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/kafkatest"
+	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/kafka"
 	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
 
@@ -55,7 +58,7 @@ func readTable(t *testing.T, loc sources.Location) (*sources.Input, []string, er
 			var parts []string
 			for c := 0; c < int(rec.NumCols()); c++ {
 				name := rec.ColumnName(c)
-				if name == sources.RowColumn || name == sources.TimestampColumn {
+				if name == sources.RowColumn || name == kafka.TimestampColumn {
 					continue
 				}
 				col := rec.Column(c)
@@ -138,7 +141,7 @@ func TestKafkaCommitAbortCommit(t *testing.T) {
 	if got := fmt.Sprint(ps[0]["start_offset"], " ", ps[0]["end_offset"], " ", ps[0]["records"], " ", ps[0]["offsets_without_record"]); got != "0 9 4 5" {
 		t.Errorf("partition 0 start end records gaps = %s, want 0 9 4 5", got)
 	}
-	if in.Details["isolation_level"] != sources.ReadCommitted || len(in.Notes) != 0 {
+	if in.Details["isolation_level"] != kafka.ReadCommitted || len(in.Notes) != 0 {
 		t.Errorf("isolation %v, notes %v: want read_committed and no note", in.Details["isolation_level"], in.Notes)
 	}
 	if in.LocationForm != sources.LocationOffset {
@@ -176,7 +179,7 @@ func TestKafkaBadRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err = readTable(t, sources.Location{URI: c.URI("t")})
-	if err == nil || !errors.Is(err, sources.ErrKafkaRecord) || fault.Of(err) != fault.Runtime || !strings.Contains(err.Error(), "t[0]@1") {
+	if err == nil || !errors.Is(err, kafka.ErrRecord) || fault.Of(err) != fault.Runtime || !strings.Contains(err.Error(), "t[0]@1") {
 		t.Fatalf("err = %v: want a runtime error naming t[0]@1", err)
 	}
 	in, rows := mustRead(t, sources.Location{URI: c.URI("t"), Options: map[string]any{"bad_records": "report"}})
@@ -318,4 +321,21 @@ func TestKafkaOpenTransaction(t *testing.T) {
 	if err := tx.EndTransaction(ctx, kgo.TryAbort); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// loadInto opens loc and loads it as table t of a fresh DuckDB session.
+func loadInto(t *testing.T, loc sources.Location) (*duck.DB, *sources.Input, error) {
+	t.Helper()
+	db, err := duck.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	src, err := sources.Open(loc)
+	if err != nil {
+		return db, nil, err
+	}
+	defer src.Close()
+	in, err := load.Table(context.Background(), db, "t", src)
+	return db, in, err
 }

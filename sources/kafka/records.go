@@ -1,4 +1,4 @@
-package sources
+package kafka
 
 import (
 	"bufio"
@@ -28,6 +28,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/internal/jsontext"
 )
 
@@ -51,13 +52,13 @@ const (
 
 // Errors of the kafka and kcat kinds.
 var (
-	// ErrKafkaRecord: a record could not be decoded as its value: or key:
+	// ErrRecord: a record could not be decoded as its value: or key:
 	// option says (and bad_records: is fail), or its fields cannot be
 	// columns. The message names topic, partition and offset.
-	ErrKafkaRecord = fault.Runtime.New("kafka: record")
-	// ErrKafkaRead: the cluster could not be read (connection, metadata,
+	ErrRecord = fault.Runtime.New("kafka: record")
+	// ErrRead: the cluster could not be read (connection, metadata,
 	// offsets, fetch), or a kcat dump is not one read of a topic.
-	ErrKafkaRead = fault.Runtime.New("kafka: read")
+	ErrRead = fault.Runtime.New("kafka: read")
 )
 
 // maxBadRecords bounds the bad records an input lists with bad_records:
@@ -80,10 +81,10 @@ const (
 type recordOptions struct {
 	value, key payload
 	report     bool // bad_records: report
-	declared   []Column
+	declared   []sources.Column
 }
 
-func readRecordOptions(o *Options) recordOptions {
+func readRecordOptions(o *sources.Options) recordOptions {
 	ro := recordOptions{
 		value: payload(o.String("value", string(payloadJSON))),
 		key:   payload(o.String("key", string(payloadString))),
@@ -181,12 +182,12 @@ func (c *kafkaColumns) add(name string, isBinary bool, owner int, where func() s
 	}
 	switch {
 	case owner != ownHeader && strings.HasPrefix(name, "__"):
-		return 0, 0, fmt.Errorf("%w: %s: field %q: names starting with __ are reserved for provenance columns", ErrKafkaRecord, where(), name)
-	case name == FileColumn || name == LineColumn || name == RowColumn:
-		return 0, 0, fmt.Errorf("%w: %s: header %q: reserved for provenance", ErrKafkaRecord, where(), name)
+		return 0, 0, fmt.Errorf("%w: %s: field %q: names starting with __ are reserved for provenance columns", ErrRecord, where(), name)
+	case name == sources.FileColumn || name == sources.LineColumn || name == sources.RowColumn:
+		return 0, 0, fmt.Errorf("%w: %s: header %q: reserved for provenance", ErrRecord, where(), name)
 	}
 	if first, clash := c.lower[strings.ToLower(name)]; clash {
-		return 0, 0, fmt.Errorf("%w: %s: column %q differs only in case from %q; DuckDB, which runs the checks, does not tell them apart", ErrKafkaRecord, where(), name, first)
+		return 0, 0, fmt.Errorf("%w: %s: column %q differs only in case from %q; DuckDB, which runs the checks, does not tell them apart", ErrRecord, where(), name, first)
 	}
 	col := len(c.names)
 	c.index[name] = col
@@ -264,7 +265,7 @@ func bad(format string, args ...any) error { return &errBad{fmt.Sprintf(format, 
 
 // decode appends r's values to the chunk's columns (the row is ended by
 // the caller, or rolled back when decode fails). It returns an *errBad for a record that
-// does not decode, or an ErrKafkaRecord error for fields that cannot be
+// does not decode, or an ErrRecord error for fields that cannot be
 // columns at all.
 func (d *recordDecoder) decode(r *kgo.Record) error {
 	d.gen++
@@ -586,7 +587,7 @@ func (d *recordDecoder) column(name []byte, isBinary bool, owner int) (*chunkCol
 		}
 	}
 	if lc.owner != owner {
-		return nil, fmt.Errorf("%w: %s: column %q comes from both the %s and the %s; load the key with key: json or key: none", ErrKafkaRecord, d.where(), name, ownerName(lc.owner), ownerName(owner))
+		return nil, fmt.Errorf("%w: %s: column %q comes from both the %s and the %s; load the key with key: json or key: none", ErrRecord, d.where(), name, ownerName(lc.owner), ownerName(owner))
 	}
 	col := lc.col
 	for col >= len(d.stamp) {
@@ -787,10 +788,10 @@ func (c *chunkRows) finish() (arrow.RecordBatch, error) {
 	for _, col := range c.used {
 		cc := c.cols[col]
 		if len(cc.offs) != n+1 || len(cc.valid) != (n+7)/8 {
-			return nil, fmt.Errorf("%w: column %d of a chunk holds %d values for %d records (a record decoded in part and not taken back)", ErrKafkaRead, col, len(cc.offs)-1, n)
+			return nil, fmt.Errorf("%w: column %d of a chunk holds %d values for %d records (a record decoded in part and not taken back)", ErrRead, col, len(cc.offs)-1, n)
 		}
 		if len(cc.data) > maxChunkData {
-			return nil, fmt.Errorf("%w: column %d holds %d bytes in %d records, more than one chunk can", ErrKafkaRead, col, len(cc.data), n)
+			return nil, fmt.Errorf("%w: column %d holds %d bytes in %d records, more than one chunk can", ErrRead, col, len(cc.data), n)
 		}
 		t := arrow.DataType(arrow.BinaryTypes.String)
 		if cc.bin {
@@ -913,7 +914,7 @@ func (s *spool) flush() error {
 		return nil
 	}
 	if err := s.w.Flush(); err != nil {
-		return fmt.Errorf("%w: write the spool file: %w", ErrKafkaRead, err)
+		return fmt.Errorf("%w: write the spool file: %w", ErrRead, err)
 	}
 	return nil
 }
@@ -929,7 +930,7 @@ func (s *spool) writeChunk(p partitionRef, rec arrow.RecordBatch) error {
 	if s.f == nil {
 		f, err := os.CreateTemp("", "reconcile-kafka-*.spool")
 		if err != nil {
-			return fmt.Errorf("%w: a spool file for the decoded records: %w", ErrKafkaRead, err)
+			return fmt.Errorf("%w: a spool file for the decoded records: %w", ErrRead, err)
 		}
 		s.f, s.w = f, bufio.NewWriterSize(f, 1<<20)
 	}
@@ -940,7 +941,7 @@ func (s *spool) writeChunk(p partitionRef, rec arrow.RecordBatch) error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("%w: write the spool file: %w", ErrKafkaRead, err)
+		return fmt.Errorf("%w: write the spool file: %w", ErrRead, err)
 	}
 	s.chunks[p] = append(s.chunks[p], chunk{f: s.f, pos: pos, len: s.size - pos, rows: int(rec.NumRows())})
 	return nil
@@ -989,7 +990,7 @@ func (ch chunk) read() (arrow.RecordBatch, error) {
 	}
 	r, err := ipc.NewReader(io.NewSectionReader(ch.f, ch.pos, ch.len), ipc.WithAllocator(memory.DefaultAllocator))
 	if err != nil {
-		return nil, fmt.Errorf("%w: read the spool file: %w", ErrKafkaRead, err)
+		return nil, fmt.Errorf("%w: read the spool file: %w", ErrRead, err)
 	}
 	defer r.Release()
 	if !r.Next() {
@@ -997,7 +998,7 @@ func (ch chunk) read() (arrow.RecordBatch, error) {
 		if err == nil {
 			err = io.ErrUnexpectedEOF
 		}
-		return nil, fmt.Errorf("%w: read the spool file: %w", ErrKafkaRead, err)
+		return nil, fmt.Errorf("%w: read the spool file: %w", ErrRead, err)
 	}
 	rec := r.RecordBatch()
 	rec.Retain()
@@ -1023,7 +1024,7 @@ func (d *recordDecoder) decodeChunk(s *spool, p partitionRef, recs []*kgo.Record
 		err := d.decode(r)
 		if err == nil {
 			c.endRow(r, d.pos)
-			if size += recordSize(r); size >= BatchBytes {
+			if size += recordSize(r); size >= sources.BatchBytes {
 				if err := d.writeChunk(s, p); err != nil {
 					return 0, err
 				}
@@ -1038,10 +1039,10 @@ func (d *recordDecoder) decodeChunk(s *spool, p partitionRef, recs []*kgo.Record
 			return 0, err
 		}
 		if !d.opt.report {
-			return 0, fmt.Errorf("%w: %s@%d: %s (bad_records: report lists such records instead of stopping)", ErrKafkaRecord, p.file(), r.Offset, be.reason)
+			return 0, fmt.Errorf("%w: %s@%d: %s (bad_records: report lists such records instead of stopping)", ErrRecord, p.file(), r.Offset, be.reason)
 		}
 		if len(d.bad) >= maxBadRecords {
-			return 0, fmt.Errorf("%w: more than %d records do not decode (the last at %s@%d: %s): is the value: option right for this topic?", ErrKafkaRecord, maxBadRecords, p.file(), r.Offset, be.reason)
+			return 0, fmt.Errorf("%w: more than %d records do not decode (the last at %s@%d: %s): is the value: option right for this topic?", ErrRecord, maxBadRecords, p.file(), r.Offset, be.reason)
 		}
 		d.bad = append(d.bad, badAt{p, r.Offset, be.reason})
 	}
@@ -1066,7 +1067,7 @@ func (d *recordDecoder) writeChunk(s *spool, p partitionRef) error {
 
 // badRecords returns the bad records of decs in (topic, partition,
 // offset) order.
-func badRecords(decs []*recordDecoder) []BadRecord {
+func badRecords(decs []*recordDecoder) []sources.BadRecord {
 	var all []badAt
 	for _, d := range decs {
 		all = append(all, d.bad...)
@@ -1074,9 +1075,9 @@ func badRecords(decs []*recordDecoder) []BadRecord {
 	slices.SortFunc(all, func(a, b badAt) int {
 		return cmp.Or(comparePartitions(a.part, b.part), cmp.Compare(a.offset, b.offset))
 	})
-	out := make([]BadRecord, len(all))
+	out := make([]sources.BadRecord, len(all))
 	for i, b := range all {
-		out[i] = BadRecord{Location: fmt.Sprintf("%s@%d", b.part.file(), b.offset), Reason: b.reason}
+		out[i] = sources.BadRecord{Location: fmt.Sprintf("%s@%d", b.part.file(), b.offset), Reason: b.reason}
 	}
 	return out
 }
@@ -1088,7 +1089,7 @@ func badRecords(decs []*recordDecoder) []BadRecord {
 // chunk's arrays become a batch's columns as they are (a column the chunk
 // does not have is all null). The spools are removed once the records are
 // read (or released).
-func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder, cols *kafkaColumns, parts []partitionRef, opt ReadOptions) (array.RecordReader, error) {
+func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder, cols *kafkaColumns, parts []partitionRef, opt sources.ReadOptions) (array.RecordReader, error) {
 	chunks := map[partitionRef][]chunk{}
 	firsts := map[partitionRef]*partFirst{}
 	for _, sp := range spools {
@@ -1148,7 +1149,7 @@ func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder,
 			sp.close()
 		}
 	}
-	return ReadRows(ctx, fields, opt, func(ctx context.Context, w *RowWriter) error {
+	return sources.ReadRows(ctx, fields, opt, func(ctx context.Context, w *sources.RowWriter) error {
 		defer closeAll()
 		arrs := make([]arrow.Array, len(fields))
 		for _, p := range parts {
@@ -1170,7 +1171,7 @@ func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder,
 						col, err := strconv.Atoi(f.Name)
 						if err != nil || col < 0 || col >= len(pos) {
 							rec.Release()
-							return fmt.Errorf("%w: read the spool file: a chunk column %q", ErrKafkaRead, f.Name)
+							return fmt.Errorf("%w: read the spool file: a chunk column %q", ErrRead, f.Name)
 						}
 						arrs[pos[col]] = rec.Column(i)
 					}
