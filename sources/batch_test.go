@@ -141,7 +141,7 @@ func TestReadRowsAppendBatch(t *testing.T) {
 
 // fixin: the one batch builder refuses two user columns that differ only in
 // case (every Arrow kind: postgres, mysql, ndjson, kafka), naming both.
-func TestReadRowsFixinCaseOnlyColumnsRefused(t *testing.T) {
+func TestReadRowsCaseOnlyColumnsRefused(t *testing.T) {
 	user := []arrow.Field{{Name: "id", Type: arrow.BinaryTypes.String}, {Name: "amount", Type: arrow.BinaryTypes.String}, {Name: "AMOUNT", Type: arrow.BinaryTypes.String}}
 	_, err := sources.ReadRows(context.Background(), user, sources.ReadOptions{}, func(context.Context, *sources.RowWriter) error { return nil })
 	if !errors.Is(err, sources.ErrInvalidLocation) || !strings.Contains(err.Error(), `"amount" and "AMOUNT" differ only in case`) {

@@ -38,17 +38,7 @@
 //
 // # Files
 //
-// File kinds share three steps, each in one place: ListFiles resolves a
-// path, folder or glob (** across folders) into the files read and the
-// files skipped, with the commit rule and its source (list.go: Flink
-// FileSink in-progress and pending files, BucketingSink states and
-// valid-length side files, S3 multipart temporaries, commit markers,
-// staging folders), cutting a part file to the committed length a
-// valid-length side file gives (validlength.go) and reading Hive partition
-// folders into columns (partition.go); Fingerprint records each file's size and SHA-256; OpenFile
-// opens a file for reading, decompressing it by extension (.gz with
-// compress/gzip, .zst with github.com/klauspost/compress/zstd) for every
-// kind, so line numbers are those of the decompressed text. CSV and Parquet
-// also describe a native scan (Scanner) that an engine may run instead of
-// reading the records in Go; both give the same rows.
+// The kinds that read files (sources/file, and kcat in sources/kafka) list,
+// fingerprint and open them with package sources/fileset, which holds the
+// commit rules of file sinks.
 package sources

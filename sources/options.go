@@ -175,26 +175,6 @@ func (o *Options) Strings(key string) []string {
 	return out
 }
 
-// checkNames refuses column names that are empty, given twice (also ignoring
-// case: DuckDB does not tell them apart) or reserved for provenance.
-func checkNames(what string, names []string) error {
-	seen := map[string]string{}
-	for _, c := range names {
-		switch {
-		case c == "":
-			return fmt.Errorf("%w: %s: a column has no name", ErrInvalidLocation, what)
-		case seen[strings.ToLower(c)] == c:
-			return fmt.Errorf("%w: %s: column %q is named twice", ErrInvalidLocation, what, c)
-		case seen[strings.ToLower(c)] != "":
-			return fmt.Errorf("%w: %s: columns %q and %q differ only in case; DuckDB, which runs the checks, does not tell them apart", ErrInvalidLocation, what, seen[strings.ToLower(c)], c)
-		case c == FileColumn || c == LineColumn || c == RowColumn:
-			return fmt.Errorf("%w: %s: column name %q is reserved for provenance", ErrInvalidLocation, what, c)
-		}
-		seen[strings.ToLower(c)] = c
-	}
-	return nil
-}
-
 // CaseClash refuses two column names of one input that are equal or differ
 // only in case (ErrInvalidLocation naming both, each quoted with %q so a
 // control character or a byte-order mark shows): DuckDB, which runs the
@@ -214,21 +194,6 @@ func CaseClash(names []string) error {
 			return fmt.Errorf("%w: column %q is named twice", ErrInvalidLocation, c)
 		default:
 			return fmt.Errorf("%w: columns %q and %q differ only in case; DuckDB, which runs the checks, does not tell them apart", ErrInvalidLocation, first, c)
-		}
-	}
-	return nil
-}
-
-// checkPartitionNames refuses a partition column with the name of one of
-// the files' own columns.
-func checkPartitionNames(cols, parts []string) error {
-	have := map[string]string{}
-	for _, c := range cols {
-		have[strings.ToLower(c)] = c
-	}
-	for _, p := range parts {
-		if c, ok := have[strings.ToLower(p)]; ok {
-			return fmt.Errorf("%w: partition column %s has the name of the files' column %s; rename the partition key or the column", ErrInvalidLocation, p, c)
 		}
 	}
 	return nil

@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -69,7 +67,7 @@ type Location struct {
 //     Options are read with the kind's own names; an unknown option, a
 //     malformed one or a URI that cannot work is an ErrInvalidLocation.
 //  2. Read does the I/O up to the first row before it returns: it lists
-//     and fingerprints files (ListFiles, Fingerprint) or connects and fixes
+//     and fingerprints files (fileset.ListInput) or connects and fixes
 //     a snapshot, and it maps every column to an Arrow type that holds each
 //     value exactly, refusing a column it cannot map (naming it) before any
 //     row is read. It returns the Input — Role, Kind, Location (without a
@@ -179,8 +177,9 @@ type Scan struct {
 	// Types (Parquet) are the columns of the input, in order, with the
 	// DuckDB type each is read as: a file whose own type differs (a
 	// narrower integer, a decimal of other precision or scale) is cast to
-	// it, which changes no value (see unifyParquet). A type of "" is one no
-	// file needs cast: every file declares it alike. Nil for CSV.
+	// it, which changes no value (see the parquet kind, sources/file). A
+	// type of "" is one no file needs cast: every file declares it alike.
+	// Nil for CSV.
 	Types []Column
 	// Encoding (CSV) is the files' text encoding when it is not UTF-8 (the
 	// encoding: option; "" for UTF-8): an engine that reads only UTF-8
@@ -201,7 +200,7 @@ type ScanFile struct {
 	Size int64
 	// ValidLength, when not nil, is the valid-length side file that says
 	// how many of the file's bytes are committed (see ValidLength); a kind
-	// reads only those (Open). An engine reading the file itself must
+	// reads only those (fileset.OpenScanFile). An engine reading the file itself must
 	// honour it too: the loader reads a scan with a cut file through Read.
 	ValidLength *ValidLength
 	// Columns (Parquet) are the file's own columns with the DuckDB type of
@@ -216,6 +215,51 @@ type ScanFile struct {
 // Cut says only part of the file is committed: its valid length is shorter
 // than the file.
 func (f ScanFile) Cut() bool { return f.ValidLength != nil && f.ValidLength.Length < f.Size }
+
+// Compression is how a file's bytes are compressed, decided by its name
+// alone (fileset.CompressionOf): the content is never sniffed.
+type Compression string
+
+// The compressions a file kind reads (fileset.Open).
+const (
+	// NoCompression: the file is read as it is.
+	NoCompression Compression = ""
+	// Gzip: RFC 1952 (extension .gz), read with compress/gzip; several
+	// concatenated members are read as one stream, as gzip -d does.
+	Gzip Compression = "gzip"
+	// Zstd: RFC 8878 (extension .zst), read with
+	// github.com/klauspost/compress/zstd.
+	Zstd Compression = "zstd"
+)
+
+// ValidLength is a valid-length side file applied to a part file: only the
+// first Length bytes of the part file, as stored, are its committed output.
+//
+// Flink's legacy BucketingSink (and RollingSink before it), restoring from a
+// checkpoint on a file system without truncate(), leaves the part file at
+// its full length — the bytes written after the checkpoint included — and
+// writes beside it "<validLengthPrefix><part><validLengthSuffix>" (by
+// default "_part-0-0.valid-length"; "." is a common prefix too) holding the
+// committed length, written with Java's DataOutputStream.writeUTF of
+// Long.toString(length): a 2-byte big-endian byte count, then the decimal
+// digits in (modified) UTF-8 (BucketingSink.handleRestoredBucketState;
+// java.io.DataOutputStream.writeUTF).
+//
+// The length counts the bytes as stored: for a compressed part file, the
+// compressed bytes (the sink's writer reports the position of the
+// underlying stream). Reading one is decided in fileset.OpenScanFile;
+// the side file is found and parsed by fileset.ParseValidLength.
+type ValidLength struct {
+	// SideFile is the side file (its path; relative to the spec's folder in
+	// an Input).
+	SideFile string `json:"side_file"`
+	// SideSHA256 is the SHA-256 of the side file's bytes, lower-case hex.
+	SideSHA256 string `json:"side_file_sha256"`
+	// Length is the committed length of the part file in bytes, as stored.
+	Length int64 `json:"length"`
+	// PartBytes is the part file's size when it was listed.
+	PartBytes int64 `json:"-"`
+}
 
 // Opener builds a Source from a Location without doing any I/O.
 type Opener func(loc Location) (Source, error)
@@ -233,7 +277,7 @@ type Input struct {
 	// once Hashed returns.
 	Files []File `json:"files,omitempty"`
 	// Skipped lists every file the location matched that was not read as
-	// records, in path order, each with the reason (ListFiles): not
+	// records, in path order, each with the reason (fileset.List): not
 	// committed output, a commit marker, a valid-length side file. For an
 	// uncommitted file read to label findings, the loader sets its
 	// fingerprint and rows, or why it could not be read.
@@ -337,12 +381,27 @@ type File struct {
 	// the file: only its first ValidLength.Length bytes were read.
 	ValidLength *ValidLength `json:"valid_length,omitempty"`
 
-	// at and info are the file as opened and its state when fingerprinted
-	// (Unchanged); hash its SHA-256 while it is computed (Input.Hashed).
-	at   string
-	info os.FileInfo
-	hash *hashing
+	// state is what the fingerprint kept of the file (Track), which
+	// Unchanged and Input.Hashed consult.
+	state FileState
 }
+
+// FileState is what fingerprinting a file (fileset.Fingerprint, the file
+// kinds' listing) keeps of it while the run reads it: the state it was in
+// when listed, and its SHA-256 being computed.
+type FileState interface {
+	// Unchanged reports an error wrapping ErrChanged, naming the file as
+	// name, when the file is no longer the one fingerprinted.
+	Unchanged(name string) error
+	// Hashed waits until the file's SHA-256 is computed and returns it
+	// (lower-case hex) with the number of bytes hashed, or the error that
+	// stopped it, naming the file.
+	Hashed() (sha256 string, n int64, err error)
+}
+
+// Track keeps s, what fingerprinting f kept of it, for Unchanged and
+// Input.Hashed.
+func (f *File) Track(s FileState) { f.state = s }
 
 // ErrChanged is in the chain of the error of a file that changed after
 // it was fingerprinted: what was read may not be what the evidence's
@@ -350,35 +409,16 @@ type File struct {
 var ErrChanged = fault.Runtime.New("sources: input file changed while the run read it")
 
 // Unchanged reports an error wrapping ErrChanged when the file is no
-// longer the one fingerprinted: another file at its path (os.SameFile),
-// another size or modification time, or another inode change time (ctime,
-// where the system gives it: changeTime), which a write sets and no call
-// sets back, so bytes rewritten in place with the size and modification
-// time restored are caught too (a chmod, chown or link of the file during
-// the run moves it as well, and fails the run the same way). A File not
-// made by Fingerprint (no state kept) is taken as unchanged.
+// longer the one fingerprinted, as its FileState tells (fileset's: another
+// file at its path, another size or modification time, or another inode
+// change time where the system gives one, so bytes rewritten in place with
+// the size and modification time restored are caught too). A File not
+// made by a fingerprint (no FileState) is taken as unchanged.
 func (f File) Unchanged() error {
-	if f.info == nil {
+	if f.state == nil {
 		return nil
 	}
-	now, err := os.Stat(f.at)
-	if err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrChanged, f.Path, err)
-	}
-	switch {
-	case !os.SameFile(f.info, now):
-		return fmt.Errorf("%w: %s was replaced by another file", ErrChanged, f.Path)
-	case now.Size() != f.info.Size() || !now.ModTime().Equal(f.info.ModTime()):
-		return fmt.Errorf("%w: %s was %d bytes modified %s when listed, %d bytes modified %s now", ErrChanged, f.Path,
-			f.info.Size(), f.info.ModTime().UTC().Format(time.RFC3339Nano), now.Size(), now.ModTime().UTC().Format(time.RFC3339Nano))
-	}
-	if was, ok := changeTime(f.info); ok {
-		if is, _ := changeTime(now); !is.Equal(was) {
-			return fmt.Errorf("%w: %s was changed in place: same size and modification time, but its inode change time (ctime) was %s when listed, %s now (its bytes rewritten, or its mode, owner or links changed)", ErrChanged, f.Path,
-				was.UTC().Format(time.RFC3339Nano), is.UTC().Format(time.RFC3339Nano))
-		}
-	}
-	return nil
+	return f.state.Unchanged(f.Path)
 }
 
 // Hashed waits until the SHA-256 of every file of the input is computed
@@ -392,6 +432,24 @@ func (in *Input) Hashed() error {
 			return err
 		}
 	}
+	return nil
+}
+
+// hashed waits for f's SHA-256 and sets f.SHA256. Errors: the read error,
+// naming the file; ErrChanged when it held another number of bytes than
+// when it was listed.
+func (f *File) hashed() error {
+	if f.state == nil {
+		return nil
+	}
+	sum, n, err := f.state.Hashed()
+	if err != nil {
+		return err
+	}
+	if n != f.Bytes {
+		return fmt.Errorf("%w: %s was %d bytes when listed, %d bytes when hashed", ErrChanged, f.Path, f.Bytes, n)
+	}
+	f.SHA256 = sum
 	return nil
 }
 

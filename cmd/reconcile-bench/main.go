@@ -61,7 +61,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 	"github.com/reconcile-dev/reconcile/queries"
-	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/fileset"
 )
 
 func main() {
@@ -528,10 +528,10 @@ func sameExceptions(a, b string) (string, error) {
 	}
 	var differ []string
 	for _, n := range slices.Sorted(maps.Keys(names)) {
-		// compared by SHA-256 (sources.Fingerprint, streamed): reading the
+		// compared by SHA-256 (fileset.Fingerprint, streamed): reading the
 		// files whole would raise this process's peak RSS, which every
 		// later contender's ru_maxrss would include
-		fps, err := sources.Fingerprint(context.Background(), []string{filepath.Join(a, "exceptions", n), filepath.Join(b, "exceptions", n)})
+		fps, err := fileset.Fingerprint(context.Background(), []string{filepath.Join(a, "exceptions", n), filepath.Join(b, "exceptions", n)})
 		if err != nil || fps[0].SHA256 != fps[1].SHA256 {
 			differ = append(differ, n)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/fileset"
 	"github.com/reconcile-dev/reconcile/sources/postgres"
 	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
@@ -49,7 +50,7 @@ func TestCodeOf(t *testing.T) {
 		{"checks.ErrValue", checks.ErrValue, exitRuntime},
 		{"checks.ErrOverflow", checks.ErrOverflow, exitRuntime},
 		{"checks.ErrTime", checks.ErrTime, exitRuntime},
-		{"sources.ErrNoFiles", sources.ErrNoFiles, exitRuntime},
+		{"fileset.ErrNoFiles", fileset.ErrNoFiles, exitRuntime},
 		{"duck.ErrOutOfMemory", duck.ErrOutOfMemory, exitRuntime},
 		{"evidence.ErrBadManifest", evidence.ErrBadManifest, exitRuntime},
 		{"a file that cannot be opened", &fs.PathError{Op: "open", Path: "x.csv", Err: fs.ErrNotExist}, exitRuntime},

@@ -11,6 +11,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/fileset"
 )
 
 // readUncommitted reads the sink's uncommitted files (Input.Skipped with
@@ -56,7 +57,7 @@ func readUncommitted(ctx context.Context, db *duck.DB, sink sources.Source, in *
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, filepath.FromSlash(p))
 		}
-		if fp, err := sources.Fingerprint(ctx, []string{p}); err == nil {
+		if fp, err := fileset.Fingerprint(ctx, []string{p}); err == nil {
 			f.Bytes, f.SHA256 = fp[0].Bytes, fp[0].SHA256
 		}
 		rows, err := readOneUncommitted(ctx, db, ur, in, opt, f.Path, idCols)

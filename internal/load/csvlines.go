@@ -13,6 +13,8 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/file"
+	"github.com/reconcile-dev/reconcile/sources/fileset"
 )
 
 // physicalLines makes __line the physical line a CSV record starts on.
@@ -20,7 +22,7 @@ import (
 // that spans lines the two differ, and evidence pointing at "file:line"
 // would send a reader to the wrong record. For each file whose line count
 // differs from its record count, the records' start lines are read by the
-// source's own CSV reading (Scan.RecordLines) and written into the table.
+// csv kind's own reading (file.RecordLines) and written into the table.
 // Files without blank lines or multi-line fields (the common case) cost one
 // pass counting newlines. A file whose quote character is not ASCII keeps
 // record numbers, which are right up to the first difference.
@@ -58,7 +60,7 @@ func physicalLines(ctx context.Context, db *duck.DB, table string, scan *sources
 // countLines counts the lines of a file's text (a last line without a
 // newline counts), decompressed as every kind reads it.
 func countLines(path string) (int64, error) {
-	r, err := sources.OpenFile(path)
+	r, err := fileset.Open(path)
 	if err != nil {
 		return 0, err
 	}
@@ -102,7 +104,7 @@ func setLines(ctx context.Context, db *duck.DB, table string, scan *sources.Scan
 		}
 	}()
 	rec := scan.FirstLine
-	err := scan.RecordLines(ctx, f, func(line int64) error {
+	err := file.RecordLines(ctx, scan, f, func(line int64) error {
 		b.Field(0).(*array.Int64Builder).Append(rec)
 		b.Field(1).(*array.Int64Builder).Append(line)
 		rec++

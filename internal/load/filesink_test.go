@@ -15,6 +15,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/fileset"
 	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
 
@@ -156,7 +157,7 @@ func TestValidLengthCuts(t *testing.T) {
 	}
 	for _, uri := range []string{"midline", "midgzip"} {
 		_, _, err := loadInto(t, sources.Location{Role: "sink", URI: uri, Options: map[string]any{"kind": "csv"}, BaseDir: dir})
-		if !errors.Is(err, sources.ErrValidLength) || !strings.Contains(err.Error(), "valid-length") || !strings.Contains(err.Error(), uri+"/part-0.csv") {
+		if !errors.Is(err, fileset.ErrValidLength) || !strings.Contains(err.Error(), "valid-length") || !strings.Contains(err.Error(), uri+"/part-0.csv") {
 			t.Errorf("%s: err = %v, want ErrValidLength naming both files", uri, err)
 		}
 	}

@@ -156,7 +156,7 @@ func drop(ctx context.Context, db *duck.DB, table string) {
 // source's Input with Rows and Columns (the table's columns without the
 // provenance ones, with their DuckDB types) set.
 //
-// Errors are the source's (sources.ErrInvalidLocation, sources.ErrNoFiles,
+// Errors are the source's (sources.ErrInvalidLocation, fileset.ErrNoFiles,
 // a value or row that cannot be read, naming file and line), a DuckDB
 // reader's (shortened to its first lines: file, line, what was found), a
 // declared type a value does not convert to (naming file, line, column and

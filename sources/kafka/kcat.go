@@ -13,6 +13,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/fileset"
 	"github.com/reconcile-dev/reconcile/sources/internal/jsontext"
 )
 
@@ -70,7 +71,7 @@ type kcatPart struct {
 // file and line; a record that does not decode is an ErrRecord (or,
 // with bad_records: report, listed).
 func (s *kcatSource) Read(ctx context.Context) (*sources.Input, array.RecordReader, error) {
-	in, files, _, err := sources.ListInput(ctx, s.loc, "kcat", s.rec.declared, nil)
+	in, files, _, err := fileset.ListInput(ctx, s.loc, "kcat", s.rec.declared, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -119,7 +120,7 @@ func (s *kcatSource) Read(ctx context.Context) (*sources.Input, array.RecordRead
 		return nil
 	}
 	for _, f := range files {
-		err := sources.Lines(ctx, f, nil, func(line []byte, n int64) error {
+		err := fileset.Lines(ctx, f, nil, func(line []byte, n int64) error {
 			where := func() string { return fmt.Sprintf("%s:%d", f.Name, n) }
 			v, err := env.ParseBytes(line)
 			if err == nil && v.Type() != fastjson.TypeObject {

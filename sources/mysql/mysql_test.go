@@ -396,12 +396,12 @@ func TestParseTableName(t *testing.T) {
 		got, err := mysql.ParseTableName(tt.in)
 		if tt.want == nil {
 			if err == nil {
-				t.Errorf("ParseMySQLTableName(%q) = %q, want an error", tt.in, got)
+				t.Errorf("ParseTableName(%q) = %q, want an error", tt.in, got)
 			}
 			continue
 		}
 		if err != nil || strings.Join(got, "|") != strings.Join(tt.want, "|") {
-			t.Errorf("ParseMySQLTableName(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+			t.Errorf("ParseTableName(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 		}
 	}
 	if got := mysql.Ident("a`b"); got != "`a``b`" {

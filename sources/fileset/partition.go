@@ -1,13 +1,15 @@
-package sources
+package fileset
 
 import (
 	"fmt"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
-// partitionSpec is the partitions: option of a file kind: Hive-style
+// Partitions is the partitions: option of a file kind: Hive-style
 // partition folders ("dt=2026-11-30/hour=03/part-…") whose names become
 // text columns of every record of the files below them.
 //
@@ -20,7 +22,7 @@ import (
 // (Flink's partition.default-name). A value is read as written, after %XX
 // is decoded (FileUtils.unescapePathName): never sniffed, so "03" stays
 // "03"; the default partition name reads as NULL.
-type partitionSpec struct {
+type Partitions struct {
 	// all is partitions: true: every key=value folder below the root is a
 	// partition column, keys as the first file's path names them.
 	all bool
@@ -36,7 +38,7 @@ var defaultPartitionNames = map[string]bool{"__HIVE_DEFAULT_PARTITION__": true, 
 
 // Partitions reads the partitions: option: true (every key=value folder),
 // false (none), or a list of key names. nil means none.
-func readPartitions(o *Options) *partitionSpec {
+func ReadPartitions(o *sources.Options) *Partitions {
 	v, ok := o.Get("partitions")
 	if !ok {
 		return nil
@@ -46,9 +48,9 @@ func readPartitions(o *Options) *partitionSpec {
 		if !t {
 			return nil
 		}
-		return &partitionSpec{all: true}
+		return &Partitions{all: true}
 	case []any:
-		p := &partitionSpec{}
+		p := &Partitions{}
 		seen := map[string]bool{}
 		for _, n := range t {
 			s, isStr := n.(string)
@@ -57,7 +59,7 @@ func readPartitions(o *Options) *partitionSpec {
 				o.Fail(fmt.Errorf("option partitions: %v is not a column name", n))
 			case seen[strings.ToLower(s)]:
 				o.Fail(fmt.Errorf("option partitions: %s is named twice", s))
-			case s == FileColumn || s == LineColumn || s == RowColumn:
+			case s == sources.FileColumn || s == sources.LineColumn || s == sources.RowColumn:
 				o.Fail(fmt.Errorf("option partitions: %s is reserved for provenance", s))
 			}
 			seen[strings.ToLower(s)] = true
@@ -72,8 +74,8 @@ func readPartitions(o *Options) *partitionSpec {
 	return nil
 }
 
-// namesOf returns the partition columns (nil without partitions).
-func (p *partitionSpec) namesOf() []string {
+// Names returns the partition columns (nil without partitions).
+func (p *Partitions) Names() []string {
 	if p == nil {
 		return nil
 	}
@@ -82,7 +84,7 @@ func (p *partitionSpec) namesOf() []string {
 
 // fresh returns a copy to read another set of files with (a listing's
 // first file sets the keys of partitions: true).
-func (p *partitionSpec) fresh() *partitionSpec {
+func (p *Partitions) fresh() *Partitions {
 	if p == nil {
 		return nil
 	}
@@ -97,7 +99,7 @@ func (p *partitionSpec) fresh() *partitionSpec {
 // messages), from the key=value folders between root and the file. Errors
 // name the file and, for a layout that differs from the first file's, that
 // file too.
-func (p *partitionSpec) values(root, path, name string) ([]*string, error) {
+func (p *Partitions) values(root, path, name string) ([]*string, error) {
 	rel, err := filepath.Rel(root, filepath.Dir(path))
 	if err != nil || strings.HasPrefix(rel, "..") {
 		rel = ""
@@ -111,10 +113,10 @@ func (p *partitionSpec) values(root, path, name string) ([]*string, error) {
 		}
 		k, v = unescapePathName(k), unescapePathName(v)
 		if !utf8.ValidString(k) || !utf8.ValidString(v) {
-			return nil, fmt.Errorf("%w: %s: the partition folder %s decodes to %q, which is not UTF-8 text; a partition key and value must be text", ErrInvalidLocation, name, seg, k+"="+v)
+			return nil, fmt.Errorf("%w: %s: the partition folder %s decodes to %q, which is not UTF-8 text; a partition key and value must be text", sources.ErrInvalidLocation, name, seg, k+"="+v)
 		}
 		if _, dup := vals[k]; dup {
-			return nil, fmt.Errorf("%w: %s: partition key %s appears in two folders of its path", ErrInvalidLocation, name, k)
+			return nil, fmt.Errorf("%w: %s: partition key %s appears in two folders of its path", sources.ErrInvalidLocation, name, k)
 		}
 		keys = append(keys, k)
 		if defaultPartitionNames[v] {
@@ -126,18 +128,18 @@ func (p *partitionSpec) values(root, path, name string) ([]*string, error) {
 	if p.all {
 		if p.first == "" {
 			if len(keys) == 0 {
-				return nil, fmt.Errorf("%w: partitions: true, but %s lies in no key=value folder below %s", ErrInvalidLocation, name, root)
+				return nil, fmt.Errorf("%w: partitions: true, but %s lies in no key=value folder below %s", sources.ErrInvalidLocation, name, root)
 			}
 			p.names, p.first = keys, name
 		} else if strings.Join(keys, "/") != strings.Join(p.names, "/") {
-			return nil, fmt.Errorf("%w: %s lies in partition folders %s, %s in %s; every file of one input must have the same partition keys", ErrInvalidLocation, name, keyList(keys), p.first, keyList(p.names))
+			return nil, fmt.Errorf("%w: %s lies in partition folders %s, %s in %s; every file of one input must have the same partition keys", sources.ErrInvalidLocation, name, keyList(keys), p.first, keyList(p.names))
 		}
 	}
 	out := make([]*string, len(p.names))
 	for i, n := range p.names {
 		v, ok := vals[n]
 		if !ok {
-			return nil, fmt.Errorf("%w: %s lies in no %s=… folder below %s (partitions: %s)", ErrInvalidLocation, name, n, root, strings.Join(p.names, ", "))
+			return nil, fmt.Errorf("%w: %s lies in no %s=… folder below %s (partitions: %s)", sources.ErrInvalidLocation, name, n, root, strings.Join(p.names, ", "))
 		}
 		out[i] = v
 	}

@@ -1,4 +1,4 @@
-package sources_test
+package file_test
 
 import (
 	"context"

@@ -1,6 +1,6 @@
 //go:build !linux && !darwin && !freebsd && !netbsd
 
-package sources
+package fileset
 
 import (
 	"os"

@@ -1,6 +1,6 @@
 //go:build darwin || freebsd || netbsd
 
-package sources
+package fileset
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package sources
+package fileset
 
 import (
 	"bufio"
@@ -6,6 +6,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // Lines calls fn for every non-blank line of a file of a scan (opened as
@@ -17,8 +19,8 @@ import (
 // it and, on line 1, without a UTF-8 byte-order mark. An error of fn stops
 // the read and is returned as it is; a read error names the file and the
 // last line read.
-func Lines(ctx context.Context, sf ScanFile, check, fn func(line []byte, n int64) error) error {
-	f, err := sf.Open()
+func Lines(ctx context.Context, sf sources.ScanFile, check, fn func(line []byte, n int64) error) error {
+	f, err := OpenScanFile(sf)
 	if err != nil {
 		return err
 	}

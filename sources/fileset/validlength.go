@@ -1,4 +1,4 @@
-package sources
+package fileset
 
 import (
 	"crypto/sha256"
@@ -9,44 +9,18 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // validLengthSuffix is Flink's BucketingSink default validLengthSuffix.
 const validLengthSuffix = ".valid-length"
 
-// ValidLength is a valid-length side file applied to a part file: only the
-// first Length bytes of the part file, as stored, are its committed output.
-//
-// Flink's legacy BucketingSink (and RollingSink before it), restoring from a
-// checkpoint on a file system without truncate(), leaves the part file at
-// its full length — the bytes written after the checkpoint included — and
-// writes beside it "<validLengthPrefix><part><validLengthSuffix>" (by
-// default "_part-0-0.valid-length"; "." is a common prefix too) holding the
-// committed length, written with Java's DataOutputStream.writeUTF of
-// Long.toString(length): a 2-byte big-endian byte count, then the decimal
-// digits in (modified) UTF-8 (BucketingSink.handleRestoredBucketState;
-// java.io.DataOutputStream.writeUTF).
-//
-// The length counts the bytes as stored: for a compressed part file, the
-// compressed bytes (the sink's writer reports the position of the
-// underlying stream). Reading one is decided in ScanFile.Open.
-type ValidLength struct {
-	// SideFile is the side file (its path; relative to the spec's folder in
-	// an Input).
-	SideFile string `json:"side_file"`
-	// SideSHA256 is the SHA-256 of the side file's bytes, lower-case hex.
-	SideSHA256 string `json:"side_file_sha256"`
-	// Length is the committed length of the part file in bytes, as stored.
-	Length int64 `json:"length"`
-	// PartBytes is the part file's size when it was listed.
-	PartBytes int64 `json:"-"`
-}
-
 // findValidLength returns the valid-length side file of part, or nil when
 // it has none. Both namings ("_<part>.valid-length" and
 // ".<part>.valid-length") are looked for; a part file with both is an
 // error, as is one that does not parse (ErrValidLength).
-func findValidLength(part string) (*ValidLength, error) {
+func findValidLength(part string) (*sources.ValidLength, error) {
 	dir, name := filepath.Dir(part), filepath.Base(part)
 	var found []string
 	for _, prefix := range []string{"_", "."} {
@@ -69,7 +43,7 @@ func findValidLength(part string) (*ValidLength, error) {
 // big-endian count and that many bytes of decimal digits (no sign, no
 // leading zero, as Long.toString writes a length), and the length must not
 // exceed part's size. Errors wrap ErrValidLength and name both files.
-func ParseValidLength(side, part string) (*ValidLength, error) {
+func ParseValidLength(side, part string) (*sources.ValidLength, error) {
 	data, err := readSmall(side, 2+1<<16)
 	if err != nil {
 		return nil, fmt.Errorf("%w %s (of %s): %w", ErrValidLength, side, part, err)
@@ -86,7 +60,7 @@ func ParseValidLength(side, part string) (*ValidLength, error) {
 		return nil, fmt.Errorf("%w %s gives a committed length of %d bytes, beyond the %d bytes of %s; the part file is not the one the sink committed", ErrValidLength, side, n, st.Size(), part)
 	}
 	sum := sha256.Sum256(data)
-	return &ValidLength{SideFile: side, SideSHA256: hex.EncodeToString(sum[:]), Length: n, PartBytes: st.Size()}, nil
+	return &sources.ValidLength{SideFile: side, SideSHA256: hex.EncodeToString(sum[:]), Length: n, PartBytes: st.Size()}, nil
 }
 
 // decodeValidLength decodes DataOutputStream.writeUTF of a decimal length.

@@ -1,4 +1,4 @@
-package sources
+package fileset
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // The files of an input are hashed in the background: Input.Hashed gives
@@ -29,11 +31,11 @@ func TestFingerprintInBackground(t *testing.T) {
 		sum := sha256.Sum256([]byte(body))
 		paths, want = append(paths, p), append(want, hex.EncodeToString(sum[:]))
 	}
-	files, err := startFingerprints(context.Background(), paths)
+	files, _, err := startFingerprints(context.Background(), paths)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := &Input{Files: files}
+	in := &sources.Input{Files: files}
 	if err := in.Hashed(); err != nil {
 		t.Fatal(err)
 	}
@@ -46,16 +48,17 @@ func TestFingerprintInBackground(t *testing.T) {
 	// Listed at 8 bytes, hashed at 9.
 	done := make(chan struct{})
 	close(done)
-	f := File{Path: "a.csv", Bytes: 8, hash: &hashing{done: done, sum: want[0], bytes: 9}}
-	if err := f.hashed(); !errors.Is(err, ErrChanged) || f.SHA256 != "" || !strings.Contains(err.Error(), "a.csv was 8 bytes when listed, 9 bytes when hashed") {
-		t.Errorf("err = %v, SHA-256 %q; want ErrChanged and no SHA-256", err, f.SHA256)
+	grown := &sources.Input{Files: []sources.File{{Path: "a.csv", Bytes: 8}}}
+	grown.Files[0].Track(&fileState{hash: &hashing{done: done, sum: want[0], bytes: 9}})
+	if err := grown.Hashed(); !errors.Is(err, sources.ErrChanged) || grown.Files[0].SHA256 != "" || !strings.Contains(err.Error(), "a.csv was 8 bytes when listed, 9 bytes when hashed") {
+		t.Errorf("err = %v, SHA-256 %q; want ErrChanged and no SHA-256", err, grown.Files[0].SHA256)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	files, err = startFingerprints(ctx, paths)
+	files, _, err = startFingerprints(ctx, paths)
 	if err == nil {
-		err = (&Input{Files: files}).Hashed()
+		err = (&sources.Input{Files: files}).Hashed()
 	}
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v, want context.Canceled", err)
@@ -83,8 +86,8 @@ func TestFingerprintManyFiles(t *testing.T) {
 	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
 		t.Skip("cannot lower the descriptor limit:", err)
 	}
-	files, err := startFingerprints(context.Background(), paths)
-	in := &Input{Files: files}
+	files, _, err := startFingerprints(context.Background(), paths)
+	in := &sources.Input{Files: files}
 	if err == nil {
 		err = in.Hashed()
 	}
@@ -115,11 +118,14 @@ func TestUnchangedRewrittenInPlace(t *testing.T) {
 	if err := os.Chtimes(p, mtime, mtime); err != nil {
 		t.Fatal(err)
 	}
-	files, err := Fingerprint(context.Background(), []string{p})
+	files, states, err := startFingerprints(context.Background(), []string{p})
+	if err == nil {
+		err = (&sources.Input{Files: files}).Hashed()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := changeTime(files[0].info); !ok {
+	if _, ok := changeTime(states[0].info); !ok {
 		t.Skip("this system's stat gives no inode change time")
 	}
 	if err := files[0].Unchanged(); err != nil {
@@ -145,15 +151,15 @@ func TestUnchangedRewrittenInPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, _ := changeTime(files[0].info)
+	before, _ := changeTime(states[0].info)
 	if after, _ := changeTime(now); after.Equal(before) {
 		t.Skip("this file system's change time did not move in 50 ms (a coarse clock): nothing to tell the rewrite by here")
 	}
-	if !os.SameFile(files[0].info, now) || now.Size() != files[0].Bytes || !now.ModTime().Equal(mtime) {
+	if !os.SameFile(states[0].info, now) || now.Size() != files[0].Bytes || !now.ModTime().Equal(mtime) {
 		t.Fatalf("the rewrite changed identity, size or modification time (%v, %d bytes); the case tests nothing", now.ModTime(), now.Size())
 	}
 	err = files[0].Unchanged()
-	if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), p+" was changed in place") {
+	if !errors.Is(err, sources.ErrChanged) || !strings.Contains(err.Error(), p+" was changed in place") {
 		t.Errorf("rewritten in place: err = %v, want ErrChanged naming the file", err)
 	}
 }

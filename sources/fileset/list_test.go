@@ -1,4 +1,4 @@
-package sources_test
+package fileset_test
 
 import (
 	"encoding/binary"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/fileset"
 )
 
 // writeTree writes files (slash-separated path → content) below dir.
@@ -45,7 +46,7 @@ func rels(dir string, paths []string) []string {
 
 // Every file a folder or glob matches is read or skipped with the reason of
 // the commit rule that claims it, and only committed part files are read.
-func TestListFilesCommitRules(t *testing.T) {
+func TestListCommitRules(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
 		"out/2026-11-30--03/part-4005733d-0":                            "a\n",
@@ -65,7 +66,7 @@ func TestListFilesCommitRules(t *testing.T) {
 		"out/deep/er/still/part-7":                                      "j\n",
 		"out/2026-11-30--03/_weird":                                     "k\n",
 	})
-	l, err := sources.ListFiles("out", dir)
+	l, err := fileset.List("out", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,15 +106,15 @@ func TestListFilesCommitRules(t *testing.T) {
 	}
 
 	// ** matches any depth; a glob's folder match is read as a folder.
-	if l, err := sources.ListFiles("out/**/part-*", dir); err != nil || len(l.Files) != 2 {
+	if l, err := fileset.List("out/**/part-*", dir); err != nil || len(l.Files) != 2 {
 		t.Errorf("out/**/part-*: %v, %v; want part-4005733d-0 and part-7", l, err)
 	}
-	if l, err := sources.ListFiles("out/deep/*", dir); err != nil || len(l.Files) != 1 {
+	if l, err := fileset.List("out/deep/*", dir); err != nil || len(l.Files) != 1 {
 		t.Errorf("out/deep/* (a folder): %v, %v; want part-7 read", l, err)
 	}
 	// Only uncommitted files matched: no committed record, which is a
 	// finding (the listing comes with it), not "no files match".
-	if l, err := sources.ListFiles("out/*/.part-*", dir); !errors.Is(err, sources.ErrOnlyUncommitted) || l == nil || len(l.Files) != 0 || len(l.Skipped) == 0 {
+	if l, err := fileset.List("out/*/.part-*", dir); !errors.Is(err, fileset.ErrOnlyUncommitted) || l == nil || len(l.Files) != 0 || len(l.Skipped) == 0 {
 		t.Errorf("only hidden files matched: %v, err = %v, want ErrOnlyUncommitted with the skipped files", l, err)
 	}
 	// A folder with no file at all, or only a commit marker, is an error.
@@ -121,15 +122,15 @@ func TestListFilesCommitRules(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "fixin_marker"), 0o755)
 	os.WriteFile(filepath.Join(dir, "fixin_marker", "_SUCCESS"), nil, 0o644)
 	for _, p := range []string{"fixin_empty", "fixin_marker", "fixin_none/*.csv"} {
-		if _, err := sources.ListFiles(p, dir); !errors.Is(err, sources.ErrNoFiles) {
+		if _, err := fileset.List(p, dir); !errors.Is(err, fileset.ErrNoFiles) {
 			t.Errorf("%s: err = %v, want ErrNoFiles", p, err)
 		}
 	}
 	// A file named outright is read.
-	if l, err := sources.ListFiles("out/2026-11-30--03/_weird", dir); err != nil || len(l.Files) != 1 {
+	if l, err := fileset.List("out/2026-11-30--03/_weird", dir); err != nil || len(l.Files) != 1 {
 		t.Errorf("a hidden file named outright is read: %v %v", l, err)
 	}
-	if _, err := sources.ListFiles("out/[", dir); !errors.Is(err, sources.ErrInvalidLocation) {
+	if _, err := fileset.List("out/[", dir); !errors.Is(err, sources.ErrInvalidLocation) {
 		t.Errorf("malformed glob: err = %v, want ErrInvalidLocation", err)
 	}
 }
@@ -144,7 +145,7 @@ func TestValidLength(t *testing.T) {
 		"b/part-0-1":               "4\n5\n",
 		"b/.part-0-1.valid-length": writeUTF("4"),
 	})
-	l, err := sources.ListFiles("b", dir)
+	l, err := fileset.List("b", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func TestValidLength(t *testing.T) {
 		t.Errorf("part-0-0's valid length %+v, want 6 of 10 bytes from _part-0-0.valid-length", vl)
 	}
 	// A side file the pattern did not match still applies.
-	if l, err := sources.ListFiles("b/part-0-0", dir); err != nil || l.ValidLengths[filepath.Join(dir, "b", "part-0-0")] == nil {
+	if l, err := fileset.List("b/part-0-0", dir); err != nil || l.ValidLengths[filepath.Join(dir, "b", "part-0-0")] == nil {
 		t.Errorf("part-0-0 named outright: %v %v, want its valid length applied", l, err)
 	}
 
@@ -181,8 +182,8 @@ func TestValidLength(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			d := t.TempDir()
 			writeTree(t, d, map[string]string{"p/part-0-0": "1\n2\n3\n4\n5\n", "p/_part-0-0.valid-length": c.side})
-			_, err := sources.ListFiles("p", d)
-			if !errors.Is(err, sources.ErrValidLength) || !strings.Contains(err.Error(), c.want) ||
+			_, err := fileset.List("p", d)
+			if !errors.Is(err, fileset.ErrValidLength) || !strings.Contains(err.Error(), c.want) ||
 				!strings.Contains(err.Error(), "_part-0-0.valid-length") || !strings.Contains(err.Error(), "part-0-0") {
 				t.Errorf("err = %v, want ErrValidLength naming both files and %q", err, c.want)
 			}
@@ -190,12 +191,12 @@ func TestValidLength(t *testing.T) {
 	}
 	d := t.TempDir()
 	writeTree(t, d, map[string]string{"p/part-0-0": "1\n", "p/_part-0-0.valid-length": writeUTF("2"), "p/.part-0-0.valid-length": writeUTF("2")})
-	if _, err := sources.ListFiles("p", d); !errors.Is(err, sources.ErrValidLength) || !strings.Contains(err.Error(), "two valid-length files") {
+	if _, err := fileset.List("p", d); !errors.Is(err, fileset.ErrValidLength) || !strings.Contains(err.Error(), "two valid-length files") {
 		t.Errorf("two side files: err = %v", err)
 	}
 	d = t.TempDir()
 	writeTree(t, d, map[string]string{"p/part-0-1": "1\n", "p/_part-0-0.valid-length": writeUTF("2")})
-	if _, err := sources.ListFiles("p", d); !errors.Is(err, sources.ErrValidLength) || !strings.Contains(err.Error(), "does not exist") {
+	if _, err := fileset.List("p", d); !errors.Is(err, fileset.ErrValidLength) || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("a side file without its part file: err = %v", err)
 	}
 }
@@ -205,17 +206,17 @@ func TestValidLength(t *testing.T) {
 // naming it (before, reconcile drained it reading the header and then
 // waited forever to open it again); among a folder's files it is skipped
 // with the reason, and the others are read.
-func TestListFilesNamedPipe(t *testing.T) {
+func TestListNamedPipe(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"out/part-0.csv": "id\n1\n"})
 	fifo := filepath.Join(dir, "out", "part-1.csv")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skip("no named pipes here:", err)
 	}
-	if _, err := sources.ListFiles(fifo, ""); !errors.Is(err, sources.ErrInvalidLocation) || !strings.Contains(err.Error(), "part-1.csv is not a regular file") {
+	if _, err := fileset.List(fifo, ""); !errors.Is(err, sources.ErrInvalidLocation) || !strings.Contains(err.Error(), "part-1.csv is not a regular file") {
 		t.Errorf("the pipe as the input: err = %v, want ErrInvalidLocation naming it", err)
 	}
-	l, err := sources.ListFiles(filepath.Join(dir, "out"), "")
+	l, err := fileset.List(filepath.Join(dir, "out"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +236,7 @@ func TestListFilesNamedPipe(t *testing.T) {
 // word, and a link given as the location matched no file. A link that
 // points to nothing, and a link to a folder it lies in, are errors naming
 // it (before, a dangling link was dropped silently).
-func TestListFilesSymlinks(t *testing.T) {
+func TestListSymlinks(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
 		"sink/part-0":  "id\n1\n",
@@ -256,7 +257,7 @@ func TestListFilesSymlinks(t *testing.T) {
 		{"sink/**", "sink/part-0 sink/part-0-link sink/replay/part-9"},
 		{"sink/replay", "sink/replay/part-9"},
 	} {
-		l, err := sources.ListFiles(tc.pattern, dir)
+		l, err := fileset.List(tc.pattern, dir)
 		if err != nil {
 			t.Errorf("%s: %v", tc.pattern, err)
 			continue
@@ -271,8 +272,8 @@ func TestListFilesSymlinks(t *testing.T) {
 
 	link("/nonexistent-reconcile-target", "sink/part-1")
 	for _, pattern := range []string{"sink", "sink/*", "sink/**", "sink/part-1"} {
-		_, err := sources.ListFiles(pattern, dir)
-		if !errors.Is(err, sources.ErrLink) || !strings.Contains(err.Error(), filepath.Join("sink", "part-1")+": it points to /nonexistent-reconcile-target, which does not exist") {
+		_, err := fileset.List(pattern, dir)
+		if !errors.Is(err, fileset.ErrLink) || !strings.Contains(err.Error(), filepath.Join("sink", "part-1")+": it points to /nonexistent-reconcile-target, which does not exist") {
 			t.Errorf("dangling link, %s: err = %v, want ErrLink naming sink/part-1", pattern, err)
 		}
 	}
@@ -282,8 +283,8 @@ func TestListFilesSymlinks(t *testing.T) {
 
 	link("..", "sink/loop")
 	for _, pattern := range []string{"sink", "sink/*"} {
-		_, err := sources.ListFiles(pattern, dir)
-		if !errors.Is(err, sources.ErrLink) || !strings.Contains(err.Error(), "loop: it points to the folder") {
+		_, err := fileset.List(pattern, dir)
+		if !errors.Is(err, fileset.ErrLink) || !strings.Contains(err.Error(), "loop: it points to the folder") {
 			t.Errorf("a loop, %s: err = %v, want ErrLink naming sink/loop", pattern, err)
 		}
 	}
@@ -299,7 +300,7 @@ func TestListFilesSymlinks(t *testing.T) {
 	writeTree(t, dir, map[string]string{"sink/_temporary/0/part-3": "id\n3\n"})
 	link("..", "sink/_temporary/0/loop")
 	for _, pattern := range []string{"sink", "sink/*"} {
-		l, err := sources.ListFiles(pattern, dir)
+		l, err := fileset.List(pattern, dir)
 		if err != nil {
 			t.Errorf("skipped links, %s: %v", pattern, err)
 			continue
@@ -321,14 +322,14 @@ func TestListFilesSymlinks(t *testing.T) {
 	// hidden name, refused elsewhere (before, the listing walked the whole
 	// file system into it).
 	link("/", "sink/.root")
-	if _, err := sources.ListFiles("sink", dir); err != nil {
+	if _, err := fileset.List("sink", dir); err != nil {
 		t.Errorf("a hidden link to /: %v", err)
 	}
 	if err := os.Remove(filepath.Join(dir, "sink", ".root")); err != nil {
 		t.Fatal(err)
 	}
 	link("/", "sink/root")
-	if _, err := sources.ListFiles("sink", dir); !errors.Is(err, sources.ErrLink) || !strings.Contains(err.Error(), "root: it points to the folder /, which holds it") {
+	if _, err := fileset.List("sink", dir); !errors.Is(err, fileset.ErrLink) || !strings.Contains(err.Error(), "root: it points to the folder /, which holds it") {
 		t.Errorf("a link to /: err = %v, want ErrLink naming sink/root", err)
 	}
 }

@@ -1,4 +1,4 @@
-package sources
+package file
 
 import (
 	"context"
@@ -9,12 +9,15 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
+	pqfile "github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/fileset"
 )
 
 func init() {
-	Register("parquet", openParquet, "pq")
+	sources.Register("parquet", openParquet, "pq")
 }
 
 // parquetSource reads Apache Parquet files. Every file is read with its own
@@ -25,22 +28,22 @@ func init() {
 // files, the column and both types. A Parquet file compresses its pages
 // itself: a .parquet.gz or .parquet.zst is refused, not unpacked, and a
 // valid-length side file that cuts one is refused (its footer is at the
-// end). Options: partitions (see partitionSpec), types.
+// end). Options: partitions (see Partitions), types.
 //
 // It implements Scanner: an engine may read the files itself (DuckDB's
 // read_parquet), one run of files of one schema at a time, each column cast
 // to its unified type (Scan.Types). Read decodes them with pqarrow. It
 // implements UncommittedReader.
 type parquetSource struct {
-	loc        Location
-	partitions *partitionSpec
-	declared   []Column
-	ls         *listed
+	loc        sources.Location
+	partitions *fileset.Partitions
+	declared   []sources.Column
+	ls         *fileset.Listed
 }
 
-func openParquet(loc Location) (Source, error) {
-	o := NewOptions("parquet", loc.Options)
-	parts := readPartitions(o)
+func openParquet(loc sources.Location) (sources.Source, error) {
+	o := sources.NewOptions("parquet", loc.Options)
+	parts := fileset.ReadPartitions(o)
 	types := o.Types()
 	if err := o.Err(); err != nil {
 		return nil, err
@@ -52,8 +55,8 @@ func (s *parquetSource) Close() error { return nil }
 
 // prepare lists and fingerprints the files, reads each one's schema and
 // unifies them.
-func (s *parquetSource) prepare(ctx context.Context) (*Input, []ScanFile, []arrow.Field, error) {
-	in, files, ls, err := ListInput(ctx, s.loc, "parquet", s.declared, s.partitions)
+func (s *parquetSource) prepare(ctx context.Context) (*sources.Input, []sources.ScanFile, []arrow.Field, error) {
+	in, files, ls, err := fileset.ListInput(ctx, s.loc, "parquet", s.declared, s.partitions)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -70,15 +73,15 @@ func (s *parquetSource) prepare(ctx context.Context) (*Input, []ScanFile, []arro
 
 // parquetFields reads each file's schema into files[i].Columns and returns
 // the unified columns.
-func parquetFields(files []ScanFile) ([]arrow.Field, error) {
+func parquetFields(files []sources.ScanFile) ([]arrow.Field, error) {
 	schemas := make([][]arrow.Field, len(files))
 	for i := range files {
 		f := &files[i]
-		if f.Compression != NoCompression {
-			return nil, fmt.Errorf("%w: %s: a Parquet file compresses its pages itself; a %s-compressed Parquet file is not read (decompress it first)", ErrInvalidLocation, f.Name, f.Compression)
+		if f.Compression != sources.NoCompression {
+			return nil, fmt.Errorf("%w: %s: a Parquet file compresses its pages itself; a %s-compressed Parquet file is not read (decompress it first)", sources.ErrInvalidLocation, f.Name, f.Compression)
 		}
 		if f.Cut() {
-			return nil, fmt.Errorf("%w %s gives %s a committed length of %d of its %d bytes, but a Parquet file cannot be cut: its footer is at its end", ErrValidLength, f.ValidLength.SideFile, f.Name, f.ValidLength.Length, f.Size)
+			return nil, fmt.Errorf("%w %s gives %s a committed length of %d of its %d bytes, but a Parquet file cannot be cut: its footer is at its end", fileset.ErrValidLength, f.ValidLength.SideFile, f.Name, f.ValidLength.Length, f.Size)
 		}
 		sc, err := parquetSchema(f.Path)
 		if err != nil {
@@ -94,9 +97,9 @@ func parquetFields(files []ScanFile) ([]arrow.Field, error) {
 				return nil, fmt.Errorf("%w: %s: column %s is DECIMAL(%d,%d); the engine holds at most 38 digits exactly", ErrSchema, f.Name, fd.Name, d.Precision, d.Scale)
 			}
 		}
-		f.Columns = make([]Column, len(fs))
+		f.Columns = make([]sources.Column, len(fs))
 		for j, fd := range fs {
-			f.Columns[j] = Column{Name: fd.Name, Type: duckType(fd.Type)}
+			f.Columns[j] = sources.Column{Name: fd.Name, Type: duckType(fd.Type)}
 		}
 	}
 	return unifyParquet(files, schemas)
@@ -107,8 +110,8 @@ func parquetFields(files []ScanFile) ([]arrow.Field, error) {
 // and Read will load them before declared types apply. Errors are those of
 // Read: a compressed or cut Parquet file, files whose schemas cannot be
 // unified.
-func (s *parquetSource) Schema(ctx context.Context) ([]Column, error) {
-	files, parts, err := listSchema(ctx, s.loc, s.partitions)
+func (s *parquetSource) Schema(ctx context.Context) ([]sources.Column, error) {
+	files, parts, err := fileset.ListSchema(ctx, s.loc, s.partitions)
 	if err != nil {
 		return nil, err
 	}
@@ -119,32 +122,32 @@ func (s *parquetSource) Schema(ctx context.Context) ([]Column, error) {
 	if err := checkPartitionNames(fieldNames(fields), parts); err != nil {
 		return nil, err
 	}
-	out := make([]Column, 0, len(fields)+len(parts))
+	out := make([]sources.Column, 0, len(fields)+len(parts))
 	for _, f := range fields {
-		out = append(out, Column{Name: f.Name, Type: duckType(f.Type)})
+		out = append(out, sources.Column{Name: f.Name, Type: duckType(f.Type)})
 	}
 	for _, p := range parts {
-		out = append(out, Column{Name: p, Type: "VARCHAR"})
+		out = append(out, sources.Column{Name: p, Type: "VARCHAR"})
 	}
 	return out, nil
 }
 
 // Scan describes the files for an engine's own Parquet reader.
-func (s *parquetSource) Scan(ctx context.Context) (*Input, *Scan, error) {
+func (s *parquetSource) Scan(ctx context.Context) (*sources.Input, *sources.Scan, error) {
 	in, files, fields, err := s.prepare(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	types := make([]Column, len(fields))
+	types := make([]sources.Column, len(fields))
 	for i, f := range fields {
-		types[i] = Column{Name: f.Name, Type: duckType(f.Type)}
+		types[i] = sources.Column{Name: f.Name, Type: duckType(f.Type)}
 	}
-	return in, &Scan{Format: FormatParquet, Files: files, FirstLine: 1, Partitions: in.Partitions, Types: types}, nil
+	return in, &sources.Scan{Format: sources.FormatParquet, Files: files, FirstLine: 1, Partitions: in.Partitions, Types: types}, nil
 }
 
 // Read decodes the files with pqarrow, in batches of at most BatchRows rows,
 // each column converted to its unified type.
-func (s *parquetSource) Read(ctx context.Context) (*Input, array.RecordReader, error) {
+func (s *parquetSource) Read(ctx context.Context) (*sources.Input, array.RecordReader, error) {
 	in, files, fields, err := s.prepare(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -159,23 +162,23 @@ func (s *parquetSource) Read(ctx context.Context) (*Input, array.RecordReader, e
 // ReadUncommitted reads one uncommitted file of the listing with its own
 // schema.
 func (s *parquetSource) ReadUncommitted(ctx context.Context, name string) (array.RecordReader, error) {
-	f, err := s.ls.uncommittedFile(name, false)
+	f, err := s.ls.UncommittedFile(name, false)
 	if err != nil {
 		return nil, err
 	}
-	files := []ScanFile{f}
+	files := []sources.ScanFile{f}
 	fields, err := parquetFields(files)
 	if err != nil {
 		return nil, err
 	}
-	parts := s.ls.partitions.namesOf()
+	parts := s.ls.PartitionNames()
 	if err := checkPartitionNames(fieldNames(fields), parts); err != nil {
 		return nil, err
 	}
 	return s.readFiles(ctx, files, fields, parts, nil)
 }
 
-func (s *parquetSource) readFiles(ctx context.Context, files []ScanFile, fields []arrow.Field, parts []string, progress io.Writer) (array.RecordReader, error) {
+func (s *parquetSource) readFiles(ctx context.Context, files []sources.ScanFile, fields []arrow.Field, parts []string, progress io.Writer) (array.RecordReader, error) {
 	all := make([]arrow.Field, 0, len(fields)+len(parts))
 	for _, f := range fields {
 		f.Metadata = arrow.Metadata{}
@@ -185,7 +188,7 @@ func (s *parquetSource) readFiles(ctx context.Context, files []ScanFile, fields 
 	for _, p := range parts {
 		all = append(all, arrow.Field{Name: p, Type: arrow.BinaryTypes.String, Nullable: true})
 	}
-	return ReadRows(ctx, all, ReadOptions{Progress: progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *RowWriter) error {
+	return sources.ReadRows(ctx, all, sources.ReadOptions{Progress: progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *sources.RowWriter) error {
 		for _, f := range files {
 			if err := readParquetFile(ctx, f, all[:len(fields)], w); err != nil {
 				return err
@@ -196,11 +199,11 @@ func (s *parquetSource) readFiles(ctx context.Context, files []ScanFile, fields 
 }
 
 func openParquetFile(path string) (*pqarrow.FileReader, func(), error) {
-	pf, err := file.OpenParquetFile(path, false)
+	pf, err := pqfile.OpenParquetFile(path, false)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: BatchRows}, memory.DefaultAllocator)
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: sources.BatchRows}, memory.DefaultAllocator)
 	if err != nil {
 		pf.Close()
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
@@ -224,7 +227,7 @@ func parquetSchema(path string) (*arrow.Schema, error) {
 // readParquetFile appends the rows of one file: its columns in the order
 // and of the types of fields (converted where the file's own type differs),
 // then the file's partition values.
-func readParquetFile(ctx context.Context, f ScanFile, fields []arrow.Field, w *RowWriter) error {
+func readParquetFile(ctx context.Context, f sources.ScanFile, fields []arrow.Field, w *sources.RowWriter) error {
 	fr, closeFn, err := openParquetFile(f.Path)
 	if err != nil {
 		return err
@@ -278,7 +281,7 @@ func readParquetFile(ctx context.Context, f ScanFile, fields []arrow.Field, w *R
 
 // partitionFields are the schema fields of the partition columns w expects
 // after the files' own columns.
-func partitionFields(f ScanFile, w *RowWriter) []arrow.Field {
+func partitionFields(f sources.ScanFile, w *sources.RowWriter) []arrow.Field {
 	all := w.Fields()
 	return all[len(all)-len(f.Partition):]
 }

@@ -1,4 +1,4 @@
-package sources
+package file
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // ErrSchema is returned when the files of one input declare a column with
@@ -34,7 +35,7 @@ var ErrSchema = fault.Runtime.New("sources: files of one input differ in schema"
 // Anything else — an integer and text (a BIGINT 7 and a text "007"), a
 // decimal and a float, a timestamp of another unit — is an ErrSchema, never
 // a cast to one file's type (what DuckDB's read_parquet does by default).
-func unifyParquet(files []ScanFile, schemas [][]arrow.Field) ([]arrow.Field, error) {
+func unifyParquet(files []sources.ScanFile, schemas [][]arrow.Field) ([]arrow.Field, error) {
 	if len(files) == 0 {
 		return nil, nil
 	}

@@ -1,4 +1,4 @@
-package sources
+package file
 
 import (
 	"bytes"
@@ -13,11 +13,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/fileset"
 	"github.com/reconcile-dev/reconcile/sources/internal/jsontext"
 )
 
 func init() {
-	Register("ndjson", openNDJSON, "jsonl")
+	sources.Register("ndjson", openNDJSON, "jsonl")
 }
 
 // ndjsonSource reads newline-delimited JSON: one object per line, blank
@@ -29,7 +31,7 @@ func init() {
 // with encoding/json's UseNumber instead), true/false stay "true"/"false",
 // null is NULL and a nested object or array is kept as its JSON text. A key
 // given twice in one object, or two keys differing only in case, is an error
-// naming file and line. Options: partitions (see partitionSpec), types,
+// naming file and line. Options: partitions (see Partitions), types,
 // and dateformat, timestampformat, decimal_separator, thousands for values
 // written as JSON strings (ValueFormats, applied by the loader). JSON text
 // is UTF-8 (RFC 8259, section 8.1): there is no encoding option, and a
@@ -37,16 +39,16 @@ func init() {
 // surrogate pair without its other half, is an error naming file, line and
 // column (see ndjsonText). It implements UncommittedReader.
 type ndjsonSource struct {
-	loc        Location
-	partitions *partitionSpec
-	declared   []Column
-	formats    ValueFormats
-	ls         *listed
+	loc        sources.Location
+	partitions *fileset.Partitions
+	declared   []sources.Column
+	formats    sources.ValueFormats
+	ls         *fileset.Listed
 }
 
-func openNDJSON(loc Location) (Source, error) {
-	o := NewOptions("ndjson", loc.Options)
-	parts := readPartitions(o)
+func openNDJSON(loc sources.Location) (sources.Source, error) {
+	o := sources.NewOptions("ndjson", loc.Options)
+	parts := fileset.ReadPartitions(o)
 	types := o.Types()
 	formats := o.ValueFormats()
 	if err := o.Err(); err != nil {
@@ -59,8 +61,8 @@ func (s *ndjsonSource) Close() error { return nil }
 
 // Read lists and fingerprints the files, reads them once to learn their
 // keys (the columns), and returns the records of a second pass.
-func (s *ndjsonSource) Read(ctx context.Context) (*Input, array.RecordReader, error) {
-	in, files, ls, err := ListInput(ctx, s.loc, "ndjson", s.declared, s.partitions)
+func (s *ndjsonSource) Read(ctx context.Context) (*sources.Input, array.RecordReader, error) {
+	in, files, ls, err := fileset.ListInput(ctx, s.loc, "ndjson", s.declared, s.partitions)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -76,16 +78,16 @@ func (s *ndjsonSource) Read(ctx context.Context) (*Input, array.RecordReader, er
 // ReadUncommitted reads one uncommitted file of the listing, its columns
 // the keys it holds, up to its last line break when it is not compressed.
 func (s *ndjsonSource) ReadUncommitted(ctx context.Context, name string) (array.RecordReader, error) {
-	f, err := s.ls.uncommittedFile(name, true)
+	f, err := s.ls.UncommittedFile(name, true)
 	if err != nil {
 		return nil, err
 	}
-	return s.readFiles(ctx, []ScanFile{f}, s.ls.partitions.namesOf(), nil)
+	return s.readFiles(ctx, []sources.ScanFile{f}, s.ls.PartitionNames(), nil)
 }
 
 // readFiles reads the keys of files (the columns), then their records with
 // the partition columns.
-func (s *ndjsonSource) readFiles(ctx context.Context, files []ScanFile, parts []string, progress io.Writer) (array.RecordReader, error) {
+func (s *ndjsonSource) readFiles(ctx context.Context, files []sources.ScanFile, parts []string, progress io.Writer) (array.RecordReader, error) {
 	keys, err := ndjsonKeys(ctx, files)
 	if err != nil {
 		return nil, err
@@ -102,14 +104,14 @@ func (s *ndjsonSource) readFiles(ctx context.Context, files []ScanFile, parts []
 	for _, p := range parts {
 		fields = append(fields, arrow.Field{Name: p, Type: arrow.BinaryTypes.String, Nullable: true})
 	}
-	return ReadRows(ctx, fields, ReadOptions{Progress: progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *RowWriter) error {
+	return sources.ReadRows(ctx, fields, sources.ReadOptions{Progress: progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *sources.RowWriter) error {
 		builders := make([]*array.StringBuilder, len(fields))
 		for i := range fields {
 			builders[i] = w.Column(i).(*array.StringBuilder)
 		}
 		row := make([]*string, len(fields))
 		for _, f := range files {
-			err := Lines(ctx, f, ndjsonCheck(f.Name), func(line []byte, n int64) error {
+			err := fileset.Lines(ctx, f, ndjsonCheck(f.Name), func(line []byte, n int64) error {
 				ks, vals, err := ndjsonObject(line, f.Name, n)
 				if err != nil {
 					return err
@@ -224,12 +226,12 @@ func jsonText(raw json.RawMessage) *string {
 
 // ndjsonKeys reads every object's keys: the columns, in order of first
 // appearance.
-func ndjsonKeys(ctx context.Context, files []ScanFile) ([]string, error) {
+func ndjsonKeys(ctx context.Context, files []sources.ScanFile) ([]string, error) {
 	seen := map[string]string{} // lower case → key as first written
 	var keys []string
 	for _, f := range files {
 		p := f.Name
-		err := Lines(ctx, f, ndjsonCheck(f.Name), func(line []byte, n int64) error {
+		err := fileset.Lines(ctx, f, ndjsonCheck(f.Name), func(line []byte, n int64) error {
 			ks, _, err := ndjsonObject(line, p, n)
 			for _, k := range ks {
 				switch first, ok := seen[strings.ToLower(k)]; {
@@ -237,7 +239,7 @@ func ndjsonKeys(ctx context.Context, files []ScanFile) ([]string, error) {
 					seen[strings.ToLower(k)] = k
 					keys = append(keys, k)
 				case first != k:
-					return fmt.Errorf("%w: %s:%d: key %q differs only in case from %q; DuckDB, which runs the checks, does not tell them apart", ErrInvalidLocation, p, n, k, first)
+					return fmt.Errorf("%w: %s:%d: key %q differs only in case from %q; DuckDB, which runs the checks, does not tell them apart", sources.ErrInvalidLocation, p, n, k, first)
 				}
 			}
 			return err

@@ -1,4 +1,4 @@
-package sources
+package file
 
 import (
 	"bufio"
@@ -15,10 +15,13 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/fileset"
 )
 
 func init() {
-	Register("csv", openCSV, "tsv", "txt")
+	sources.Register("csv", openCSV, "tsv", "txt")
 }
 
 // csvSource reads delimited text files. Nothing is sniffed: the header is
@@ -33,7 +36,7 @@ func init() {
 // without one, columns are named column0, column1, …), columns (the names
 // of a header-less file's columns, in order: header then defaults to false,
 // and every record must have that many fields), partitions (see
-// partitionSpec), types, encoding (utf-8 by default; latin-1,
+// Partitions), types, encoding (utf-8 by default; latin-1,
 // windows-1252, utf-16, utf-16le, utf-16be are decoded to UTF-8 as the files
 // are read, after decompression and the valid-length cut, by Read only),
 // and dateformat, timestampformat, decimal_separator, thousands
@@ -54,20 +57,20 @@ func init() {
 // (csvRecords.restoreCRLF), as read_csv keeps it. It implements
 // UncommittedReader.
 type csvSource struct {
-	loc        Location
+	loc        sources.Location
 	delim      rune
 	quote      rune
 	header     bool
 	columns    []string
-	partitions *partitionSpec
-	declared   []Column
+	partitions *fileset.Partitions
+	declared   []sources.Column
 	enc        *textEncoding
-	formats    ValueFormats
-	ls         *listed
+	formats    sources.ValueFormats
+	ls         *fileset.Listed
 }
 
-func openCSV(loc Location) (Source, error) {
-	o := NewOptions("csv", loc.Options)
+func openCSV(loc sources.Location) (sources.Source, error) {
+	o := sources.NewOptions("csv", loc.Options)
 	def := ","
 	if name := strings.ToLower(loc.URI); strings.HasSuffix(strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst"), ".tsv") {
 		def = "\t"
@@ -76,7 +79,7 @@ func openCSV(loc Location) (Source, error) {
 	quote := o.String("quote", `"`)
 	columns := o.Strings("columns")
 	header := o.Bool("header", columns == nil)
-	parts := readPartitions(o)
+	parts := fileset.ReadPartitions(o)
 	types := o.Types()
 	enc := readEncoding(o)
 	formats := o.ValueFormats()
@@ -84,22 +87,22 @@ func openCSV(loc Location) (Source, error) {
 		return nil, err
 	}
 	if utf8.RuneCountInString(delim) != 1 || utf8.RuneCountInString(quote) != 1 {
-		return nil, fmt.Errorf("%w: delimiter and quote must be one character each", ErrInvalidLocation)
+		return nil, fmt.Errorf("%w: delimiter and quote must be one character each", sources.ErrInvalidLocation)
 	}
 	d, q := []rune(delim)[0], []rune(quote)[0]
 	if d == q || d == '\n' || d == '\r' || q == '\n' || q == '\r' {
-		return nil, fmt.Errorf("%w: delimiter %q and quote %q must differ and be neither CR nor LF", ErrInvalidLocation, delim, quote)
+		return nil, fmt.Errorf("%w: delimiter %q and quote %q must differ and be neither CR nor LF", sources.ErrInvalidLocation, delim, quote)
 	}
 	if columns != nil {
 		if header {
-			return nil, fmt.Errorf("%w: columns: names the columns of a header-less file; with header: true the files' header names them", ErrInvalidLocation)
+			return nil, fmt.Errorf("%w: columns: names the columns of a header-less file; with header: true the files' header names them", sources.ErrInvalidLocation)
 		}
 		if err := checkNames("option columns", columns); err != nil {
 			return nil, err
 		}
 	}
 	if enc != nil && q >= utf8.RuneSelf {
-		return nil, fmt.Errorf("%w: quote %q: a file with a declared encoding is read outside the engine's CSV reader, which takes only an ASCII quote character", ErrInvalidLocation, quote)
+		return nil, fmt.Errorf("%w: quote %q: a file with a declared encoding is read outside the engine's CSV reader, which takes only an ASCII quote character", sources.ErrInvalidLocation, quote)
 	}
 	return &csvSource{loc: loc, delim: d, quote: q, header: header, columns: columns, partitions: parts, declared: types, enc: enc, formats: formats}, nil
 }
@@ -107,9 +110,9 @@ func openCSV(loc Location) (Source, error) {
 func (s *csvSource) Close() error { return nil }
 
 // prepare lists and fingerprints the files and reads their header.
-func (s *csvSource) prepare(ctx context.Context) (*Input, []ScanFile, []string, error) {
-	in, files, ls, err := ListInput(ctx, s.loc, "csv", s.declared, s.partitions)
-	only := errors.Is(err, ErrOnlyUncommitted)
+func (s *csvSource) prepare(ctx context.Context) (*sources.Input, []sources.ScanFile, []string, error) {
+	in, files, ls, err := fileset.ListInput(ctx, s.loc, "csv", s.declared, s.partitions)
+	only := errors.Is(err, fileset.ErrOnlyUncommitted)
 	if err != nil && !only {
 		return nil, nil, nil, err
 	}
@@ -135,16 +138,16 @@ func (s *csvSource) prepare(ctx context.Context) (*Input, []ScanFile, []string, 
 // loads before declared types apply, reading only each file's header (its
 // committed, decompressed, decoded bytes). Errors are those Read would
 // return for the files' listing and headers.
-func (s *csvSource) Schema(ctx context.Context) ([]Column, error) {
-	files, parts, err := listSchema(ctx, s.loc, s.partitions)
+func (s *csvSource) Schema(ctx context.Context) ([]sources.Column, error) {
+	files, parts, err := fileset.ListSchema(ctx, s.loc, s.partitions)
 	var cols []string
 	switch {
-	case errors.Is(err, ErrOnlyUncommitted):
+	case errors.Is(err, fileset.ErrOnlyUncommitted):
 		// No committed file: the columns are the uncommitted files'.
 		if _, _, cols, err = s.prepare(ctx); err != nil {
 			return nil, err
 		}
-		parts = s.ls.partitions.namesOf()
+		parts = s.ls.PartitionNames()
 	case err != nil:
 		return nil, err
 	default:
@@ -155,9 +158,9 @@ func (s *csvSource) Schema(ctx context.Context) ([]Column, error) {
 	if err := checkPartitionNames(cols, parts); err != nil {
 		return nil, err
 	}
-	out := make([]Column, 0, len(cols)+len(parts))
+	out := make([]sources.Column, 0, len(cols)+len(parts))
 	for _, c := range append(append([]string{}, cols...), parts...) {
-		out = append(out, Column{Name: c, Type: "VARCHAR"})
+		out = append(out, sources.Column{Name: c, Type: "VARCHAR"})
 	}
 	return out, nil
 }
@@ -166,12 +169,12 @@ func (s *csvSource) Schema(ctx context.Context) ([]Column, error) {
 // option, or the header (column0… without one) the files share. A file
 // whose committed bytes are none (a valid length of 0) has no header to
 // compare.
-func (s *csvSource) fileColumns(files []ScanFile) ([]string, error) {
+func (s *csvSource) fileColumns(files []sources.ScanFile) ([]string, error) {
 	if s.columns != nil {
 		return s.columns, nil
 	}
 	var cols []string
-	var from ScanFile
+	var from sources.ScanFile
 	for _, f := range files {
 		if f.Cut() && f.ValidLength.Length == 0 {
 			continue
@@ -201,16 +204,16 @@ func (s *csvSource) fileColumns(files []ScanFile) ([]string, error) {
 // uncommitted file shares (each read as ReadUncommitted reads it; a file
 // with no complete line has none to compare). Files whose headers differ,
 // or no file with a header, are an error (wrapping only, the listing's).
-func (s *csvSource) uncommittedColumns(skipped []SkippedFile, only error) ([]string, error) {
+func (s *csvSource) uncommittedColumns(skipped []sources.SkippedFile, only error) ([]string, error) {
 	if s.columns != nil {
 		return s.columns, nil
 	}
-	var files []ScanFile
+	var files []sources.ScanFile
 	for _, sk := range skipped {
 		if !sk.Uncommitted {
 			continue
 		}
-		f, err := s.ls.uncommittedFile(sk.Path, true)
+		f, err := s.ls.UncommittedFile(sk.Path, true)
 		if err != nil {
 			return nil, fmt.Errorf("%w; %s: %w", only, sk.Path, err)
 		}
@@ -224,7 +227,7 @@ func (s *csvSource) uncommittedColumns(skipped []SkippedFile, only error) ([]str
 }
 
 // Scan describes the files for an engine's own CSV reader.
-func (s *csvSource) Scan(ctx context.Context) (*Input, *Scan, error) {
+func (s *csvSource) Scan(ctx context.Context) (*sources.Input, *sources.Scan, error) {
 	in, files, cols, err := s.prepare(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -237,14 +240,14 @@ func (s *csvSource) Scan(ctx context.Context) (*Input, *Scan, error) {
 	if s.enc != nil {
 		enc = s.enc.name
 	}
-	return in, &Scan{Format: FormatCSV, Files: files, Columns: cols, Header: s.header,
+	return in, &sources.Scan{Format: sources.FormatCSV, Files: files, Columns: cols, Header: s.header,
 		Delimiter: string(s.delim), Quote: string(s.quote), FirstLine: first, Partitions: in.Partitions, Encoding: enc}, nil
 }
 
 // Read parses the files with encoding/csv into text columns.
-func (s *csvSource) Read(ctx context.Context) (*Input, array.RecordReader, error) {
+func (s *csvSource) Read(ctx context.Context) (*sources.Input, array.RecordReader, error) {
 	if s.quote >= utf8.RuneSelf {
-		return nil, nil, fmt.Errorf("%w: quote %q: only an ASCII quote character can be read outside the engine's CSV reader", ErrInvalidLocation, string(s.quote))
+		return nil, nil, fmt.Errorf("%w: quote %q: only an ASCII quote character can be read outside the engine's CSV reader", sources.ErrInvalidLocation, string(s.quote))
 	}
 	in, files, cols, err := s.prepare(ctx)
 	if err != nil {
@@ -262,32 +265,32 @@ func (s *csvSource) Read(ctx context.Context) (*Input, array.RecordReader, error
 // not compressed.
 func (s *csvSource) ReadUncommitted(ctx context.Context, name string) (array.RecordReader, error) {
 	if s.quote >= utf8.RuneSelf {
-		return nil, fmt.Errorf("%w: quote %q: only an ASCII quote character can be read outside the engine's CSV reader", ErrInvalidLocation, string(s.quote))
+		return nil, fmt.Errorf("%w: quote %q: only an ASCII quote character can be read outside the engine's CSV reader", sources.ErrInvalidLocation, string(s.quote))
 	}
-	f, err := s.ls.uncommittedFile(name, true)
+	f, err := s.ls.UncommittedFile(name, true)
 	if err != nil {
 		return nil, err
 	}
 	if f.Cut() && f.ValidLength.Length == 0 {
 		return nil, fmt.Errorf("%s: no complete line", f.Name)
 	}
-	cols, err := s.fileColumns([]ScanFile{f})
+	cols, err := s.fileColumns([]sources.ScanFile{f})
 	if err != nil {
 		return nil, err
 	}
-	if err := checkPartitionNames(cols, s.ls.partitions.namesOf()); err != nil {
+	if err := checkPartitionNames(cols, s.ls.PartitionNames()); err != nil {
 		return nil, err
 	}
-	return s.readFiles(ctx, []ScanFile{f}, cols, s.ls.partitions.namesOf(), nil)
+	return s.readFiles(ctx, []sources.ScanFile{f}, cols, s.ls.PartitionNames(), nil)
 }
 
 // readFiles reads files of columns cols, then the partition columns.
-func (s *csvSource) readFiles(ctx context.Context, files []ScanFile, cols, parts []string, progress io.Writer) (array.RecordReader, error) {
+func (s *csvSource) readFiles(ctx context.Context, files []sources.ScanFile, cols, parts []string, progress io.Writer) (array.RecordReader, error) {
 	fields := make([]arrow.Field, 0, len(cols)+len(parts))
 	for _, c := range append(append([]string{}, cols...), parts...) {
 		fields = append(fields, arrow.Field{Name: c, Type: arrow.BinaryTypes.String, Nullable: true})
 	}
-	return ReadRows(ctx, fields, ReadOptions{Progress: progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *RowWriter) error {
+	return sources.ReadRows(ctx, fields, sources.ReadOptions{Progress: progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *sources.RowWriter) error {
 		builders := make([]*array.StringBuilder, len(fields))
 		for i := range fields {
 			builders[i] = w.Column(i).(*array.StringBuilder)
@@ -303,8 +306,8 @@ func (s *csvSource) readFiles(ctx context.Context, files []ScanFile, cols, parts
 
 // readFile appends the records of one file: ncols columns, then the file's
 // partition values.
-func (s *csvSource) readFile(f ScanFile, ncols int, builders []*array.StringBuilder, w *RowWriter) error {
-	rc, err := f.Open()
+func (s *csvSource) readFile(f sources.ScanFile, ncols int, builders []*array.StringBuilder, w *sources.RowWriter) error {
+	rc, err := fileset.OpenScanFile(f)
 	if err != nil {
 		return err
 	}
@@ -361,7 +364,7 @@ func (s *csvSource) readFile(f ScanFile, ncols int, builders []*array.StringBuil
 type csvRecords struct {
 	cr      *csv.Reader
 	lines   *lineCounter
-	f       ScanFile
+	f       sources.ScanFile
 	ncols   int
 	header  bool
 	first   bool
@@ -373,7 +376,7 @@ type csvRecords struct {
 	what string
 }
 
-func (s *csvSource) records(r io.Reader, f ScanFile, ncols int) *csvRecords {
+func (s *csvSource) records(r io.Reader, f sources.ScanFile, ncols int) *csvRecords {
 	lc := &lineCounter{r: r}
 	cr := s.reader(lc)
 	cr.FieldsPerRecord = ncols
@@ -613,9 +616,9 @@ func swapQuotes(v string, quote rune) string {
 // column0… when the file has no header. Names must be non-empty, unique
 // (also ignoring case: DuckDB does not tell them apart) and not provenance
 // names.
-func csvHeader(f ScanFile, delim, quote rune, header bool, enc *textEncoding) ([]string, error) {
+func csvHeader(f sources.ScanFile, delim, quote rune, header bool, enc *textEncoding) ([]string, error) {
 	path := f.Name
-	rc, err := f.Open()
+	rc, err := fileset.OpenScanFile(f)
 	if err != nil {
 		return nil, err
 	}
@@ -665,10 +668,10 @@ func csvHeader(f ScanFile, delim, quote rune, header bool, enc *textEncoding) ([
 		case seen[strings.ToLower(c)] == c:
 			return nil, fmt.Errorf("%s:1: header names column %q twice", path, c)
 		case seen[strings.ToLower(c)] != "":
-			return nil, fmt.Errorf("%w: %s:1: header columns %q and %q differ only in case; DuckDB, which runs the checks, does not tell them apart", ErrInvalidLocation, path, seen[strings.ToLower(c)], c)
+			return nil, fmt.Errorf("%w: %s:1: header columns %q and %q differ only in case; DuckDB, which runs the checks, does not tell them apart", sources.ErrInvalidLocation, path, seen[strings.ToLower(c)], c)
 		case strings.ContainsFunc(c, badNameRune):
 			return nil, fmt.Errorf("%s:1: header column %d %q holds a byte-order mark or a control character; write the header as plain text", path, i+1, c)
-		case c == FileColumn || c == LineColumn || c == RowColumn:
+		case c == sources.FileColumn || c == sources.LineColumn || c == sources.RowColumn:
 			return nil, fmt.Errorf("%s:1: column name %q is reserved for provenance", path, c)
 		}
 		if why := enc.checkText(c); why != "" {
@@ -714,24 +717,24 @@ func checkText(path string, br *bufio.Reader, enc *textEncoding) error {
 func badNameRune(r rune) bool { return r == '\uFEFF' || unicode.IsControl(r) }
 
 // RecordLines calls fn, in order, with the physical line each record of f —
-// a file of this CSV scan — starts on, the header excluded: the numbering
+// a file of sc, a CSV scan — starts on, the header excluded: the numbering
 // Read gives __line. It reads f as Read does (decompressed, in the scan's
 // dialect), for an engine whose own CSV reader numbers records, not lines.
 // It fails for a quote character outside ASCII, and honours ctx every
 // BatchRows records.
-func (sc *Scan) RecordLines(ctx context.Context, f ScanFile, fn func(line int64) error) error {
-	if sc.Format != FormatCSV {
+func RecordLines(ctx context.Context, sc *sources.Scan, f sources.ScanFile, fn func(line int64) error) error {
+	if sc.Format != sources.FormatCSV {
 		return fmt.Errorf("sources: RecordLines of a %s scan", sc.Format)
 	}
 	d, q := []rune(sc.Delimiter), []rune(sc.Quote)
 	if len(d) != 1 || len(q) != 1 {
-		return fmt.Errorf("%w: delimiter and quote must be one character each", ErrInvalidLocation)
+		return fmt.Errorf("%w: delimiter and quote must be one character each", sources.ErrInvalidLocation)
 	}
 	s := &csvSource{delim: d[0], quote: q[0], header: sc.Header}
 	if s.quote >= utf8.RuneSelf {
-		return fmt.Errorf("%w: quote %q: only an ASCII quote character can be read outside the engine's CSV reader", ErrInvalidLocation, sc.Quote)
+		return fmt.Errorf("%w: quote %q: only an ASCII quote character can be read outside the engine's CSV reader", sources.ErrInvalidLocation, sc.Quote)
 	}
-	rc, err := f.Open()
+	rc, err := fileset.OpenScanFile(f)
 	if err != nil {
 		return err
 	}
@@ -745,7 +748,7 @@ func (sc *Scan) RecordLines(ctx context.Context, f ScanFile, fn func(line int64)
 		if err != nil {
 			return err
 		}
-		if i%BatchRows == 0 {
+		if i%sources.BatchRows == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package sources
+package file
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
+
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // textEncoding is the declared encoding of a text input's files (the
@@ -41,7 +43,7 @@ var encodings = map[string]*textEncoding{
 }
 
 // Encoding reads the encoding: option (nil for UTF-8).
-func readEncoding(o *Options) *textEncoding {
+func readEncoding(o *sources.Options) *textEncoding {
 	name := strings.ToLower(o.String("encoding", "utf-8"))
 	if name == "utf-8" || name == "utf8" {
 		return nil

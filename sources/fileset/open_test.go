@@ -1,4 +1,4 @@
-package sources_test
+package fileset_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/fileset"
 )
 
 func TestCompressionOf(t *testing.T) {
@@ -19,15 +20,15 @@ func TestCompressionOf(t *testing.T) {
 		"a.csv": sources.NoCompression, "a.csv.gz": sources.Gzip, "A.CSV.GZ": sources.Gzip,
 		"a.ndjson.zst": sources.Zstd, "a.zst.csv": sources.NoCompression, "gz": sources.NoCompression,
 	} {
-		if got := sources.CompressionOf(name); got != want {
+		if got := fileset.CompressionOf(name); got != want {
 			t.Errorf("CompressionOf(%q) = %q, want %q", name, got, want)
 		}
 	}
 }
 
-// OpenFile decompresses by extension; a file that is not what its name
+// Open decompresses by extension; a file that is not what its name
 // says, or a compressed stream cut short, is an error naming the file.
-func TestOpenFile(t *testing.T) {
+func TestOpen(t *testing.T) {
 	dir := t.TempDir()
 	text := strings.Repeat("id,amount\n1,2.50\n", 1000)
 	var gz, zs bytes.Buffer
@@ -46,7 +47,7 @@ func TestOpenFile(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, name), data, 0o644)
 	}
 	for _, name := range []string{"plain.csv", "a.csv.gz", "a.csv.zst"} {
-		rc, err := sources.OpenFile(filepath.Join(dir, name))
+		rc, err := fileset.Open(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -57,7 +58,7 @@ func TestOpenFile(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"cut.csv.gz", "cut.csv.zst", "fake.csv.gz", "fake.csv.zst"} {
-		rc, err := sources.OpenFile(filepath.Join(dir, name))
+		rc, err := fileset.Open(filepath.Join(dir, name))
 		if err == nil {
 			_, err = io.ReadAll(rc)
 			rc.Close()

@@ -1,4 +1,4 @@
-package sources
+package fileset
 
 import (
 	"bufio"
@@ -10,63 +10,49 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
-)
 
-// Compression is how a file's bytes are compressed, decided by its name
-// alone (CompressionOf): the content is never sniffed.
-type Compression string
-
-// The compressions OpenFile reads.
-const (
-	// NoCompression: the file is read as it is.
-	NoCompression Compression = ""
-	// Gzip: RFC 1952 (extension .gz), read with compress/gzip; several
-	// concatenated members are read as one stream, as gzip -d does.
-	Gzip Compression = "gzip"
-	// Zstd: RFC 8878 (extension .zst), read with
-	// github.com/klauspost/compress/zstd.
-	Zstd Compression = "zstd"
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // CompressionOf returns the compression a file's name says it has: Gzip for
 // a name ending in .gz, Zstd for .zst (in any letter case), else
 // NoCompression.
-func CompressionOf(path string) Compression {
+func CompressionOf(path string) sources.Compression {
 	lower := strings.ToLower(path)
 	switch {
 	case strings.HasSuffix(lower, ".gz"):
-		return Gzip
+		return sources.Gzip
 	case strings.HasSuffix(lower, ".zst"):
-		return Zstd
+		return sources.Zstd
 	}
-	return NoCompression
+	return sources.NoCompression
 }
 
-// OpenFile opens path for reading, decompressing it as CompressionOf says,
+// Open opens path for reading, decompressing it as CompressionOf says,
 // and returns the text every file kind reads (so a line number is one of the
 // decompressed text). Errors — from opening, from a header that is not what
 // the extension promises, or from a stream that turns out corrupt or
 // truncated while it is read — name the file. The caller closes the reader.
-func OpenFile(path string) (io.ReadCloser, error) {
+func Open(path string) (io.ReadCloser, error) {
 	return openFile(path, nil)
 }
 
-// Open opens a file of a scan for reading as every kind reads it: as
-// OpenFile does, and cut to its valid length when a side file gives one
-// (f.ValidLength, shorter than the file). The cut applies to the bytes as
+// OpenScanFile opens f, a file of a scan, for reading as every kind reads
+// it: as Open does, and cut to its valid length when a side file gives
+// one (f.ValidLength, shorter than the file). The cut applies to the bytes as
 // stored; the text read from them must then end with a line break (a cut
 // inside a record would change its last value), and a compressed file must
 // end there at the end of a gzip member or zstd frame. Either failure is an
 // error wrapping ErrValidLength that names both files, raised when the
 // reader reaches the cut.
-func (f ScanFile) Open() (io.ReadCloser, error) {
+func OpenScanFile(f sources.ScanFile) (io.ReadCloser, error) {
 	if f.ValidLength == nil || f.ValidLength.Length >= f.Size {
 		return openFile(f.Path, nil)
 	}
 	return openFile(f.Path, f.ValidLength)
 }
 
-func openFile(path string, cut *ValidLength) (io.ReadCloser, error) {
+func openFile(path string, cut *sources.ValidLength) (io.ReadCloser, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -80,14 +66,14 @@ func openFile(path string, cut *ValidLength) (io.ReadCloser, error) {
 	var closeDec func()
 	c := CompressionOf(path)
 	switch c {
-	case Gzip:
+	case sources.Gzip:
 		gz, err := gzip.NewReader(br)
 		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("%s: not a gzip file (its name ends in .gz): %w", path, err)
 		}
 		r, closeDec = gz, func() { gz.Close() }
-	case Zstd:
+	case sources.Zstd:
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
 		if err != nil {
 			f.Close()
@@ -97,7 +83,7 @@ func openFile(path string, cut *ValidLength) (io.ReadCloser, error) {
 	default:
 		r, closeDec = br, func() {}
 	}
-	return &fileReader{path: path, r: r, f: f, closeDec: closeDec, compressed: c != NoCompression, cut: cut}, nil
+	return &fileReader{path: path, r: r, f: f, closeDec: closeDec, compressed: c != sources.NoCompression, cut: cut}, nil
 }
 
 // fileReader is a file being read through its decompressor.
@@ -109,7 +95,7 @@ type fileReader struct {
 	compressed bool
 	// cut is the valid length the file is read up to (nil: the whole
 	// file); last and n are the last byte and the count of the text read.
-	cut  *ValidLength
+	cut  *sources.ValidLength
 	last byte
 	n    int64
 }

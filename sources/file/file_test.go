@@ -1,4 +1,4 @@
-package sources_test
+package file_test
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 
-	_ "github.com/reconcile-dev/reconcile/sources/all" // the tests open inputs of every kind
+	_ "github.com/reconcile-dev/reconcile/sources/file" // the kinds under test
 )
 
 func writeCSV(t *testing.T, dir string) sources.Location {
@@ -190,36 +190,6 @@ func TestNDJSONErrorsNameTheLine(t *testing.T) {
 	}
 }
 
-func TestKindOf(t *testing.T) {
-	tests := []struct{ uri, kind string }{
-		{"a/b.csv", "csv"}, {"a/b.CSV.gz", "csv"}, {"x.parquet", "parquet"}, {"x.jsonl", "jsonl"},
-		{"csv:exports/part-*", "csv"}, {"postgres://u@h/db?table=t", "postgres"}, {"mariadb://u@h/db?table=t", "mariadb"},
-	}
-	for _, tt := range tests {
-		if k, _ := sources.KindOf(sources.Location{URI: tt.uri}); k != tt.kind {
-			t.Errorf("KindOf(%q) = %q, want %q", tt.uri, k, tt.kind)
-		}
-	}
-	_, err := sources.Open(sources.Location{Role: "sink", URI: "x.xlsx"})
-	if err == nil || !strings.Contains(err.Error(), "known kinds: "+strings.Join(sources.Kinds(), ", ")) || !strings.Contains(err.Error(), "csv, ") {
-		t.Errorf("err = %v, want the known kinds listed", err)
-	}
-}
-
-func TestRedact(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"postgres://u:s3cret@h:5432/db?table=t", "postgres://u:xxxxx@h:5432/db?table=t"},
-		{"host=h password=s3cret user=u", "host=h password=xxxxx user=u"},
-		{"postgres://h/db?password=s3cret&table=t", "postgres://h/db?password=xxxxx&table=t"},
-		{"samples/a.csv", "samples/a.csv"},
-	}
-	for _, tt := range tests {
-		if got := sources.Redact(tt.in); got != tt.want || strings.Contains(got, "s3cret") {
-			t.Errorf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func deref(r []*string) []string {
 	out := make([]string, len(r))
 	for i, v := range r {
@@ -281,7 +251,7 @@ func TestParquetCompressedRefused(t *testing.T) {
 
 // fixin: NDJSON keys differing only in case are a usage error (exit 2), as
 // a CSV header's are, naming file, line and both keys.
-func TestNDJSONFixinCaseOnlyKeys(t *testing.T) {
+func TestNDJSONCaseOnlyKeys(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "cc.ndjson")
 	if err := os.WriteFile(p, []byte("{\"id\":\"1\",\"amount\":\"1\",\"AMOUNT\":\"2\"}\n"), 0o644); err != nil {
@@ -298,22 +268,6 @@ func TestNDJSONFixinCaseOnlyKeys(t *testing.T) {
 	}
 	if !errors.Is(err, sources.ErrInvalidLocation) || !strings.Contains(err.Error(), `cc.ndjson:1: key "AMOUNT" differs only in case from "amount"`) {
 		t.Fatalf("err = %v, want ErrInvalidLocation naming file, line and both keys", err)
-	}
-}
-
-// fixin: the unknown-option error lists every key the input's long form
-// takes, rename and time_zone (spec.Input keys, read before the kind) too.
-func TestFixinUnknownOptionListsInputKeys(t *testing.T) {
-	for _, uri := range []string{"x.csv", "x.ndjson", "postgres://h/db?table=a"} {
-		_, err := sources.Open(sources.Location{URI: uri, Options: map[string]any{"colour": "red"}})
-		if err == nil {
-			t.Fatalf("%s: no error", uri)
-		}
-		for _, k := range []string{"rename", "time_zone"} {
-			if !strings.Contains(err.Error(), ", "+k) {
-				t.Errorf("%s: %q does not list %s", uri, err, k)
-			}
-		}
 	}
 }
 

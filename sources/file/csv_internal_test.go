@@ -1,4 +1,4 @@
-package sources
+package file
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // The CRLFs inside quoted fields are restored however the bytes reach
@@ -20,7 +22,7 @@ func TestCSVRecordsRestoreCRLF(t *testing.T) {
 		"half read": iotest.HalfReader(strings.NewReader(body)),
 	} {
 		s := &csvSource{delim: ',', quote: '"', header: true}
-		it := s.records(r, ScanFile{Name: "a.csv"}, 2)
+		it := s.records(r, sources.ScanFile{Name: "a.csv"}, 2)
 		var got []string
 		for {
 			rec, line, err := it.next()
