@@ -10,7 +10,54 @@
 // ("csv:exports/part-*"), or by the file extension (.csv .tsv .txt .parquet
 // .pq .ndjson .jsonl, optionally followed by .gz or .zst). Kinds register
 // themselves with Register, in the manner of database/sql drivers; the
-// contract a kind implements is the doc comment of Source.
+// contract a kind implements is the doc comment of Source. This package
+// registers none: a program imports the kinds it reads, or sources/all for
+// every kind.
+//
+// # Layout
+//
+// This package is the contract and what every kind uses: Source, Location,
+// Input and Column; the optional Schemer, Scanner and UncommittedReader;
+// the registry (Register, Open, Kinds, KindOf); the one batch builder
+// (ReadRows, RowWriter); option reading (Options, DeclaredTypes,
+// DeclaredFormats); the run's Group; Progress; the provenance columns.
+// Each input kind is a package of its own below it:
+//
+//	sources/file       csv (tsv, txt), ndjson (jsonl), parquet (pq)
+//	sources/postgres   postgres (postgresql)
+//	sources/mysql      mysql (mariadb)
+//	sources/kafka      kafka, kcat (kafkacat)
+//
+// What several kinds share is a package of its own too:
+//
+//	sources/fileset             listing with the commit rules of file sinks,
+//	                            opening with decompression, fingerprints
+//	sources/internal/sqlserver  table names, password scrubbing and type
+//	                            helpers of postgres and mysql
+//	sources/internal/jsontext   what the JSON readers check alike
+//	sources/all                 imports every kind
+//	sources/sourcetest          the conformance suite every kind runs
+//
+// A new kind is a new package below sources/ that registers itself in an
+// init function, passes sourcetest.Run, and is imported by sources/all.
+//
+// # Rules
+//
+// TestLayout (layout_test.go) holds the code to these rules:
+//
+//  1. A kind package never imports another kind package, nor the engine
+//     (internal/duck), the loader (internal/load) or the checks (checks),
+//     directly or through a shared package: what two kinds need goes to a
+//     shared package, which imports none of them either. (The loader and
+//     the command may import a kind; a kind's tests may too.)
+//  2. No non-test file of this package is named after a kind: a kind's
+//     code lives in its own package.
+//  3. Names do not repeat their package: postgres.ErrUnmappedType and
+//     mysql.ErrUnmappedType, mysql.ParseTableName, kafka.ErrRead, never
+//     ErrMyUnmappedType or PGColumn.
+//
+// Error messages keep the "sources: …" (or "kafka: …") prefix they had
+// when every kind lived in this package: scripts and evidence match them.
 //
 // # Records
 //
