@@ -53,11 +53,11 @@ func openKcat(loc sources.Location) (sources.Source, error) {
 
 func (s *kcatSource) Close() error { return nil }
 
-// kcatPart counts what a dump holds of one partition.
 // kcatPending bounds the bytes of the records a kcat read holds before it
-// decodes them (see Read).
+// decodes them (see kcatBatches).
 const kcatPending = 64 << 20
 
+// kcatPart counts what a dump holds of one partition.
 type kcatPart struct {
 	first, last int64
 	rows, bad   int64
@@ -85,67 +85,15 @@ func (s *kcatSource) Read(ctx context.Context) (*sources.Input, array.RecordRead
 	cols := newKafkaColumns()
 	dec := newRecordDecoder(s.rec, cols)
 	parts := map[partitionRef]*kcatPart{}
-	var env fastjson.Parser
-	var keys [][]byte // twiceIn's, used again for every line
-	// The records wait per partition until a partition has BatchRows of
-	// them or all together hold kcatPending bytes, so a dump whose
-	// partitions interleave (as kcat writes them) still makes chunks of
-	// many records each.
-	pending := map[partitionRef][]*kgo.Record{}
-	var order []partitionRef // partitions with pending records, first seen first
-	ordered := map[partitionRef]bool{}
-	pendingBytes := 0
-	flush := func(ref partitionRef) error {
-		batch := pending[ref]
-		if len(batch) == 0 {
-			return nil
-		}
-		n, err := dec.decodeChunk(sp, ref, batch)
-		parts[ref].rows += int64(n)
-		parts[ref].bad += int64(len(batch) - n)
-		for _, r := range batch {
-			pendingBytes -= recordSize(r)
-		}
-		pending[ref] = batch[:0]
-		return err
-	}
-	flushAll := func() error {
-		for _, ref := range order {
-			if err := flush(ref); err != nil {
-				return err
-			}
-		}
-		order = order[:0]
-		clear(ordered)
-		return nil
-	}
+	batches := &kcatBatches{dec: dec, sp: sp, parts: parts, pending: map[partitionRef][]*kgo.Record{}, ordered: map[partitionRef]bool{}}
+	var lines kcatLines
 	for _, f := range files {
 		err := fileset.Lines(ctx, f, nil, func(line []byte, n int64) error {
 			where := func() string { return fmt.Sprintf("%s:%d", f.Name, n) }
-			v, err := env.ParseBytes(line)
-			if err == nil && v.Type() != fastjson.TypeObject {
-				err = fmt.Errorf("a %s, not an object", v.Type())
-			}
+			v, ref, off, err := lines.envelope(line, where)
 			if err != nil {
-				return fmt.Errorf("%w: %s: not a kcat -J line: %v", ErrRead, where(), err)
+				return err
 			}
-			if dup := twiceIn(v, &keys); dup != "" {
-				return fmt.Errorf("%w: %s: not a kcat -J line: field %q is given twice; which one holds is not defined", ErrRead, where(), dup)
-			}
-			if esc, ok := jsontext.LoneSurrogate(line); ok {
-				return fmt.Errorf("%w: %s: not a kcat -J line of Unicode text: the escape %s is half of a UTF-16 surrogate pair, which names no character (RFC 8259 section 8.2)", ErrRead, where(), esc)
-			}
-			topic := v.GetStringBytes("topic")
-			pv, ov := v.Get("partition"), v.Get("offset")
-			if topic == nil || pv == nil || ov == nil || !v.Exists("payload") {
-				return fmt.Errorf("%w: %s: not a kcat -J line: want topic, partition, offset and payload (kcat -C -J)", ErrRead, where())
-			}
-			p, err1 := pv.Int()
-			off, err2 := ov.Int64()
-			if err1 != nil || err2 != nil || p < 0 || off < 0 {
-				return fmt.Errorf("%w: %s: partition and offset must be non-negative integers", ErrRead, where())
-			}
-			ref := partitionRef{string(topic), int32(p)}
 			kp, seen := parts[ref]
 			switch {
 			case !seen:
@@ -156,73 +104,17 @@ func (s *kcatSource) Read(ctx context.Context) (*sources.Input, array.RecordRead
 			default:
 				kp.last = off
 			}
-			r := &kgo.Record{Offset: off, Timestamp: noTime}
-			if v.GetStringBytes("tstype") != nil && string(v.GetStringBytes("tstype")) != "none" {
-				if ts, err := v.Get("ts").Int64(); err == nil && ts >= 0 {
-					r.Timestamp = time.UnixMilli(ts)
-				}
-			}
-			// kcat writes a key's or payload's bytes into the JSON string as
-			// they are (bytes that are not UTF-8 too): value: json and
-			// value: string refuse those as bad records, value: bytes takes
-			// them as written.
-			field := func(name string) ([]byte, error) {
-				fv := v.Get(name)
-				if fv == nil || fv.Type() == fastjson.TypeNull {
-					return nil, nil
-				}
-				b, err := fv.StringBytes()
-				if err != nil {
-					return nil, fmt.Errorf("%w: %s: %s: want a string or null", ErrRead, where(), name)
-				}
-				return append([]byte{}, b...), nil
-			}
-			if r.Key, err = field("key"); err != nil {
+			r, err := kcatRecord(v, off, where)
+			if err != nil {
 				return err
 			}
-			if r.Value, err = field("payload"); err != nil {
-				return err
-			}
-			if hs := v.Get("headers"); hs != nil && hs.Type() != fastjson.TypeNull {
-				arr, err := hs.Array()
-				if err != nil || len(arr)%2 != 0 {
-					return fmt.Errorf("%w: %s: headers: want [\"name\", \"value\", …]", ErrRead, where())
-				}
-				for i := 0; i < len(arr); i += 2 {
-					k, err := arr[i].StringBytes()
-					if err != nil {
-						return fmt.Errorf("%w: %s: headers: a name that is not a string", ErrRead, where())
-					}
-					h := kgo.RecordHeader{Key: string(k)}
-					if arr[i+1].Type() != fastjson.TypeNull {
-						b, err := arr[i+1].StringBytes()
-						if err != nil {
-							return fmt.Errorf("%w: %s: headers: a value that is not a string", ErrRead, where())
-						}
-						h.Value = append([]byte{}, b...)
-					}
-					r.Headers = append(r.Headers, h)
-				}
-			}
-			if !ordered[ref] {
-				ordered[ref] = true
-				order = append(order, ref)
-			}
-			pending[ref] = append(pending[ref], r)
-			pendingBytes += recordSize(r)
-			switch {
-			case pendingBytes >= kcatPending:
-				return flushAll()
-			case len(pending[ref]) >= sources.BatchRows:
-				return flush(ref)
-			}
-			return nil
+			return batches.add(ref, r)
 		})
 		if err != nil {
 			return nil, nil, err
 		}
 	}
-	if err := flushAll(); err != nil {
+	if err := batches.flushAll(); err != nil {
 		return nil, nil, err
 	}
 	refs := make([]partitionRef, 0, len(parts))
@@ -230,6 +122,20 @@ func (s *kcatSource) Read(ctx context.Context) (*sources.Input, array.RecordRead
 		refs = append(refs, r)
 	}
 	slices.SortFunc(refs, comparePartitions)
+	s.describe(in, parts, refs)
+	fillRecordInput(in, s.rec, []*recordDecoder{dec}, cols)
+	rr, err := spooledRecords(ctx, []*spool{sp}, []*recordDecoder{dec}, cols, refs, sources.ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.loc.URI})
+	if err != nil {
+		return nil, nil, err
+	}
+	ok = true
+	return in, rr, nil
+}
+
+// describe sets in's location form, Details and notes: the dump's format,
+// the isolation level it was read with, and what it holds of each
+// partition (refs, in order).
+func (s *kcatSource) describe(in *sources.Input, parts map[partitionRef]*kcatPart, refs []partitionRef) {
 	in.LocationForm = sources.LocationOffset
 	var topics, offsets []string
 	var ps []map[string]any
@@ -264,13 +170,160 @@ func (s *kcatSource) Read(ctx context.Context) (*sources.Input, array.RecordRead
 		in.Notes = append(in.Notes, "WARNING: "+note)
 	}
 	in.Details = d
-	fillRecordInput(in, s.rec, []*recordDecoder{dec}, cols)
-	rr, err := spooledRecords(ctx, []*spool{sp}, []*recordDecoder{dec}, cols, refs, sources.ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + s.loc.URI})
-	if err != nil {
-		return nil, nil, err
+}
+
+// kcatBatches holds a dump's records until they are decoded: per
+// partition until a partition has BatchRows of them or all together hold
+// kcatPending bytes, so a dump whose partitions interleave (as kcat writes
+// them) still makes chunks of many records each.
+type kcatBatches struct {
+	dec     *recordDecoder
+	sp      *spool
+	parts   map[partitionRef]*kcatPart
+	pending map[partitionRef][]*kgo.Record
+	order   []partitionRef // partitions with pending records, first seen first
+	ordered map[partitionRef]bool
+	bytes   int
+}
+
+// add holds r, a record of ref, decoding what is held once a bound is
+// reached.
+func (b *kcatBatches) add(ref partitionRef, r *kgo.Record) error {
+	if !b.ordered[ref] {
+		b.ordered[ref] = true
+		b.order = append(b.order, ref)
 	}
-	ok = true
-	return in, rr, nil
+	b.pending[ref] = append(b.pending[ref], r)
+	b.bytes += recordSize(r)
+	switch {
+	case b.bytes >= kcatPending:
+		return b.flushAll()
+	case len(b.pending[ref]) >= sources.BatchRows:
+		return b.flush(ref)
+	}
+	return nil
+}
+
+// flush decodes the records held of ref into the spool, counting them.
+func (b *kcatBatches) flush(ref partitionRef) error {
+	batch := b.pending[ref]
+	if len(batch) == 0 {
+		return nil
+	}
+	n, err := b.dec.decodeChunk(b.sp, ref, batch)
+	b.parts[ref].rows += int64(n)
+	b.parts[ref].bad += int64(len(batch) - n)
+	for _, r := range batch {
+		b.bytes -= recordSize(r)
+	}
+	b.pending[ref] = batch[:0]
+	return err
+}
+
+// flushAll decodes every record held, partitions in the order first seen.
+func (b *kcatBatches) flushAll() error {
+	for _, ref := range b.order {
+		if err := b.flush(ref); err != nil {
+			return err
+		}
+	}
+	b.order = b.order[:0]
+	clear(b.ordered)
+	return nil
+}
+
+// kcatLines parses the lines of a dump; its scratch is used again for
+// every line.
+type kcatLines struct {
+	env  fastjson.Parser
+	keys [][]byte // twiceIn's
+}
+
+// envelope parses line, a kcat -J envelope, and returns it (valid until
+// the next line is parsed) with the partition and offset of its record. A
+// line that is not one (a JSON object with topic, partition, offset and
+// payload, each field once, Unicode text) is an ErrRead error naming where
+// (file:line).
+func (l *kcatLines) envelope(line []byte, where func() string) (*fastjson.Value, partitionRef, int64, error) {
+	v, err := l.env.ParseBytes(line)
+	if err == nil && v.Type() != fastjson.TypeObject {
+		err = fmt.Errorf("a %s, not an object", v.Type())
+	}
+	if err != nil {
+		return nil, partitionRef{}, 0, fmt.Errorf("%w: %s: not a kcat -J line: %v", ErrRead, where(), err)
+	}
+	if dup := twiceIn(v, &l.keys); dup != "" {
+		return nil, partitionRef{}, 0, fmt.Errorf("%w: %s: not a kcat -J line: field %q is given twice; which one holds is not defined", ErrRead, where(), dup)
+	}
+	if esc, ok := jsontext.LoneSurrogate(line); ok {
+		return nil, partitionRef{}, 0, fmt.Errorf("%w: %s: not a kcat -J line of Unicode text: the escape %s is half of a UTF-16 surrogate pair, which names no character (RFC 8259 section 8.2)", ErrRead, where(), esc)
+	}
+	topic := v.GetStringBytes("topic")
+	pv, ov := v.Get("partition"), v.Get("offset")
+	if topic == nil || pv == nil || ov == nil || !v.Exists("payload") {
+		return nil, partitionRef{}, 0, fmt.Errorf("%w: %s: not a kcat -J line: want topic, partition, offset and payload (kcat -C -J)", ErrRead, where())
+	}
+	p, err1 := pv.Int()
+	off, err2 := ov.Int64()
+	if err1 != nil || err2 != nil || p < 0 || off < 0 {
+		return nil, partitionRef{}, 0, fmt.Errorf("%w: %s: partition and offset must be non-negative integers", ErrRead, where())
+	}
+	return v, partitionRef{string(topic), int32(p)}, off, nil
+}
+
+// kcatRecord is the record of envelope v at offset off: its timestamp, key,
+// payload and headers.
+func kcatRecord(v *fastjson.Value, off int64, where func() string) (*kgo.Record, error) {
+	r := &kgo.Record{Offset: off, Timestamp: noTime}
+	if v.GetStringBytes("tstype") != nil && string(v.GetStringBytes("tstype")) != "none" {
+		if ts, err := v.Get("ts").Int64(); err == nil && ts >= 0 {
+			r.Timestamp = time.UnixMilli(ts)
+		}
+	}
+	// kcat writes a key's or payload's bytes into the JSON string as
+	// they are (bytes that are not UTF-8 too): value: json and
+	// value: string refuse those as bad records, value: bytes takes
+	// them as written.
+	field := func(name string) ([]byte, error) {
+		fv := v.Get(name)
+		if fv == nil || fv.Type() == fastjson.TypeNull {
+			return nil, nil
+		}
+		b, err := fv.StringBytes()
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %s: want a string or null", ErrRead, where(), name)
+		}
+		return append([]byte{}, b...), nil
+	}
+	var err error
+	if r.Key, err = field("key"); err != nil {
+		return nil, err
+	}
+	if r.Value, err = field("payload"); err != nil {
+		return nil, err
+	}
+	if hs := v.Get("headers"); hs != nil && hs.Type() != fastjson.TypeNull {
+		arr, err := hs.Array()
+		if err != nil || len(arr)%2 != 0 {
+			return nil, fmt.Errorf("%w: %s: headers: want [\"name\", \"value\", …]", ErrRead, where())
+		}
+		for i := 0; i < len(arr); i += 2 {
+			k, err := arr[i].StringBytes()
+			if err != nil {
+				return nil, fmt.Errorf("%w: %s: headers: a name that is not a string", ErrRead, where())
+			}
+			h := kgo.RecordHeader{Key: string(k)}
+			if arr[i+1].Type() != fastjson.TypeNull {
+				b, err := arr[i+1].StringBytes()
+				if err != nil {
+					return nil, fmt.Errorf("%w: %s: headers: a value that is not a string", ErrRead, where())
+				}
+				h.Value = append([]byte{}, b...)
+			}
+			r.Headers = append(r.Headers, h)
+		}
+	}
+	return r, nil
 }
 
 // twiceIn returns a field name given twice in object v (the first so
