@@ -57,7 +57,8 @@
 //     ErrMyUnmappedType or PGColumn.
 //
 // Error messages keep the "sources: …" (or "kafka: …") prefix they had
-// when every kind lived in this package: scripts and evidence match them.
+// when every kind lived in this package, so messages and evidence read as
+// before.
 //
 // # Records
 //

@@ -54,15 +54,9 @@ func LoadCSV(ctx context.Context, uri, table string, cols []Column, csvPath stri
 			err = s.scrub(err)
 		}
 	}()
-	names := make([]string, len(cols))
-	zoned := make([]bool, len(cols))
-	for i, c := range cols {
-		if !myTypeName.MatchString(c.Type) {
-			return 0, fmt.Errorf("%w: column %s: %q is not a MySQL type name", sources.ErrInvalidLocation, c.Name, c.Type)
-		}
-		names[i] = c.Name
-		u := strings.ToUpper(c.Type)
-		zoned[i] = strings.HasPrefix(u, "TIMESTAMP") || strings.HasPrefix(u, "DATETIME")
+	names, zoned, err := loadColumns(cols)
+	if err != nil {
+		return 0, err
 	}
 	f, err := os.Open(csvPath)
 	if err != nil {
@@ -95,12 +89,7 @@ func LoadCSV(ctx context.Context, uri, table string, cols []Column, csvPath stri
 		return 0, fmt.Errorf("connect to %s as %s: %w", cfg.Addr, cfg.User, err)
 	}
 	defer conn.Close()
-	data := struct {
-		Table    []string
-		Database string
-		Columns  []Column
-		Rows     int
-	}{Table: s.table, Columns: cols}
+	data := loadData{Table: s.table, Columns: cols}
 	ids := []string{"copy_drop_table", "copy_create_table"}
 	if len(s.table) == 2 {
 		data.Database = s.table[0]
@@ -120,7 +109,49 @@ func LoadCSV(ctx context.Context, uri, table string, cols []Column, csvPath stri
 		return 0, err
 	}
 	defer tx.Rollback()
-	args := make([]any, 0, myInsertRows*len(cols))
+	if n, err = insertCSV(ctx, tx, r, data, csvPath, names, zoned); err != nil {
+		return 0, err
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// loadData is what the copy_* statements of queries/mysql are rendered
+// with: the table (database.name or name), its database, its columns, and
+// the rows of an INSERT.
+type loadData struct {
+	Table    []string
+	Database string
+	Columns  []Column
+	Rows     int
+}
+
+// loadColumns checks the columns of LoadCSV (each type a plain MySQL type
+// name, else ErrInvalidLocation) and returns their names and which are
+// TIMESTAMP or DATETIME.
+func loadColumns(cols []Column) (names []string, zoned []bool, err error) {
+	names = make([]string, len(cols))
+	zoned = make([]bool, len(cols))
+	for i, c := range cols {
+		if !myTypeName.MatchString(c.Type) {
+			return nil, nil, fmt.Errorf("%w: column %s: %q is not a MySQL type name", sources.ErrInvalidLocation, c.Name, c.Type)
+		}
+		names[i] = c.Name
+		u := strings.ToUpper(c.Type)
+		zoned[i] = strings.HasPrefix(u, "TIMESTAMP") || strings.HasPrefix(u, "DATETIME")
+	}
+	return names, zoned, nil
+}
+
+// insertCSV inserts the records r reads (after the header) of the CSV file
+// csvPath into data's table, myInsertRows rows per INSERT, in tx, and
+// returns the number of rows inserted. A value of a zoned column (a
+// TIMESTAMP or DATETIME) written with a zone or offset is sent as its UTC
+// wall clock; an empty field as NULL.
+func insertCSV(ctx context.Context, tx *sql.Tx, r *csv.Reader, data loadData, csvPath string, names []string, zoned []bool) (n int64, err error) {
+	args := make([]any, 0, myInsertRows*len(data.Columns))
 	rows, line := 0, 1
 	flush := func() error {
 		if rows == 0 {
@@ -168,9 +199,6 @@ func LoadCSV(ctx context.Context, uri, table string, cols []Column, csvPath stri
 		}
 	}
 	if err := flush(); err != nil {
-		return 0, err
-	}
-	if err := tx.Commit(); err != nil {
 		return 0, err
 	}
 	return n, nil

@@ -113,6 +113,20 @@ type pgAppender func(v []byte) error
 // the value; the caller adds column and row.
 func appenderFor(c *pgColumn, b array.Builder) pgAppender {
 	switch c.OID {
+	case oidBool, oidInt2, oidInt4, oidInt8, oidFloat4, oidFloat8, oidNumeric:
+		return numberAppender(c, b)
+	case oidText, oidVarchar, oidBPChar, oidName, oidChar, oidJSON, oidJSONB, oidUUID, oidBytea:
+		return bytesAppender(c, b)
+	case oidDate, oidTimestamp, oidTimestampTZ:
+		return timeAppender(c, b)
+	}
+	panic(fmt.Sprintf("sources: no appender for PostgreSQL type %d", c.OID))
+}
+
+// numberAppender is appenderFor for boolean, the integers, the floats and
+// numeric.
+func numberAppender(c *pgColumn, b array.Builder) pgAppender {
+	switch c.OID {
 	case oidBool:
 		bb := b.(*array.BooleanBuilder)
 		return func(v []byte) error {
@@ -167,6 +181,25 @@ func appenderFor(c *pgColumn, b array.Builder) pgAppender {
 			bb.Append(math.Float64frombits(binary.BigEndian.Uint64(v)))
 			return nil
 		}
+	case oidNumeric:
+		dt := c.Arrow.(*arrow.Decimal128Type)
+		bb := b.(*array.Decimal128Builder)
+		return func(v []byte) error {
+			n, err := decodeNumeric(v, dt.Precision, dt.Scale)
+			if err != nil {
+				return err
+			}
+			bb.Append(n)
+			return nil
+		}
+	}
+	panic(fmt.Sprintf("sources: no appender for PostgreSQL type %d", c.OID))
+}
+
+// bytesAppender is appenderFor for the text types (checked to be UTF-8),
+// jsonb, uuid (as its canonical text) and bytea.
+func bytesAppender(c *pgColumn, b array.Builder) pgAppender {
+	switch c.OID {
 	case oidText, oidVarchar, oidBPChar, oidName, oidChar, oidJSON:
 		bb := b.(*array.StringBuilder)
 		return func(v []byte) error {
@@ -212,6 +245,14 @@ func appenderFor(c *pgColumn, b array.Builder) pgAppender {
 			bb.Append(v)
 			return nil
 		}
+	}
+	panic(fmt.Sprintf("sources: no appender for PostgreSQL type %d", c.OID))
+}
+
+// timeAppender is appenderFor for date, timestamp and timestamptz: ±infinity
+// and values out of Arrow's range are errors.
+func timeAppender(c *pgColumn, b array.Builder) pgAppender {
+	switch c.OID {
 	case oidDate:
 		bb := b.(*array.Date32Builder)
 		return func(v []byte) error {
@@ -252,17 +293,6 @@ func appenderFor(c *pgColumn, b array.Builder) pgAppender {
 				return fmt.Errorf("%w: %s %d µs after 2000-01-01 is out of range", errPGValue, kind, t)
 			}
 			bb.Append(arrow.Timestamp(t + pgEpochMicros))
-			return nil
-		}
-	case oidNumeric:
-		dt := c.Arrow.(*arrow.Decimal128Type)
-		bb := b.(*array.Decimal128Builder)
-		return func(v []byte) error {
-			n, err := decodeNumeric(v, dt.Precision, dt.Scale)
-			if err != nil {
-				return err
-			}
-			bb.Append(n)
 			return nil
 		}
 	}
