@@ -31,7 +31,7 @@ func init() {
 // without one, columns are named column0, column1, …), columns (the names
 // of a header-less file's columns, in order: header then defaults to false,
 // and every record must have that many fields), partitions (see
-// Partitions), types, encoding (utf-8 by default; latin-1,
+// fileset.Partitions), types, encoding (utf-8 by default; latin-1,
 // windows-1252, utf-16, utf-16le, utf-16be are decoded to UTF-8 as the files
 // are read, after decompression and the valid-length cut, by Read only),
 // and dateformat, timestampformat, decimal_separator, thousands

@@ -42,7 +42,7 @@ var encodings = map[string]*textEncoding{
 	"utf-16be":     {name: "utf-16be", enc: unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)},
 }
 
-// Encoding reads the encoding: option (nil for UTF-8).
+// readEncoding reads the encoding: option (nil for UTF-8).
 func readEncoding(o *sources.Options) *textEncoding {
 	name := strings.ToLower(o.String("encoding", "utf-8"))
 	if name == "utf-8" || name == "utf8" {

@@ -31,7 +31,7 @@ func init() {
 // with encoding/json's UseNumber instead), true/false stay "true"/"false",
 // null is NULL and a nested object or array is kept as its JSON text. A key
 // given twice in one object, or two keys differing only in case, is an error
-// naming file and line. Options: partitions (see Partitions), types,
+// naming file and line. Options: partitions (see fileset.Partitions), types,
 // and dateformat, timestampformat, decimal_separator, thousands for values
 // written as JSON strings (ValueFormats, applied by the loader). JSON text
 // is UTF-8 (RFC 8259, section 8.1): there is no encoding option, and a

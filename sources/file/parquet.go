@@ -28,7 +28,7 @@ func init() {
 // files, the column and both types. A Parquet file compresses its pages
 // itself: a .parquet.gz or .parquet.zst is refused, not unpacked, and a
 // valid-length side file that cuts one is refused (its footer is at the
-// end). Options: partitions (see Partitions), types.
+// end). Options: partitions (see fileset.Partitions), types.
 //
 // It implements Scanner: an engine may read the files itself (DuckDB's
 // read_parquet), one run of files of one schema at a time, each column cast

@@ -36,7 +36,7 @@ type Partitions struct {
 // defaultPartitionNames are the folder values that stand for NULL.
 var defaultPartitionNames = map[string]bool{"__HIVE_DEFAULT_PARTITION__": true, "__DEFAULT_PARTITION__": true}
 
-// Partitions reads the partitions: option: true (every key=value folder),
+// ReadPartitions reads the partitions: option: true (every key=value folder),
 // false (none), or a list of key names. nil means none.
 func ReadPartitions(o *sources.Options) *Partitions {
 	v, ok := o.Get("partitions")
