@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/queries"
 )
 
 // isInterval reports whether typ is DuckDB's INTERVAL.
@@ -58,7 +59,7 @@ func intervalKeyConversion(ctx context.Context, db *duck.DB, k KeyColumn, zones 
 		table string
 		op    Operand
 	}{{SourceTable, c.Source}, {SinkTable, c.Sink}} {
-		typed, err := prepareSQL.SQL("interval_key", struct {
+		typed, err := prepareSQL.SQL(queries.PrepareIntervalKey, struct {
 			Col  string
 			Text bool
 		}{k.Name, side.op.Cast != ""})

@@ -227,6 +227,7 @@ const (
 	PrepareConvert       = "convert"        // prepare/convert.sql
 	PrepareDigitsOver    = "digits_over"    // prepare/digits_over.sql
 	PrepareEmptyIDs      = "empty_ids"      // prepare/empty_ids.sql
+	PrepareIntervalKey   = "interval_key"   // prepare/interval_key.sql
 	PrepareMeasureDigits = "measure_digits" // prepare/measure_digits.sql
 	PrepareNotDecimal    = "not_decimal"    // prepare/not_decimal.sql
 	PrepareNotReadable   = "not_readable"   // prepare/not_readable.sql
@@ -262,6 +263,7 @@ const (
 	RulesHasZone            = "has_zone"            // rules/has_zone.sql
 	RulesInexactText        = "inexact_text"        // rules/inexact_text.sql
 	RulesInstant            = "instant"             // rules/instant.sql
+	RulesIntervalFields     = "interval_fields"     // rules/interval_fields.sql
 	RulesReplayed           = "replayed"            // rules/replayed.sql
 	RulesRestartOf          = "restart_of"          // rules/restart_of.sql
 	RulesRestartOfKey       = "restart_of_key"      // rules/restart_of_key.sql
