@@ -219,7 +219,9 @@ func checkFuncs() template.FuncMap {
 		return rule(queries.RulesWallDST, struct{ Wall, Zone, ZoneSQL, Check string }{wall, zone, "", check})
 	}
 	f["instant"] = func(col, typ, zone string, try bool) (string, error) { return instant(col, typ, zone, try) }
-	f["intervalfields"] = func(value string) (string, error) { return rule(queries.RulesIntervalFields, struct{ Value string }{value}) }
+	f["intervalfields"] = func(value string) (string, error) {
+		return rule(queries.RulesIntervalFields, struct{ Value string }{value})
+	}
 	f["textdecimal"] = textDecimal
 	f["zoneless"] = func(col, typ string) (string, error) {
 		return rule(queries.RulesZoneless, struct{ Col, Type string }{col, typ})

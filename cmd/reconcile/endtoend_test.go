@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -484,10 +485,16 @@ var (
 		"offsets_listed_at",
 	}
 	droppedDetails = []string{"gtid_", "binlog_"}
+	// unnumberedDetails are varying details whose equality across inputs
+	// other sessions decide (another writer moves the WAL position between
+	// two reads; two listings may fall in one millisecond): one token for
+	// every value, so a case does not depend on the server's other load.
+	unnumberedDetails = []string{"wal_lsn", "offsets_listed_at"}
 )
 
 // collectTokens gives each value of varyingDetails in summary a token
-// $key_n, numbered per key in the order the inputs and runs give them.
+// $key_n, numbered per key in the order the inputs and runs give them
+// ($key alone for unnumberedDetails).
 func (c *endToEndCase) collectTokens(summary []byte) {
 	var s struct {
 		Inputs []struct {
@@ -503,10 +510,15 @@ func (c *endToEndCase) collectTokens(summary []byte) {
 			if !ok || v == "" {
 				continue
 			}
-			if _, seen := c.tokens[v]; !seen {
-				c.counts[k]++
-				c.tokens[v] = fmt.Sprintf("$%s_%d", k, c.counts[k])
+			if _, seen := c.tokens[v]; seen {
+				continue
 			}
+			if slices.Contains(unnumberedDetails, k) {
+				c.tokens[v] = "$" + k
+				continue
+			}
+			c.counts[k]++
+			c.tokens[v] = fmt.Sprintf("$%s_%d", k, c.counts[k])
 		}
 	}
 }
