@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/reconcile-dev/reconcile/internal/duck/ducktype"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/sources"
 )
@@ -134,27 +135,11 @@ func intWidth(t arrow.DataType) (signed bool, bits int, ok bool) {
 // the types a unified column can have; "" for others.
 func duckType(t arrow.DataType) string {
 	switch t.ID() {
-	case arrow.INT8:
-		return "TINYINT"
-	case arrow.INT16:
-		return "SMALLINT"
-	case arrow.INT32:
-		return "INTEGER"
-	case arrow.INT64:
-		return "BIGINT"
-	case arrow.UINT8:
-		return "UTINYINT"
-	case arrow.UINT16:
-		return "USMALLINT"
-	case arrow.UINT32:
-		return "UINTEGER"
-	case arrow.UINT64:
-		return "UBIGINT"
-	case arrow.STRING, arrow.LARGE_STRING:
-		return "VARCHAR"
-	case arrow.DECIMAL128:
-		d := t.(*arrow.Decimal128Type)
-		return fmt.Sprintf("DECIMAL(%d,%d)", d.Precision, d.Scale)
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
+		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64,
+		arrow.STRING, arrow.LARGE_STRING, arrow.DECIMAL128:
+		name, _ := ducktype.FromArrow(t)
+		return name
 	}
 	return ""
 }

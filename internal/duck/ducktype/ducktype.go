@@ -1,7 +1,9 @@
-// Package ducktype names DuckDB's integer types, for the packages that
-// decide by a column's type what its values are (checks: how a column is
-// compared and how many digits a measure needs; load: what a declared type
-// or a value format applies to; report: how a value is laid out). The
+// Package ducktype names DuckDB's types without linking DuckDB: the one
+// Arrow-to-DuckDB type map (FromArrow), for the input kinds, and the
+// integer types, for the packages that decide by a column's type what its
+// values are (checks: how a column is compared and how many digits a
+// measure needs; load: what a declared type or a value format applies to;
+// report: how a value is laid out). The
 // names are DuckDB's own, in upper case, as its catalog and typeof() write
 // them (DuckDB documentation, "Numeric Types": Integer Types). A type
 // DuckDB adds is added here once.

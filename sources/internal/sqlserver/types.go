@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/reconcile-dev/reconcile/internal/duck/ducktype"
 )
 
 // MaxDecimalDigits is the widest decimal Arrow's decimal128 and DuckDB's
@@ -33,55 +34,12 @@ func DecimalType(p, s int32) *arrow.Decimal128Type {
 }
 
 // EngineType is the DuckDB type a column of Arrow type t loads as (the
-// type a Schemer reports as Column.Type), for the types the server kinds
-// map; another type is named as Arrow names it.
-//
-// It is one of the two Arrow-to-DuckDB type maps under sources/ (the other
-// is the Parquet kind's, sources/file, which its messages need): package
-// internal/load names the loaded columns' types itself, from DuckDB.
+// type a Schemer reports as Column.Type), as ducktype.FromArrow, the one
+// Arrow-to-DuckDB map, gives it; a type it does not map is named as Arrow
+// names it.
 func EngineType(t arrow.DataType) string {
-	switch t := t.(type) {
-	case *arrow.Decimal128Type:
-		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
-	case *arrow.TimestampType:
-		if t.TimeZone != "" {
-			return "TIMESTAMP WITH TIME ZONE"
-		}
-		return "TIMESTAMP"
-	}
-	switch t.ID() {
-	case arrow.INT8:
-		return "TINYINT"
-	case arrow.UINT8:
-		return "UTINYINT"
-	case arrow.INT16:
-		return "SMALLINT"
-	case arrow.UINT16:
-		return "USMALLINT"
-	case arrow.INT32:
-		return "INTEGER"
-	case arrow.UINT32:
-		return "UINTEGER"
-	case arrow.INT64:
-		return "BIGINT"
-	case arrow.UINT64:
-		return "UBIGINT"
-	case arrow.FLOAT32:
-		return "FLOAT"
-	case arrow.FLOAT64:
-		return "DOUBLE"
-	case arrow.STRING:
-		return "VARCHAR"
-	case arrow.BINARY:
-		return "BLOB"
-	case arrow.DATE32:
-		return "DATE"
-	case arrow.DURATION:
-		return "INTERVAL"
-	case arrow.BOOL:
-		return "BOOLEAN"
-	}
-	return t.String()
+	name, _ := ducktype.FromArrow(t)
+	return name
 }
 
 // QuoteCut quotes the first 64 bytes of v for a message, saying so when v
