@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/internal/sqlserver"
 )
@@ -89,7 +90,7 @@ func (s *mysqlSource) catalog(ctx context.Context, conn *sql.Conn, cols []myColu
 	if len(s.table) == 2 {
 		db, name = s.table[0], s.table[1]
 	}
-	q, err := mySQL("table_columns", nil)
+	q, err := mySQL(queries.MySQLTableColumns, nil)
 	if err != nil {
 		return err
 	}
@@ -127,7 +128,7 @@ func (s *mysqlSource) catalog(ctx context.Context, conn *sql.Conn, cols []myColu
 	if len(hidden) > 0 {
 		return fmt.Errorf("%w: table %s has column(s) that SELECT * leaves out (INVISIBLE): %s; a table is read whole, so name its columns in a query (query: SELECT *, %s FROM …)", sources.ErrInvalidLocation, s.file(), strings.Join(hidden, ", "), strings.Join(hidden, ", "))
 	}
-	q, err = mySQL("table_engine", nil)
+	q, err = mySQL(queries.MySQLTableEngine, nil)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 
 	gomysql "github.com/go-sql-driver/mysql"
 
+	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources"
 )
 
@@ -158,7 +159,7 @@ func insertCSV(ctx context.Context, tx *sql.Tx, r *csv.Reader, data loadData, cs
 			return nil
 		}
 		data.Rows = rows
-		q, err := mySQL("copy_insert", data)
+		q, err := mySQL(queries.MySQLCopyInsert, data)
 		if err != nil {
 			return err
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	gomysql "github.com/go-sql-driver/mysql"
 
+	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/internal/sqlserver"
 )
@@ -272,13 +273,13 @@ func myPlainIdent(p string) bool {
 // only its columns).
 func (s *mysqlSource) sql(describe bool) (string, error) {
 	if s.table != nil {
-		return mySQL("read_table", struct {
+		return mySQL(queries.MySQLReadTable, struct {
 			Table    []string
 			Describe bool
 		}{s.table, describe})
 	}
 	if describe {
-		return mySQL("describe_query", struct{ Query string }{s.query})
+		return mySQL(queries.MySQLDescribeQuery, struct{ Query string }{s.query})
 	}
 	return s.query, nil
 }
@@ -421,7 +422,7 @@ func (s *mysqlSource) inputFacts(ctx context.Context, ss *mySession) (map[string
 	for k, v := range ss.facts {
 		d[k] = v
 	}
-	q, err := mySQL("input_facts", nil)
+	q, err := mySQL(queries.MySQLInputFacts, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -498,7 +499,7 @@ func (s *mysqlSource) Schema(ctx context.Context) (cols []sources.Column, err er
 	if _, err := myPinRowsRead(ctx, conn); err != nil {
 		return nil, err
 	}
-	q, err := mySQL("start_snapshot", nil)
+	q, err := mySQL(queries.MySQLStartSnapshot, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	gomysql "github.com/go-sql-driver/mysql"
 
+	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources"
 )
 
@@ -35,7 +36,7 @@ func (ss *mySession) release() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var err error
-	if q, qerr := mySQL("rollback", nil); qerr != nil {
+	if q, qerr := mySQL(queries.MySQLRollback, nil); qerr != nil {
 		err = qerr
 	} else if _, rerr := ss.conn.ExecContext(ctx, q); rerr != nil && !errors.Is(rerr, driver.ErrBadConn) && !errors.Is(rerr, gomysql.ErrInvalidConn) && !errors.Is(rerr, sql.ErrConnDone) {
 		err = fmt.Errorf("mysql: end the read-only transaction on %s: %w", ss.server, rerr)
@@ -68,7 +69,7 @@ func (s *mysqlSource) session(ctx context.Context) (ss *mySession, own bool, sha
 		ss := v.(*mySession)
 		switch {
 		case s.cfg.DBName != "" && s.cfg.DBName != ss.database:
-			q, err := mySQL("use_database", struct{ Database string }{s.cfg.DBName})
+			q, err := mySQL(queries.MySQLUseDatabase, struct{ Database string }{s.cfg.DBName})
 			if err != nil {
 				return nil, false, nil, err
 			}
@@ -157,14 +158,14 @@ const myMaxSelectLimit = "18446744073709551615"
 // them for the input's Details: sql_select_limit, and
 // system_versioning_asof where the server has the variable.
 func myPinRowsRead(ctx context.Context, conn *sql.Conn) (map[string]any, error) {
-	q, err := mySQL("pin_rows_read", nil)
+	q, err := mySQL(queries.MySQLPinRowsRead, nil)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := conn.ExecContext(ctx, q); err != nil {
 		return nil, fmt.Errorf("mysql: %s: %w", q, err)
 	}
-	if q, err = mySQL("rows_read_settings", nil); err != nil {
+	if q, err = mySQL(queries.MySQLRowsReadSettings, nil); err != nil {
 		return nil, err
 	}
 	readBack := func(err error) error {
@@ -277,7 +278,7 @@ func mySnapshotFacts(ctx context.Context, conn *sql.Conn) (map[string]any, bool,
 	}
 	if mariaDB {
 		// The binary log position of the snapshot itself (MariaDB only).
-		q, err := mySQL("binlog_snapshot", nil)
+		q, err := mySQL(queries.MySQLBinlogSnapshot, nil)
 		if err != nil {
 			return nil, false, err
 		}

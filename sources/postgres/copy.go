@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources"
 )
 
@@ -94,7 +95,7 @@ func CopyCSV(ctx context.Context, connStr, table string, cols []Column, csvPath 
 			return 0, fmt.Errorf("%s: %w", q, err)
 		}
 	}
-	copySQL, err := pgSQL("copy_from_csv", data)
+	copySQL, err := pgSQL(queries.PostgresCopyFromCSV, data)
 	if err != nil {
 		return 0, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
 
+	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/internal/sqlserver"
 )
@@ -186,7 +187,7 @@ func plainIdent(p string) bool {
 // sql is the statement run to read the input.
 func (s *pgSource) sql() (string, error) {
 	if s.table != nil {
-		return pgSQL("read_table", struct{ Table []string }{s.table})
+		return pgSQL(queries.PostgresReadTable, struct{ Table []string }{s.table})
 	}
 	return s.query, nil
 }
@@ -243,7 +244,7 @@ func (s *pgSource) Schema(ctx context.Context) (cols []sources.Column, err error
 	sd, err := conn.PgConn().Prepare(ctx, "", query, nil)
 	if err != nil {
 		details := map[string]any{"database": cfg.Database, "user": cfg.User}
-		if q, qerr := pgSQL("session", nil); qerr == nil {
+		if q, qerr := pgSQL(queries.PostgresSession, nil); qerr == nil {
 			var db, user string
 			if conn.QueryRow(ctx, q).Scan(&db, &user) == nil {
 				details["database"], details["user"] = db, user
@@ -391,7 +392,7 @@ func pgEvidence(ctx context.Context, tx pgx.Tx) (map[string]any, error) {
 	var version, db, user, snapshot string
 	var started time.Time
 	var recovery bool
-	asOf, err := pgSQL("as_of", nil)
+	asOf, err := pgSQL(queries.PostgresAsOf, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -417,7 +418,7 @@ func pgEvidence(ctx context.Context, tx pgx.Tx) (map[string]any, error) {
 	if err := pgExec(ctx, tx, "savepoint"); err != nil {
 		return nil, fmt.Errorf("savepoint: %w", err)
 	}
-	walSQL, err := pgSQL("wal_lsn", struct{ Standby bool }{recovery})
+	walSQL, err := pgSQL(queries.PostgresWALLSN, struct{ Standby bool }{recovery})
 	if err != nil {
 		return nil, err
 	}
@@ -457,7 +458,7 @@ func pgColumns(ctx context.Context, tx pgQuerier, fields []pgconn.FieldDescripti
 		oids[i], mods[i] = f.DataTypeOID, f.TypeModifier
 	}
 	names := make([]string, 0, len(fields))
-	typesSQL, err := pgSQL("column_types", nil)
+	typesSQL, err := pgSQL(queries.PostgresColumnTypes, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -536,7 +537,7 @@ func prescanSQL(query string, cols []pgColumn) (string, error) {
 	if len(names) == 0 {
 		return "", nil
 	}
-	return pgSQL("prescan", struct {
+	return pgSQL(queries.PostgresPrescan, struct {
 		Columns []string
 		Query   string
 	}{names, query})

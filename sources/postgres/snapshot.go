@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/reconcile-dev/reconcile/queries"
 )
 
 // pgExport is a snapshot the first PostgreSQL input of a run exported
@@ -65,7 +66,7 @@ func (s *pgSource) pgBegin(ctx context.Context, conn *pgx.Conn, cfg *pgx.ConnCon
 		if tx, err = begin(); err != nil {
 			return nil, nil, nil, err
 		}
-		q, err := pgSQL("import_snapshot", struct{ ID string }{e.id})
+		q, err := pgSQL(queries.PostgresImportSnapshot, struct{ ID string }{e.id})
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -112,7 +113,7 @@ func (s *pgSource) pgBegin(ctx context.Context, conn *pgx.Conn, cfg *pgx.ConnCon
 		}
 	}
 	if s.loc.Group != nil && share["shared_snapshot_reason"] == nil {
-		q, err := pgSQL("export_snapshot", nil)
+		q, err := pgSQL(queries.PostgresExportSnapshot, nil)
 		if err != nil {
 			return nil, nil, nil, err
 		}

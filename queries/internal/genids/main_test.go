@@ -79,14 +79,13 @@ func TestGenerate(t *testing.T) {
 // idArg is the position of the file's id among the arguments of the calls
 // that name a file of queries/: queries.Set.SQL and duck.DB's statement
 // helpers.
-var idArg = map[string]int{"SQL": 0, "ExecFile": 2, "ExecCountFile": 2, "CountFile": 2, "StringsFile": 2}
+var idArg = map[string]int{"SQL": 0, "ExecFile": 2, "ExecCountFile": 2, "CountFile": 2, "StringsFile": 2, "pgSQL": 0, "mySQL": 0}
 
 // Go code names a file of queries/ by its constant, never by a string
 // literal that a misspelling would leave compiling: no call of
 // queries.Set.SQL or of duck.DB's statement helpers outside the tests has
-// a literal for its id. The input kinds under sources/ other than
-// sources/restarts are left out while they move to packages of their own
-// (issue 29).
+// a literal for its id (the PostgreSQL and MySQL kinds' pgSQL and mySQL
+// included).
 func TestGoNamesFilesByConstant(t *testing.T) {
 	root := "../../.."
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -95,8 +94,7 @@ func TestGoNamesFilesByConstant(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, p)
 		if d.IsDir() {
-			if d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && rel != "." ||
-				strings.HasPrefix(rel, "sources") && rel != "sources" && !strings.HasPrefix(rel, filepath.Join("sources", "restarts")) {
+			if d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && rel != "." {
 				return filepath.SkipDir
 			}
 			return nil
@@ -114,16 +112,21 @@ func TestGoNamesFilesByConstant(t *testing.T) {
 			if !ok {
 				return true
 			}
-			sel, ok := call.Fun.(*ast.SelectorExpr)
-			if !ok {
+			var name string
+			switch fn := call.Fun.(type) {
+			case *ast.SelectorExpr:
+				name = fn.Sel.Name
+			case *ast.Ident:
+				name = fn.Name
+			default:
 				return true
 			}
-			i, ok := idArg[sel.Sel.Name]
+			i, ok := idArg[name]
 			if !ok || i >= len(call.Args) {
 				return true
 			}
 			if lit, ok := call.Args[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-				t.Errorf("%s: %s names a file by the literal %s; use its constant of queries/ids.go", fset.Position(lit.Pos()), sel.Sel.Name, lit.Value)
+				t.Errorf("%s: %s names a file by the literal %s; use its constant of queries/ids.go", fset.Position(lit.Pos()), name, lit.Value)
 			}
 			return true
 		})
