@@ -3,6 +3,8 @@ package checks
 import (
 	"errors"
 	"fmt"
+
+	"github.com/reconcile-dev/reconcile/internal/load"
 )
 
 // notDecimal is measureDigits' error for a text value that is not a plain
@@ -11,7 +13,7 @@ import (
 // (Columns.decimalHint).
 type notDecimal struct {
 	err       error
-	comma     bool   // the value holds a ','
+	value     string // the value, when it holds a ',' ("" otherwise)
 	col, side string // the column, "source" or "sink"
 	separator string // the input's decimal_separator: ("" when not set)
 	// prefix comes before the message ("compared column rate: "): the
@@ -22,19 +24,21 @@ type notDecimal struct {
 
 func (e *notDecimal) Unwrap() error { return e.err }
 
-// Error is the message with its hint: where the input declares
-// decimal_separator: ",", that it applies to measures and columns declared
-// a number type only (package load), so this column needs a declared type;
-// else that a decimal comma is read only when declared.
+// Error is the message with its hint for a value holding a comma: where
+// the input declares decimal_separator: ",", that it applies to measures
+// and columns declared a number type only (package load), so this column
+// needs a declared type; else the option that reads the value as written
+// (load.CommaHint: thousands: "," for 1,000.00, decimal_separator: ","
+// for 12,50, both named for 1,000).
 func (e *notDecimal) Error() string {
 	switch {
-	case !e.comma:
+	case e.value == "":
 		return e.prefix + e.err.Error()
 	case e.separator == ",":
 		return fmt.Sprintf(`%s%s; decimal_separator: "," on the %s applies only to measures and to columns declared a number type: declare %s's type on the %s, such as types: {%s: DECIMAL(18,2)} (--%s-option 'types=%s:DECIMAL(18,2)')`,
 			e.prefix, e.err, e.side, e.col, e.side, e.col, e.side, e.col)
 	}
-	return e.prefix + e.err.Error() + `; a decimal comma is read only when declared: decimal_separator: "," on the input (and thousands: "." if 1.234,50 is grouped)`
+	return e.prefix + e.err.Error() + load.CommaHint(e.value, " on the input")
 }
 
 // decimalHint is err with the inputs' decimal separators set on a

@@ -399,12 +399,16 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 		return 0, 0, err
 	}
 	if *digits[0][2] == "true" {
-		msg, bad, err := load.BadValue(ctx, db, table, m, cond)
+		msg, value, bad, err := load.BadValueOf(ctx, db, table, m, cond)
 		if err != nil {
 			return 0, 0, err
 		}
 		if bad {
-			return 0, 0, &notDecimal{err: fmt.Errorf("%w: %s in the %s is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)", ErrValue, msg, side), comma: strings.Contains(msg, ","), col: m, side: side}
+			nd := &notDecimal{err: fmt.Errorf("%w: %s in the %s is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)", ErrValue, msg, side), col: m, side: side}
+			if value != nil && strings.Contains(*value, ",") {
+				nd.value = *value
+			}
+			return 0, 0, nd
 		}
 	}
 	scale, _ = strconv.Atoi(*digits[0][0])

@@ -296,7 +296,7 @@ func formatHint(t string, f sources.ValueFormats, v *string) string {
 		}
 	case "number":
 		if ok && !f.Numbers() && strings.Contains(value, ",") {
-			return `; a decimal comma is read only when declared: decimal_separator: "," (and thousands: "." if 1.234,50 is grouped)`
+			return CommaHint(value, "")
 		}
 		if ok && !f.Numbers() {
 			return decimalCapacity(t, value)
@@ -304,6 +304,32 @@ func formatHint(t string, f sources.ValueFormats, v *string) string {
 	}
 	return ""
 }
+
+// CommaHint is the hint for value, a number written with a comma that did
+// not read as a number where no number format is declared
+// (sources.ValueFormats.Numbers is false). Nothing is guessed: it names
+// the option that reads the value as written. Digits grouped by three
+// between commas and then a decimal point (1,000.00), or more than one
+// such comma (1,234,567), are a thousands separator: thousands: ",". One
+// comma before three digits and nothing else (1,000) is a thousands
+// separator or a decimal comma, so both readings are named. Any other
+// comma (12,50, 1.234,50) is a decimal comma: decimal_separator: ",".
+// where says where the option goes (" on the input", or "").
+func CommaHint(value, where string) string {
+	v := strings.TrimLeft(strings.TrimSpace(value), "+-")
+	switch {
+	case commaGroups.MatchString(v) && strings.Count(v, ",") == 1 && !strings.Contains(v, "."):
+		return fmt.Sprintf(`; %q is read only with its number format declared, and nothing is guessed: thousands: ","%s if it is %s, decimal_separator: ","%s if it is %s`,
+			value, where, strings.ReplaceAll(v, ",", ""), where, strings.ReplaceAll(v, ",", "."))
+	case commaGroups.MatchString(v):
+		return fmt.Sprintf(`; its commas group thousands, which is read only when declared: thousands: ","%s (the decimal separator stays ".")`, where)
+	}
+	return fmt.Sprintf(`; a decimal comma is read only when declared: decimal_separator: ","%s (and thousands: "." if 1.234,50 is grouped)`, where)
+}
+
+// commaGroups is a number (sign trimmed) whose integer digits are grouped
+// by three between commas, with an optional decimal point and fraction.
+var commaGroups = regexp.MustCompile(`^\d{1,3}(,\d{3})+(\.\d+)?$`)
 
 // isoDate is a date in the form DuckDB reads without a format: YYYY-MM-DD.
 var isoDate = regexp.MustCompile(`^\s*\d{4}-\d{2}-\d{2}\s*$`)

@@ -494,12 +494,18 @@ func UserColumns(ctx context.Context, db *duck.DB, table string) ([]duck.Column,
 // columns, rendered by the caller from its own SQL file. ok is false when
 // no row matches.
 func BadValue(ctx context.Context, db *duck.DB, table, column, cond string) (msg string, ok bool, err error) {
+	msg, _, ok, err = BadValueOf(ctx, db, table, column, cond)
+	return msg, ok, err
+}
+
+// BadValueOf is BadValue that also returns the value itself (nil for
+// NULL), for a hint that looks at it (CommaHint).
+func BadValueOf(ctx context.Context, db *duck.DB, table, column, cond string) (msg string, value *string, ok bool, err error) {
 	q, err := statements().SQL(queries.LoadBadValue, struct{ Table, Column, Cond string }{table, column, cond})
 	if err != nil {
-		return "", false, err
+		return "", nil, false, err
 	}
-	msg, _, ok, err = firstBad(ctx, db, table, q, column)
-	return msg, ok, err
+	return firstBad(ctx, db, table, q, column)
 }
 
 // firstBad runs a statement returning (__file, __line, value) of at most one
