@@ -41,9 +41,10 @@ Ed25519 signature of manifest.json under that key.
 
 Exit codes: 0 the folder is unchanged (and the signature is valid, when a
 key was given); 1 a file was changed, removed or added, manifest.json is
-damaged, manifest.sig is missing from a signed folder or present in an
-unsigned one, or the signature does not verify; 2 DIR has no manifest.json or
-the key cannot be read; 3 a file could not be read.`,
+damaged, manifest.sig is missing from a signed folder (or from any folder
+when --public-key is given) or present in an unsigned one, or the signature
+does not verify; 2 DIR has no manifest.json or the key cannot be read; 3 a
+file could not be read.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.dir = args[0]
@@ -82,7 +83,15 @@ func runVerify(cmd *cobra.Command, o *verifyOptions) error {
 	m := v.Manifest
 	switch v.Signature {
 	case evidence.SigMissing:
-		fmt.Fprintf(w, "%-8s %s (%s says the folder was signed with %s)\n", "MISSING", evidence.SignatureFile, evidence.ManifestFile, m.SignatureAlgorithm)
+		if m.Signed {
+			fmt.Fprintf(w, "%-8s %s (%s says the folder was signed with %s)\n", "MISSING", evidence.SignatureFile, evidence.ManifestFile, m.SignatureAlgorithm)
+		} else {
+			why := "manifest.json says it was not signed"
+			if m.ManifestVersion == 1 {
+				why = "its version 1 manifest.json does not say whether it was signed"
+			}
+			fmt.Fprintf(w, "%-8s %s (--public-key %s was given, but the folder has no signature to check: %s)\n", "MISSING", evidence.SignatureFile, o.publicKey, why)
+		}
 	case evidence.SigUnexpected:
 		fmt.Fprintf(w, "%-8s %s (%s says the folder was not signed)\n", "ADDED", evidence.SignatureFile, evidence.ManifestFile)
 	case evidence.SigInvalid:

@@ -291,11 +291,12 @@ const (
 	// SigValid: manifest.sig verifies under the public key.
 	SigValid = "valid"
 	// SigInvalid: a public key was given and manifest.sig does not verify
-	// under it, or there is none on a folder whose manifest does not say
-	// it was signed.
+	// under it.
 	SigInvalid = "invalid"
-	// SigMissing: the manifest says the folder was signed, and
-	// manifest.sig is gone (with a public key or without).
+	// SigMissing: there is no manifest.sig though the manifest says the
+	// folder was signed (with a public key or without), or though a public
+	// key was given to check it (the manifest says unsigned, or is of
+	// version 1, which does not say).
 	SigMissing = "missing"
 	// SigUnexpected: manifest.sig is present but the manifest says the
 	// folder was not signed (the signature belongs to another manifest, or
@@ -373,7 +374,7 @@ func Verify(ctx context.Context, dir string, pub ed25519.PublicKey) (*Verificati
 	case !present && !legacy && m.Signed:
 		v.Signature = SigMissing
 	case pub != nil && !present:
-		v.Signature = SigInvalid // a key was given but nothing is signed
+		v.Signature = SigMissing // a key was given but nothing is signed
 	case pub != nil && !legacy && !m.Signed:
 		v.Signature = SigUnexpected
 	case pub != nil:

@@ -231,7 +231,7 @@ func TestSignedManifest(t *testing.T) {
 		if v.Signature != want {
 			t.Errorf("%s: signature %q, want %q", name, v.Signature, want)
 		}
-		if ok := want == SigValid || want == SigNotChecked; v.OK() != ok {
+		if ok := want == SigValid || want == SigNotChecked || want == SigAbsent; v.OK() != ok {
 			t.Errorf("%s: OK() = %v", name, v.OK())
 		}
 	}
@@ -269,6 +269,12 @@ func TestSignedManifest(t *testing.T) {
 	write(t, p, append(data, '\n'))
 	check("signature on an unsigned manifest, no key", nil, SigUnexpected)
 	check("signature on an unsigned manifest, key", loadedPub, SigUnexpected)
+
+	// A key given for an unsigned folder without manifest.sig: the
+	// signature is missing, not invalid (there is none to check).
+	os.Remove(filepath.Join(dir, SignatureFile))
+	check("no signature on an unsigned manifest, no key", nil, SigAbsent)
+	check("no signature on an unsigned manifest, key", loadedPub, SigMissing)
 }
 
 // TestVerifyVersion1: a manifest written before manifests recorded their
@@ -300,6 +306,14 @@ func TestVerifyVersion1(t *testing.T) {
 		if v.Signature != tt.want || !v.OK() {
 			t.Errorf("%s: signature %q, OK %v; want %q, true", tt.name, v.Signature, v.OK(), tt.want)
 		}
+	}
+	// With a key, the signature it was given to check is missing.
+	v, err := Verify(context.Background(), dir, priv.Public().(ed25519.PublicKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Signature != SigMissing || v.OK() {
+		t.Errorf("without manifest.sig, with a key: signature %q, OK %v; want %q, false", v.Signature, v.OK(), SigMissing)
 	}
 }
 
