@@ -61,7 +61,8 @@ func openFile(path string, cut *sources.ValidLength) (io.ReadCloser, error) {
 	if cut != nil {
 		raw = io.LimitReader(f, cut.Length)
 	}
-	br := bufio.NewReaderSize(raw, 1<<20)
+	counted := &countingReader{r: raw}
+	br := bufio.NewReaderSize(counted, 1<<20)
 	var r io.Reader
 	var closeDec func()
 	c := CompressionOf(path)
@@ -72,7 +73,8 @@ func openFile(path string, cut *sources.ValidLength) (io.ReadCloser, error) {
 			f.Close()
 			return nil, fmt.Errorf("%s: not a gzip file (its name ends in .gz): %w", path, err)
 		}
-		r, closeDec = gz, func() { gz.Close() }
+		gz.Multistream(false)
+		r, closeDec = &gzipMembers{gz: gz, br: br, counted: counted}, func() { gz.Close() }
 	case sources.Zstd:
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
 		if err != nil {
@@ -115,6 +117,8 @@ func (fr *fileReader) Read(p []byte) (int, error) {
 		err = fmt.Errorf("%w %s cuts %s at byte %d, inside a %s stream: the records before the cut cannot be told from a damaged file, so it is not read: %w", ErrValidLength, fr.cut.SideFile, fr.path, fr.cut.Length, CompressionOf(fr.path), err)
 	case fr.cut != nil && fr.compressed:
 		err = fmt.Errorf("%w %s cuts %s at byte %d: the %s stream does not end there cleanly, so it is not read: %w", ErrValidLength, fr.cut.SideFile, fr.path, fr.cut.Length, CompressionOf(fr.path), err)
+	case errors.As(err, new(*trailingBytesError)):
+		err = fmt.Errorf("%s: %w", fr.path, err)
 	case fr.compressed && errors.Is(err, io.ErrUnexpectedEOF):
 		err = fmt.Errorf("%s: the %s stream ends early (a truncated file): %w", fr.path, CompressionOf(fr.path), err)
 	case fr.compressed:
@@ -129,4 +133,77 @@ func (fr *fileReader) Read(p []byte) (int, error) {
 func (fr *fileReader) Close() error {
 	fr.closeDec()
 	return fr.f.Close()
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// gzipMembers reads the members of a gzip file one after another, as gzip
+// -d does (RFC 1952 section 2.2: a file is a series of members), and tells
+// what follows the last one: nothing (the end of the text), another member
+// (read on; one cut short is a truncated file, io.ErrUnexpectedEOF), or
+// bytes that do not start a member (a *trailingBytesError, which gzip -d
+// ignores as "trailing garbage" but which no whole gzip file holds).
+// compress/gzip's own multistream reading would report those bytes as a
+// member cut short (fewer than a header's 10) or as an invalid header.
+type gzipMembers struct {
+	gz      *gzip.Reader // over br, with Multistream(false)
+	br      *bufio.Reader
+	counted *countingReader // under br: the compressed bytes read so far
+}
+
+func (m *gzipMembers) Read(p []byte) (int, error) {
+	for {
+		n, err := m.gz.Read(p)
+		if err != io.EOF {
+			return n, err
+		}
+		// The member ended (its CRC-32 and size checked).
+		end := m.counted.n - int64(m.br.Buffered())
+		next, perr := m.br.Peek(2)
+		switch {
+		case len(next) == 0 && perr == io.EOF:
+			return n, io.EOF
+		case len(next) > 0 && next[0] == 0x1f && (len(next) == 1 || next[1] == 0x8b):
+			// another member: its header is read now, one cut short is
+			// io.ErrUnexpectedEOF (a truncated file)
+			if err := m.gz.Reset(m.br); err != nil {
+				return n, err
+			}
+			m.gz.Multistream(false)
+		case len(next) == 0:
+			return n, perr
+		default:
+			rest, err := io.Copy(io.Discard, m.br)
+			if err != nil {
+				return n, err
+			}
+			return n, &trailingBytesError{end: end, n: rest}
+		}
+		if n > 0 {
+			return n, nil
+		}
+	}
+}
+
+// trailingBytesError is what follows the last member of a gzip file when
+// it is not another member: n bytes from byte end.
+type trailingBytesError struct{ end, n int64 }
+
+func (e *trailingBytesError) Error() string {
+	what := fmt.Sprintf("%d bytes follow", e.n)
+	if e.n == 1 {
+		what = "1 byte follows"
+	}
+	return fmt.Sprintf("%s the last gzip member (which ends at byte %d, its checksum correct) and do not start another (a member starts with 1f 8b): not a truncated file, but one holding more than gzip members, which gzip -d ignores as \"trailing garbage\" and reconcile does not: remove them (head -c %d) if they hold no records",
+		what, e.end, e.end)
 }
