@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -325,7 +326,7 @@ func (s *pgSource) Read(ctx context.Context) (in *sources.Input, records array.R
 	if err != nil {
 		return nil, nil, err
 	}
-	scan, err := prescanSQL(query, cols)
+	scan, err := prescanSQL(query, cols, pgMajor(conn.PgConn().ParameterStatus("server_version")) >= 13)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -526,8 +527,11 @@ var ErrUnmappedType = fmt.Errorf("%w: unmapped PostgreSQL type", sources.ErrInva
 
 // prescanSQL is the statement that finds the scale of every unconstrained
 // numeric column of query ("" when there is none), run in the same snapshot
-// before the rows are read.
-func prescanSQL(query string, cols []pgColumn) (string, error) {
+// before the rows are read: the largest number of fraction digits a value
+// needs, trailing zeros not counted (PostgreSQL keeps them: 1.000 has scale
+// 3 and needs none). minScale says the server has min_scale (PostgreSQL
+// 13 and later); else the digits are counted in the values' text.
+func prescanSQL(query string, cols []pgColumn, minScale bool) (string, error) {
 	var names []string
 	for _, c := range cols {
 		if c.numeric {
@@ -538,15 +542,28 @@ func prescanSQL(query string, cols []pgColumn) (string, error) {
 		return "", nil
 	}
 	return pgSQL(queries.PostgresPrescan, struct {
-		Columns []string
-		Query   string
-	}{names, query})
+		Columns  []string
+		Query    string
+		MinScale bool
+	}{names, query, minScale})
+}
+
+// pgMajor is the major version in a server_version parameter ("15.18
+// (Debian 15.18-0+deb12u1)" is 15, "9.6.24" is 9), 0 when it has none.
+func pgMajor(version string) int {
+	end := 0
+	for end < len(version) && version[end] >= '0' && version[end] <= '9' {
+		end++
+	}
+	n, _ := strconv.Atoi(version[:end])
+	return n
 }
 
 // prescan sets the decimal128 type of every unconstrained numeric column to
-// (38, s), s being the largest scale any of its values has. A column needing
-// more than 38 fraction digits is an error; a value with more than 38-s
-// integer digits is reported, with its row, when it is read.
+// (38, s), s being the largest scale any of its values needs (prescanSQL:
+// trailing zeros dropped). A column needing more than 38 fraction digits is
+// an error; a value with more than 38-s integer digits is reported, with its
+// row, when it is read.
 func prescan(ctx context.Context, tx pgx.Tx, scan string, cols []pgColumn) error {
 	var idx []int
 	for i, c := range cols {

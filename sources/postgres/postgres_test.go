@@ -540,7 +540,7 @@ func TestPostgresQueryWithComment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := in.Details["prescan_sql"], "SELECT max(scale(\"x\")) FROM (\nSELECT 1.25::numeric AS x -- the amount\n) AS reconcile_prescan"; got != want {
+	if got, want := in.Details["prescan_sql"], "SELECT max(min_scale(\"x\")) FROM (\nSELECT 1.25::numeric AS x -- the amount\n) AS reconcile_prescan"; got != want {
 		t.Errorf("prescan_sql %q, want %q", got, want)
 	}
 	_, rows, err := db.Strings(context.Background(), "SELECT x, typeof(x) FROM t")
@@ -873,5 +873,26 @@ func TestPostgresTextNotUTF8(t *testing.T) {
 	_, _, err = pgLoad(t, sources.Location{URI: u.String(), Options: map[string]any{"table": "t"}})
 	if err == nil || !strings.Contains(err.Error(), `t:2: column v (text)`) || !strings.Contains(err.Error(), `"caf\xe9" is not UTF-8 text`) {
 		t.Errorf("err = %v, want a refusal naming row 2, column v and the value", err)
+	}
+}
+
+// Trailing zeros do not set an unconstrained numeric's scale: 1.0…0 with 36
+// fraction digits beside a 12-digit amount is DECIMAL(38,1) (the -0.50's
+// one digit), every value exact, not "more than 38 digits".
+func TestPostgresNumericTrailingZeros(t *testing.T) {
+	db, in, err := pgLoad(t, sources.Location{URI: pgtest.URL(), Options: map[string]any{
+		"query": `SELECT * FROM (VALUES (1, 1.000000000000000000000000000000000000::numeric), (2, 123456789012::numeric), (3, -0.50::numeric), (4, 0.000::numeric)) AS v(id, amount)`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(fmt.Sprint(in.Details["prescan_sql"]), "min_scale(") {
+		t.Errorf("prescan_sql %v, want min_scale on this server", in.Details["prescan_sql"])
+	}
+	_, rows, err := db.Strings(context.Background(), `SELECT string_agg(amount::VARCHAR, ' ' ORDER BY id), any_value(typeof(amount)) FROM t`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(derefs(rows)), "[[1.0 123456789012.0 -0.5 0.0 DECIMAL(38,1)]]"; got != want {
+		t.Errorf("rows %s, want %s", got, want)
 	}
 }

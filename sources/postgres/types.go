@@ -328,7 +328,9 @@ const (
 // weight, uint16 sign, uint16 dscale, then ndigits base-10000 digits, most
 // significant first) into the unscaled decimal128 at scale, exactly. It
 // fails, wrapping errPGValue, for NaN and ±Infinity, for a value with more
-// fraction digits than scale, and for one with more than precision digits.
+// non-zero fraction digits than scale (trailing zeros, which dscale
+// counts, are dropped: 1.000 at scale 0 is 1), and for one with more than
+// precision digits.
 func decodeNumeric(v []byte, precision, scale int32) (decimal128.Num, error) {
 	if len(v) < numericHeader {
 		return decimal128.Num{}, fmt.Errorf("%w: numeric binary value of %d bytes", errPGValue, len(v))
@@ -336,7 +338,6 @@ func decodeNumeric(v []byte, precision, scale int32) (decimal128.Num, error) {
 	ndigits := int(int16(binary.BigEndian.Uint16(v[0:])))
 	weight := int(int16(binary.BigEndian.Uint16(v[2:])))
 	sign := binary.BigEndian.Uint16(v[4:])
-	dscale := int(binary.BigEndian.Uint16(v[6:]))
 	switch sign {
 	case numericPos, numericNeg:
 	case numericNaN, numericPosInf, numericNegInf:
@@ -346,9 +347,6 @@ func decodeNumeric(v []byte, precision, scale int32) (decimal128.Num, error) {
 	}
 	if ndigits < 0 || len(v) != numericHeader+2*ndigits {
 		return decimal128.Num{}, fmt.Errorf("%w: numeric binary value of %d bytes for %d digits", errPGValue, len(v), ndigits)
-	}
-	if dscale > int(scale) {
-		return decimal128.Num{}, fmt.Errorf("%w: %s has %d fraction digits, more than the column's scale %d", errPGValue, numericString(v), dscale, scale)
 	}
 	// The digits read as one integer acc stand for acc × 10^(4·(weight-ndigits+1)).
 	exp := numericDigitsN*(weight-ndigits+1) + int(scale)
