@@ -155,7 +155,8 @@ func TestCSVHeadersMustAgree(t *testing.T) {
 }
 
 // NDJSON numbers keep their literal text: DuckDB's read_json would turn
-// 12345678901234567.89 into a DOUBLE and 2.50 into 2.5.
+// 12345678901234567.89 into a DOUBLE and 2.50 into 2.5. A nested value is
+// its compact JSON text (the kafka kind's: no white space between tokens).
 func TestNDJSONNumbersStayExact(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.ndjson"), []byte(`{"id": 1, "amount": 12345678901234567.89}
@@ -175,7 +176,7 @@ func TestNDJSONNumbersStayExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := fmt.Sprint(deref(rows[0]), deref(rows[1]), deref(rows[2]))
-	want := "[1 12345678901234567.89 NULL NULL 1] [007 2.50 {\"k\": [1, 2]} NULL 2] [3 NULL NULL true 4]"
+	want := "[1 12345678901234567.89 NULL NULL 1] [007 2.50 {\"k\":[1,2]} NULL 2] [3 NULL NULL true 4]"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -320,5 +321,53 @@ func TestNDJSONNotUnicodeRefused(t *testing.T) {
 	}
 	if got, want := deref(rows[0])[0], `😀 \ud800 café café`; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// A nested object or array is one column holding its compact JSON text
+// (jsontext.AppendText), the text the kafka and kcat kinds give for the
+// same values (sources/kafka's TestKafkaNestedText: the same values and
+// texts, less the kafka kind's a.b columns): white space and escapes are
+// spellings, key order and numbers are kept; a key given twice in one
+// object at any depth, inside an array too, is an error naming file, line
+// and key.
+func TestNDJSONNestedText(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "v.ndjson")
+	os.WriteFile(p, []byte(`{"id":"1","meta":{"b": 1}}
+{"id":"2","tags": [ "x", {"k" : "v"} ]}
+{"id":"3","meta":{ "a": 1.50, "c": "\u00e9t\u00e9", "p": "a\/b" }}
+{"id":"4","meta":{"note":"tab\u0009here","q":"\"","e":"\ud83d\ude00"}}
+{"id":"5","meta":{"b":2,"a":1e2}}
+`), 0o644)
+	db, _, err := loadInto(t, sources.Location{Role: "sink", URI: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rows, err := db.Strings(context.Background(), `SELECT id, coalesce(meta, tags) FROM t ORDER BY __row`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, strings.Join(deref(r), " "))
+	}
+	want := []string{
+		`1 {"b":1}`,
+		`2 ["x",{"k":"v"}]`,
+		`3 {"a":1.50,"c":"été","p":"a/b"}`,
+		`4 {"note":"tab\there","q":"\"","e":"😀"}`,
+		`5 {"b":2,"a":1e2}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for i, v := range []string{`{"id":"7","m":{"x":{"a":1,"a":2}}}`, `{"id":"8","l":[{"a":1},{"a":1,"\u0061":2}]}`} {
+		p := filepath.Join(dir, fmt.Sprintf("dup%d.ndjson", i))
+		os.WriteFile(p, []byte(`{"id":"0"}`+"\n"+v+"\n"), 0o644)
+		_, _, err := loadInto(t, sources.Location{Role: "sink", URI: p})
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf(`dup%d.ndjson:2: key`, i)) || !strings.Contains(err.Error(), `key "a" appears twice in one object`) {
+			t.Errorf("%s: err = %v, want file, line and key named", v, err)
+		}
 	}
 }

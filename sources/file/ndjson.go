@@ -29,9 +29,12 @@ func init() {
 // exactly as written (DuckDB's read_json parses numbers as DOUBLE, which
 // turns 12345678901234567.89 into 12345678901234568, so this kind decodes
 // with encoding/json's UseNumber instead), true/false stay "true"/"false",
-// null is NULL and a nested object or array is kept as its JSON text. A key
-// given twice in one object, or two keys differing only in case, is an error
-// naming file and line. Options: partitions (see fileset.Partitions), types,
+// null is NULL and a nested object or array is kept as its compact JSON
+// text (jsontext.AppendText: no white space between tokens, strings with
+// the fewest escapes, keys and numbers as written; the rule of the kafka
+// and kcat kinds). A key given twice in one object, at any depth, or two
+// top-level keys differing only in case, is an error naming file and
+// line. Options: partitions (see fileset.Partitions), types,
 // and dateformat, timestampformat, decimal_separator, thousands for values
 // written as JSON strings (ValueFormats, applied by the loader). JSON text
 // is UTF-8 (RFC 8259, section 8.1): there is no encoding option, and a
@@ -198,7 +201,11 @@ func ndjsonObject(line []byte, path string, n int64) (keys []string, vals []*str
 			return nil, nil, fmt.Errorf("%s:%d: key %q appears twice in one object; which value holds is not defined", path, n, k)
 		}
 		keys = append(keys, k)
-		vals = append(vals, jsonText(raw))
+		v, err := jsonText(raw)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: key %q: %w", path, n, k, err)
+		}
+		vals = append(vals, v)
 	}
 	if _, err := dec.Token(); err != nil {
 		return nil, nil, fmt.Errorf("%s:%d: not valid JSON: %w", path, n, err)
@@ -209,19 +216,30 @@ func ndjsonObject(line []byte, path string, n int64) (keys []string, vals []*str
 	return keys, vals, nil
 }
 
-func jsonText(raw json.RawMessage) *string {
+// jsonText is a value's text as NDJSON reads it (see ndjsonSource): nil for
+// null, a string unquoted, an object or array as the text jsontext.AppendText
+// gives (one rule with the kafka and kcat kinds), anything else as written.
+// It fails for an object or array that gives a key twice.
+func jsonText(raw json.RawMessage) (*string, error) {
 	raw = bytes.TrimSpace(raw)
 	switch {
 	case bytes.Equal(raw, []byte("null")):
-		return nil
+		return nil, nil
 	case len(raw) > 0 && raw[0] == '"':
 		var s string
 		if err := json.Unmarshal(raw, &s); err == nil {
-			return &s
+			return &s, nil
 		}
+	case len(raw) > 0 && (raw[0] == '{' || raw[0] == '['):
+		t, err := jsontext.AppendText(make([]byte, 0, len(raw)), raw)
+		if err != nil {
+			return nil, err
+		}
+		s := string(t)
+		return &s, nil
 	}
 	s := string(raw)
-	return &s
+	return &s, nil
 }
 
 // ndjsonKeys reads every object's keys: the columns, in order of first

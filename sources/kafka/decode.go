@@ -45,6 +45,8 @@ type recordDecoder struct {
 	gen     uint32
 	name    []byte // scratch for a flattened name
 	text    []byte // scratch: the text of a value
+	nested  []byte // scratch: an object or array's text (jsontext.AppendText)
+	why     string // why value refused a value other than a number, or ""
 	scratch []byte // scratch: the text of a number in an array
 	bad     []badAt
 	first   map[partitionRef]*partFirst
@@ -227,6 +229,10 @@ func (d *recordDecoder) object(o *fastjson.Object, owner int) {
 		// names no column.
 		val, null, isObject := d.value(v)
 		if val == nil && !null {
+			if d.why != "" {
+				d.err = bad("%s is not JSON reconcile reads (%s: json): field %q: %s", d.what, d.what, name, d.why)
+				return
+			}
 			d.err = bad("%s is not JSON (%s: json): field %q: %q is not a JSON number", d.what, d.what, name, d.text)
 			return
 		}
@@ -250,10 +256,13 @@ func (d *recordDecoder) object(o *fastjson.Object, owner int) {
 }
 
 // value returns a field's value as its cell holds it — a string's text, a
-// number as written, true/false, an object or array as compact JSON —
-// valid until the next value; null for JSON null; and nil with null false
-// for a number RFC 8259 does not allow (fastjson's parse takes NaN, nan,
-// Inf, 01, 1.), whose text is then in d.text.
+// number as written, true/false, an object or array as the text
+// jsontext.AppendText gives (compact, strings with the fewest escapes, keys
+// and numbers as written: the ndjson kind's rule) — valid until the next
+// value; null for JSON null; and nil with null false for a number RFC 8259
+// does not allow (fastjson's parse takes NaN, nan, Inf, 01, 1.), whose text
+// is then in d.text, or for an object or array that gives a key twice,
+// d.why saying so.
 //
 // In a plainASCII record a string has no escape, so its value is the text
 // between its quotes in fastjson's text of it (MarshalTo), taken without
@@ -261,6 +270,7 @@ func (d *recordDecoder) object(o *fastjson.Object, owner int) {
 // arrays are walked for their numbers, which Parse does not check (a
 // record that is not plain was validated in full by fastjson.Validate).
 func (d *recordDecoder) value(v *fastjson.Value) (val []byte, null, isObject bool) {
+	d.why = ""
 	if d.plain {
 		d.text = v.MarshalTo(d.text[:0])
 		t := d.text
@@ -268,13 +278,13 @@ func (d *recordDecoder) value(v *fastjson.Value) (val []byte, null, isObject boo
 		case '"':
 			return t[1 : len(t)-1], false, false
 		case '{':
-			return t, false, true
+			return d.nestedText(t), false, true
 		case '[':
 			if !numbersIn(v, &d.scratch) {
 				d.text = append(d.text[:0], d.scratch...) // the number, for the message
 				return nil, false, false
 			}
-			return t, false, false
+			return d.nestedText(t), false, false
 		case 't', 'f':
 			return t, false, false
 		}
@@ -299,9 +309,27 @@ func (d *recordDecoder) value(v *fastjson.Value) (val []byte, null, isObject boo
 		}
 		return d.text, false, false
 	}
-	// true/false as written, nested JSON as compact text
+	// true/false as written, nested JSON as its text. MarshalTo gives
+	// the text as written less its white space (strings and keys not yet
+	// read keep their escapes: fastjson unescapes them lazily, and a
+	// nested object is read only after its own text is taken).
 	d.text = v.MarshalTo(d.text[:0])
-	return d.text, false, v.Type() == fastjson.TypeObject
+	switch v.Type() {
+	case fastjson.TypeObject, fastjson.TypeArray:
+		return d.nestedText(d.text), false, v.Type() == fastjson.TypeObject
+	}
+	return d.text, false, false
+}
+
+// nestedText is an object or array's text as jsontext.AppendText gives it
+// (in d.nested), or nil with d.why set when it gives a key twice.
+func (d *recordDecoder) nestedText(t []byte) []byte {
+	var err error
+	if d.nested, err = jsontext.AppendText(d.nested[:0], t); err != nil {
+		d.why = err.Error()
+		return nil
+	}
+	return d.nested
 }
 
 // numbersIn reports whether every number in array or object v, at any

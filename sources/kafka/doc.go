@@ -29,17 +29,19 @@
 // Records as rows: with value: json each top-level field of the value is a
 // text column named by the field, its value kept as written (numbers as
 // their literal text, strings unquoted, true/false, a nested object or
-// array as its compact JSON text); each field of a nested object is also a
+// array as its compact JSON text, the ndjson kind's: jsontext.AppendText);
+// each field of a nested object is also a
 // column named by its path (a.b, a.b.c). A null value (a tombstone) is a
 // row of NULLs. With value: string or bytes the value is one column value
 // (VARCHAR or BLOB). The key is column key (key: string or bytes), or its
 // fields are columns key.<field> (key: json). Columns are in order of first
 // appearance in (topic, partition, offset) order. JSON is RFC 8259: a
-// field given twice, a number such as NaN or 01, bytes that are not UTF-8
-// make a record bad. Then the kind's provenance columns (Input.Provenance):
-// __partition (int32), __offset (int64), __timestamp (timestamp[ms, UTC])
-// and each header as __header_<name> (text); __file is topic[partition] and
-// __line the offset, so a location reads topic[partition]@offset
+// field given twice (or a key twice in any object within), a number such
+// as NaN or 01, bytes that are not UTF-8 make a record bad. Then the
+// kind's provenance columns (Input.Provenance): __partition (int32),
+// __offset (int64), __timestamp (timestamp[ms, UTC]) and each header as
+// __header_<name> (text); __file is topic[partition] and __line the
+// offset, so a location reads topic[partition]@offset
 // (Input.LocationForm = LocationOffset). A bad record stops the read with
 // an ErrRecord naming topic, partition and offset, or, with
 // bad_records: report, is listed in Input.BadRecords. Because the columns
