@@ -138,7 +138,67 @@ func (d *recordDecoder) decode(r *kgo.Record) error {
 		if !utf8.Valid(h.Value) {
 			return bad("header %q is not UTF-8 text", h.Key)
 		}
+	}
+	if repeatsHeader(r.Headers) {
+		return d.repeatedHeaders(r.Headers)
+	}
+	for _, h := range r.Headers {
 		if err := d.add(HeaderPrefix+h.Key, false, ownHeader, h.Value, h.Value == nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// repeatsHeader reports whether a header name is given more than once in hs.
+func repeatsHeader(hs []kgo.RecordHeader) bool {
+	for i := 1; i < len(hs); i++ {
+		for j := range i {
+			if hs[i].Key == hs[j].Key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// repeatedHeaders adds the headers of a record that gives a name more than
+// once, each name once, in order of first appearance: a name given once to
+// its column, as any header; a name given more than once NULL there, and
+// the JSON array of all its values, in order, to its list column
+// (headerListName), which spooledRecords merges into the header's column.
+func (d *recordDecoder) repeatedHeaders(hs []kgo.RecordHeader) error {
+	for i, h := range hs {
+		if slices.ContainsFunc(hs[:i], func(o kgo.RecordHeader) bool { return o.Key == h.Key }) {
+			continue // added with its first
+		}
+		name := HeaderPrefix + h.Key
+		n := 0
+		list := append(d.text[:0], '[')
+		for _, o := range hs[i:] {
+			if o.Key != h.Key {
+				continue
+			}
+			if n++; n > 1 {
+				list = append(list, ',')
+			}
+			if o.Value == nil {
+				list = append(list, "null"...)
+			} else {
+				list = jsontext.AppendString(list, o.Value)
+			}
+		}
+		d.text = append(list, ']')
+		if n == 1 {
+			if err := d.add(name, false, ownHeader, h.Value, h.Value == nil); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := d.add(name, false, ownHeader, nil, true); err != nil {
+			return err
+		}
+		if err := d.add(headerListName(name), false, ownHeaderList, d.text, false); err != nil {
 			return err
 		}
 	}
@@ -459,7 +519,7 @@ func ownerName(o int) string {
 	switch o {
 	case ownKey:
 		return "key field"
-	case ownHeader:
+	case ownHeader, ownHeaderList:
 		return "header"
 	}
 	return "field"

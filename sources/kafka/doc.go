@@ -40,8 +40,9 @@
 // as NaN or 01, bytes that are not UTF-8 make a record bad. Then the
 // kind's provenance columns (Input.Provenance): __partition (int32),
 // __offset (int64), __timestamp (timestamp[ms, UTC]) and each header as
-// __header_<name> (text); __file is topic[partition] and __line the
-// offset, so a location reads topic[partition]@offset
+// __header_<name> (text; when some record repeats the name, the JSON array
+// of each record's values: HeaderPrefix); __file is topic[partition] and
+// __line the offset, so a location reads topic[partition]@offset
 // (Input.LocationForm = LocationOffset). A bad record stops the read with
 // an ErrRecord naming topic, partition and offset, or, with
 // bad_records: report, is listed in Input.BadRecords. Because the columns

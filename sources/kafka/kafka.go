@@ -455,10 +455,20 @@ func fillRecordInput(in *sources.Input, rec recordOptions, decs []*recordDecoder
 		in.Details["bad_records"] = len(in.BadRecords)
 	}
 	in.Provenance = []string{PartitionColumn, OffsetColumn, TimestampColumn}
+	var repeated []string
 	for i, n := range cols.names {
-		if cols.owner[i] == ownHeader {
+		switch cols.owner[i] {
+		case ownHeader:
 			in.Provenance = append(in.Provenance, n)
+		case ownHeaderList:
+			repeated = append(repeated, strings.TrimPrefix(n[1:], HeaderPrefix))
 		}
 	}
 	slices.Sort(in.Provenance)
+	if len(repeated) > 0 {
+		// a header some record gives more than once: its column holds
+		// JSON arrays (HeaderPrefix)
+		slices.Sort(repeated)
+		in.Details["repeated_headers"] = repeated
+	}
 }

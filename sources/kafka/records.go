@@ -30,7 +30,12 @@ const (
 	OffsetColumn    = "__offset"    // int64
 	TimestampColumn = "__timestamp" // timestamp[ms, UTC]: the record's timestamp
 	// HeaderPrefix starts the column of a record header: __header_<name>,
-	// the value as text.
+	// the value as text. Kafka lets a record carry a header name more than
+	// once: when any record of the input does, that column holds, for
+	// every record, the JSON array of the record's values in their order
+	// (["t-1","t-2"], ["t-3"] for a record with one, null for a null
+	// value; NULL for a record without the header), and the input's
+	// details list the name under repeated_headers.
 	HeaderPrefix = "__header_"
 )
 
@@ -132,12 +137,22 @@ func comparePartitions(a, b partitionRef) int {
 	return cmp.Or(strings.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
 }
 
-// column owners: a column comes from the value, the key or a header.
+// column owners: a column comes from the value, the key or a header; a
+// header's values in a record that repeats it are spooled in a column of
+// their own (headerListName), merged into the header's column when the
+// records are read back (spooledRecords).
 const (
 	ownValue = iota
 	ownKey
 	ownHeader
+	ownHeaderList
 )
+
+// headerListName is the spool column of header column name's values in the
+// records that repeat it (a JSON array each): a name no field, key or
+// header column can have (0xFF is no UTF-8 byte, and those names are
+// UTF-8 text or start with __header_).
+func headerListName(name string) string { return "\xff" + name }
 
 // kafkaColumns are the columns seen so far, shared by the decoders of one
 // read (each decoding its own partitions): a decoder asks here, under the

@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/internal/jsontext"
 )
 
 // spool holds decoded rows until every column is known: chunks, each the
@@ -229,9 +230,11 @@ func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder,
 					continue
 				}
 				placed[c.col] = true
-				if cols.owner[c.col] == ownHeader {
+				switch cols.owner[c.col] {
+				case ownHeaderList: // merged into its header's column
+				case ownHeader:
 					headers = append(headers, c.col)
-				} else {
+				default:
 					order = append(order, c.col)
 				}
 			}
@@ -258,6 +261,14 @@ func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder,
 	for _, c := range headers {
 		add(c)
 	}
+	// listed: the positions of the header columns some record repeats,
+	// whose every value becomes a JSON array
+	listed := map[int]bool{}
+	for i, n := range cols.names {
+		if cols.owner[i] == ownHeaderList {
+			listed[pos[cols.index[n[1:]]]] = true
+		}
+	}
 	schema := arrow.NewSchema(fields, nil)
 	closeAll := func() {
 		for _, sp := range spools {
@@ -267,6 +278,7 @@ func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder,
 	return sources.ReadRows(ctx, fields, opt, func(ctx context.Context, w *sources.RowWriter) error {
 		defer closeAll()
 		arrs := make([]arrow.Array, len(fields))
+		lists := make([]arrow.Array, len(fields)) // a listed header's list column in the chunk
 		for _, p := range parts {
 			file := p.file()
 			for _, ch := range chunks[p] {
@@ -276,6 +288,7 @@ func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder,
 				}
 				n := rec.NumRows()
 				clear(arrs)
+				clear(lists)
 				for i, f := range rec.Schema().Fields() {
 					switch f.Name {
 					case chunkOffset:
@@ -288,10 +301,18 @@ func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder,
 							rec.Release()
 							return fmt.Errorf("%w: read the spool file: a chunk column %q", ErrRead, f.Name)
 						}
+						if cols.owner[col] == ownHeaderList {
+							lists[pos[cols.index[cols.names[col][1:]]]] = rec.Column(i)
+							continue
+						}
 						arrs[pos[col]] = rec.Column(i)
 					}
 				}
 				var made []arrow.Array
+				for j := range listed {
+					arrs[j] = headerLists(arrs[j], lists[j], int(n))
+					made = append(made, arrs[j])
+				}
 				pb := array.NewInt32Builder(memory.DefaultAllocator)
 				pb.Reserve(int(n))
 				for range n {
@@ -320,4 +341,27 @@ func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder,
 		}
 		return nil
 	})
+}
+
+// headerLists is the column of a header some record repeats, for one
+// chunk of n rows: each row's values as a JSON array, from the row's list
+// (the record repeated the header) or its single value (plain; nil
+// arrays: no row of the chunk has one). A row with neither is NULL.
+func headerLists(plain, list arrow.Array, n int) arrow.Array {
+	b := array.NewStringBuilder(memory.DefaultAllocator)
+	defer b.Release()
+	b.Reserve(n)
+	var buf []byte
+	for r := range n {
+		switch {
+		case list != nil && list.IsValid(r):
+			b.Append(list.(*array.String).Value(r))
+		case plain != nil && plain.IsValid(r):
+			buf = append(jsontext.AppendString(append(buf[:0], '['), []byte(plain.(*array.String).Value(r))), ']')
+			b.Append(string(buf))
+		default:
+			b.AppendNull()
+		}
+	}
+	return b.NewArray()
 }
