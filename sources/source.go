@@ -2,8 +2,11 @@ package sources
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -544,8 +547,8 @@ func Open(loc Location) (Source, error) {
 	kind, rest := KindOf(loc)
 	name, opener, ok := lookup(kind)
 	if !ok {
-		return nil, fmt.Errorf("%s %q: %w %q (known kinds: %s; a kind is taken from the kind: option, a scheme, a kind: prefix or the file extension)",
-			loc.Role, Redact(loc.URI), ErrUnknownKind, kind, strings.Join(Kinds(), ", "))
+		return nil, fmt.Errorf("%s %q: %w %q (known kinds: %s; a kind is taken from the kind: option, a scheme, a kind: prefix or the file extension)%s",
+			loc.Role, Redact(loc.URI), ErrUnknownKind, kind, strings.Join(Kinds(), ", "), noKindHint(loc, kind))
 	}
 	loc.URI = rest
 	src, err := opener(loc)
@@ -553,6 +556,28 @@ func Open(loc Location) (Source, error) {
 		return nil, fmt.Errorf("%s (%s): %w", loc.Role, name, err)
 	}
 	return src, nil
+}
+
+// noKindHint says, for a location with no kind at all, what the path is:
+// a folder (whose kind is never guessed from the files in it) or nothing
+// at all. It is the one look at the file system Open makes, and only once
+// the location has already been refused.
+func noKindHint(loc Location, kind string) string {
+	if kind != "" || strings.ContainsAny(loc.URI, "*?[") {
+		return ""
+	}
+	path := loc.URI
+	if !filepath.IsAbs(path) && loc.BaseDir != "" {
+		path = filepath.Join(loc.BaseDir, path)
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf("; and there is no file or folder %s", loc.URI)
+	case err == nil && fi.IsDir():
+		return fmt.Sprintf("; %s is a folder, and a folder's kind is not guessed from its files: give kind: csv (or parquet, ndjson) or a prefix such as csv:%s", loc.URI, loc.URI)
+	}
+	return ""
 }
 
 // KindOf returns the kind name a location asks for and the URI left once a

@@ -1,6 +1,9 @@
 package sources_test
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -52,5 +55,28 @@ func TestUnknownOptionListsInputKeys(t *testing.T) {
 				t.Errorf("%s: %q does not list %s", uri, err, k)
 			}
 		}
+	}
+}
+
+// A location with no kind says what its path is: a folder, whose kind is
+// never guessed from its files, or nothing at all (an on-call engineer's
+// mistyped sink folder used to read only "unknown kind """).
+func TestNoKindSaysWhatThePathIs(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ uri, want string }{
+		{"nosuch/", "there is no file or folder nosuch/"},
+		{"out", "out is a folder, and a folder's kind is not guessed from its files: give kind: csv (or parquet, ndjson) or a prefix such as csv:out"},
+	} {
+		_, err := sources.Open(sources.Location{Role: "sink", URI: c.uri, BaseDir: dir})
+		if !errors.Is(err, sources.ErrUnknownKind) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Open(%q): %v, want ErrUnknownKind saying %q", c.uri, err, c.want)
+		}
+	}
+	// A kind given by extension is opened as before, the path not looked at.
+	if _, err := sources.Open(sources.Location{Role: "sink", URI: "nosuch.csv", BaseDir: dir}); err != nil {
+		t.Errorf("Open(nosuch.csv): %v (the opener does no I/O)", err)
 	}
 }
