@@ -1,4 +1,4 @@
-package sources
+package mysql
 
 import (
 	"errors"
@@ -6,9 +6,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/reconcile-dev/reconcile/sources/internal/sqlserver"
 )
 
-// FuzzMySQLDecimal reads arbitrary text as a DECIMAL(p,s) value of the
+// FuzzDecimal reads arbitrary text as a DECIMAL(p,s) value of the
 // MySQL text protocol, for any precision 1…38 and scale 0…p, and checks
 // parseMyDecimal against myDecimalOracle, an exact reading of the text with
 // math/big.Rat: the parser succeeds exactly when the oracle finds a value
@@ -16,12 +18,12 @@ import (
 // wrapping errMyValue. Its 64-bit fast path, whenever it accepts the text,
 // must agree with the 128-bit one.
 //
-// Seeds: testdata/fuzz/FuzzMySQLDecimal.
+// Seeds: testdata/fuzz/FuzzDecimal.
 //
-//	go test -tags duckdb_arrow -run '^$' -fuzz FuzzMySQLDecimal -fuzztime 60s ./sources/
-func FuzzMySQLDecimal(f *testing.F) {
+//	go test -tags duckdb_arrow -run '^$' -fuzz '^FuzzDecimal$' -fuzztime 60s ./sources/mysql/
+func FuzzDecimal(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, precision, scale uint8) {
-		p := int32(precision%maxDecimalDigits) + 1
+		p := int32(precision%sqlserver.MaxDecimalDigits) + 1
 		s := int32(scale) % (p + 1)
 		b := []byte(text)
 		got, err := parseMyDecimal(b, p, s)

@@ -1,4 +1,4 @@
-package sources
+package postgres
 
 import (
 	"encoding/binary"
@@ -6,9 +6,11 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+
+	"github.com/reconcile-dev/reconcile/sources/internal/sqlserver"
 )
 
-// FuzzPostgresNumeric reads arbitrary bytes as PostgreSQL's binary numeric
+// FuzzNumeric reads arbitrary bytes as PostgreSQL's binary numeric
 // (int16 ndigits, int16 weight, uint16 sign, uint16 dscale, then ndigits
 // base-10000 digits; PostgreSQL's numeric_send) into a numeric(p,s) column
 // of any precision 1…38 and scale 0…p, and checks decodeNumeric against
@@ -26,12 +28,12 @@ import (
 // error for such input, so that it keeps looking for wrong answers on what
 // a server does send.
 //
-// Seeds: testdata/fuzz/FuzzPostgresNumeric.
+// Seeds: testdata/fuzz/FuzzNumeric.
 //
-//	go test -tags duckdb_arrow -run '^$' -fuzz FuzzPostgresNumeric -fuzztime 60s ./sources/
-func FuzzPostgresNumeric(f *testing.F) {
+//	go test -tags duckdb_arrow -run '^$' -fuzz '^FuzzNumeric$' -fuzztime 60s ./sources/postgres/
+func FuzzNumeric(f *testing.F) {
 	f.Fuzz(func(t *testing.T, v []byte, precision, scale uint8) {
-		p := int32(precision%maxDecimalDigits) + 1
+		p := int32(precision%sqlserver.MaxDecimalDigits) + 1
 		s := int32(scale) % (p + 1)
 		got, err := decodeNumeric(v, p, s)
 		want, why, bigDigit := pgNumericOracle(v, p, s)
@@ -82,16 +84,13 @@ func FuzzPostgresNumeric(f *testing.F) {
 // 10^s, or why it cannot (a non-empty reason). It follows PostgreSQL's
 // numeric_recv for what is a number (a sign word of 0x0000 or 0x4000, one
 // int16 per digit, as many as ndigits says) and decodeNumeric's contract
-// for what the column holds (no more display digits than s, no digit lost,
-// fewer than 10^p units). bigDigit says v holds a digit above 9999, read
-// by place value.
+// for what the column holds (no non-zero digit beyond s: the trailing
+// zeros the display scale counts are dropped; fewer than 10^p units).
+// bigDigit says v holds a digit above 9999, read by place value.
 func pgNumericOracle(v []byte, p, s int32) (n *big.Int, why string, bigDigit bool) {
-	digits, exp, dscale, bigDigit, ok := pgNumericValue(v)
+	digits, exp, _, bigDigit, ok := pgNumericValue(v)
 	if !ok {
 		return nil, "not a finite well-formed numeric", false
-	}
-	if dscale > int(s) {
-		return nil, "more display digits than the scale", bigDigit
 	}
 	// value × 10^s = digits × 10^(exp+s)
 	e := exp + int(s)

@@ -1,9 +1,10 @@
-package sources
+package file
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,22 +12,28 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/reconcile-dev/reconcile/sources"
+	"github.com/reconcile-dev/reconcile/sources/fileset"
 )
 
 // FuzzNDJSON reads arbitrary bytes as an NDJSON file the way the ndjson
-// kind does (ndjsonLines with the text check, then ndjsonObject on each
-// line) and checks the result against encoding/json and an independent
-// scan of the JSON strings:
+// kind does (fileset.Lines with the text check ndjsonCheck, then
+// ndjsonObject on each line) and checks the result against encoding/json
+// and an independent scan of the JSON strings:
 //
 //   - the file is read without error exactly when every line that is not
 //     blank (JSON white space only; a UTF-8 byte-order mark dropped from
 //     the first) is valid UTF-8 (RFC 8259 section 8.1) with no \uXXXX
 //     escape in a string that is half of a surrogate pair (section 8.2),
-//     is valid JSON (json.Valid), is an object and names no key twice;
+//     is valid JSON (json.Valid), is an object and names no key twice, in
+//     it or in any object nested in it;
 //   - each such line is handed on with its physical line number, and its
 //     keys come in order with their values as NDJSON text: a string
-//     unquoted as encoding/json decodes it, null as nil, anything else as
-//     its JSON text exactly as written.
+//     unquoted as encoding/json decodes it, null as nil, a nested object
+//     or array as its compact text (compactJSON: no white space between
+//     tokens, strings with the fewest escapes, keys in order, numbers as
+//     written), anything else as its JSON text exactly as written.
 //
 // Seeds: testdata/fuzz/FuzzNDJSON. Failures it found, reported and not
 // yet fixed (add each to the seeds once it is): a line with a } or ] after
@@ -35,7 +42,7 @@ import (
 // white space (\v, \f, U+0085, U+00A0, …; bytes.TrimSpace trims it) is
 // skipped as blank, and around an object is dropped.
 //
-//	go test -tags duckdb_arrow -run '^$' -fuzz FuzzNDJSON -fuzztime 60s ./sources/
+//	go test -tags duckdb_arrow -run '^$' -fuzz '^FuzzNDJSON$' -fuzztime 60s ./sources/file/
 func FuzzNDJSON(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -49,7 +56,7 @@ func FuzzNDJSON(f *testing.F) {
 			Vals []*string
 		}
 		var got []line
-		err := ndjsonLines(context.Background(), ScanFile{Path: path, Name: "fuzz.ndjson", Size: int64(len(data))}, true, func(l []byte, n int64) error {
+		err := fileset.Lines(context.Background(), sources.ScanFile{Path: path, Name: "fuzz.ndjson", Size: int64(len(data))}, ndjsonCheck("fuzz.ndjson"), func(l []byte, n int64) error {
 			keys, vals, err := ndjsonObject(l, "fuzz.ndjson", n)
 			if err == nil {
 				got = append(got, line{n, keys, vals})
@@ -132,12 +139,101 @@ func ndjsonOracle(raw, l []byte) (keys []string, vals []*string, why string) {
 				return nil, nil, "json.Unmarshal: " + err.Error()
 			}
 			vals = append(vals, &s)
+		case v[0] == '{' || v[0] == '[':
+			var b strings.Builder
+			vd := json.NewDecoder(bytes.NewReader(v))
+			vd.UseNumber()
+			if why := compactJSON(vd, &b); why != "" {
+				return nil, nil, "key " + strconv.Quote(k) + ": " + why
+			}
+			s := b.String()
+			vals = append(vals, &s)
 		default:
 			s := string(v)
 			vals = append(vals, &s)
 		}
 	}
 	return keys, vals, ""
+}
+
+// compactJSON writes the next value dec reads (valid JSON, no lone
+// surrogate; dec with UseNumber) to b as the ndjson kind's text of a nested
+// value: no white space between tokens, every string with the fewest
+// escapes (\" \\ \b \f \n \r \t, other control characters \u00xx,
+// anything else as itself), keys in order and numbers as written; or says
+// why it cannot (an object that names a key twice, at any depth).
+func compactJSON(dec *json.Decoder, b *strings.Builder) (why string) {
+	tok, err := dec.Token()
+	if err != nil {
+		return "json.Decoder: " + err.Error()
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		b.WriteRune(rune(t))
+		seen := map[string]bool{}
+		for i := 0; dec.More(); i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if t == '{' {
+				kt, err := dec.Token()
+				if err != nil {
+					return "json.Decoder: " + err.Error()
+				}
+				k := kt.(string)
+				if seen[k] {
+					return "key " + strconv.Quote(k) + " twice in a nested object"
+				}
+				seen[k] = true
+				fewestEscapes(b, k)
+				b.WriteByte(':')
+			}
+			if why := compactJSON(dec, b); why != "" {
+				return why
+			}
+		}
+		end, err := dec.Token()
+		if err != nil {
+			return "json.Decoder: " + err.Error()
+		}
+		b.WriteRune(rune(end.(json.Delim)))
+	case string:
+		fewestEscapes(b, t)
+	case json.Number:
+		b.WriteString(string(t))
+	case bool:
+		b.WriteString(strconv.FormatBool(t))
+	case nil:
+		b.WriteString("null")
+	}
+	return ""
+}
+
+// fewestEscapes writes s as a JSON string with the fewest escapes.
+func fewestEscapes(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20:
+			fmt.Fprintf(b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
 }
 
 // loneSurrogateInStrings says a string of the valid JSON text b holds a

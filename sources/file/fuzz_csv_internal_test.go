@@ -1,4 +1,4 @@
-package sources
+package file
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // FuzzCSV is a round trip through the csv kind's Go reader (csvRecords, as
@@ -33,7 +35,7 @@ import (
 // turned into U+FFFD (swapQuotes uses strings.Map), so it passes the UTF-8
 // check readFile makes next.
 //
-//	go test -tags duckdb_arrow -run '^$' -fuzz FuzzCSV -fuzztime 60s ./sources/
+//	go test -tags duckdb_arrow -run '^$' -fuzz '^FuzzCSV$' -fuzztime 60s ./sources/file/
 func FuzzCSV(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, ncols uint8, layout uint64, bom, header bool) {
 		if len(data) > 4096 {
@@ -54,7 +56,7 @@ func FuzzCSV(f *testing.F) {
 		file, want := csvWrite(recs, quote, layout/3, bom, header)
 
 		s := &csvSource{delim: ',', quote: quote, header: header}
-		it := s.records(bytes.NewReader(file), ScanFile{Name: "fuzz.csv"}, n)
+		it := s.records(bytes.NewReader(file), sources.ScanFile{Name: "fuzz.csv"}, n)
 		var got []csvLine
 		for {
 			rec, line, err := it.next()
