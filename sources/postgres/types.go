@@ -327,8 +327,10 @@ const (
 // decodeNumeric turns PostgreSQL's binary numeric (int16 ndigits, int16
 // weight, uint16 sign, uint16 dscale, then ndigits base-10000 digits, most
 // significant first) into the unscaled decimal128 at scale, exactly. It
-// fails, wrapping errPGValue, for NaN and ±Infinity, for a value with more
-// non-zero fraction digits than scale (trailing zeros, which dscale
+// fails, wrapping errPGValue, for NaN and ±Infinity, for a "digit" above
+// 9999 (PostgreSQL's numeric_recv refuses one and a server never sends
+// one; read by place value it would be another number), for a value with
+// more non-zero fraction digits than scale (trailing zeros, which dscale
 // counts, are dropped: 1.000 at scale 0 is 1), and for one with more than
 // precision digits.
 func decodeNumeric(v []byte, precision, scale int32) (decimal128.Num, error) {
@@ -347,6 +349,11 @@ func decodeNumeric(v []byte, precision, scale int32) (decimal128.Num, error) {
 	}
 	if ndigits < 0 || len(v) != numericHeader+2*ndigits {
 		return decimal128.Num{}, fmt.Errorf("%w: numeric binary value of %d bytes for %d digits", errPGValue, len(v), ndigits)
+	}
+	for i := range ndigits {
+		if d := binary.BigEndian.Uint16(v[numericHeader+2*i:]); d >= numericBase {
+			return decimal128.Num{}, fmt.Errorf("%w: numeric digit %d of %d is %d, not a base-10000 digit (0 to 9999; PostgreSQL's numeric_recv refuses it)", errPGValue, i+1, ndigits, d)
+		}
 	}
 	// The digits read as one integer acc stand for acc × 10^(4·(weight-ndigits+1)).
 	exp := numericDigitsN*(weight-ndigits+1) + int(scale)
