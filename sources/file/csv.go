@@ -20,8 +20,9 @@ func init() {
 }
 
 // csvSource reads delimited text files. Nothing is sniffed: the header is
-// read here (a UTF-8 byte-order mark is dropped; every file must have the
-// same header), every column is text, an empty field (quoted or not) is
+// read here (a UTF-8 byte-order mark that is the file's first three bytes
+// is dropped before parsing, see dropMark; every file must have the same
+// header), every column is text, an empty field (quoted or not) is
 // NULL, and a record with too many or too few fields is an error naming file
 // and line. __line is the physical line a record starts on, after blank
 // lines and quoted fields that span lines too.

@@ -57,20 +57,25 @@ func (sr *swapReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// swapQuotes undoes swapReader in one value.
+// swapQuotes undoes swapReader in one value, byte for byte: quote is
+// ASCII, so no byte of a multi-byte character is touched, and a byte that
+// is not UTF-8 stays as it is for the UTF-8 check (strings.Map would turn
+// it into U+FFFD).
 func swapQuotes(v string, quote rune) string {
-	if !strings.ContainsAny(v, `"`+string(quote)) {
+	q := byte(quote)
+	if strings.IndexByte(v, '"') < 0 && strings.IndexByte(v, q) < 0 {
 		return v
 	}
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case quote:
-			return '"'
+	b := []byte(v)
+	for i, c := range b {
+		switch c {
+		case q:
+			b[i] = '"'
 		case '"':
-			return quote
+			b[i] = q
 		}
-		return r
-	}, v)
+	}
+	return string(b)
 }
 
 // csvHeader returns the column names of a CSV file: its first record, or
@@ -85,7 +90,7 @@ func csvHeader(f sources.ScanFile, delim, quote rune, header bool, enc *textEnco
 	}
 	defer rc.Close()
 	s := &csvSource{delim: delim, quote: quote}
-	br := bufio.NewReaderSize(enc.decode(rc, f.Name), headerPeek)
+	br := bufio.NewReaderSize(dropMark(enc.decode(rc, f.Name)), headerPeek)
 	if err := checkText(path, br, enc); err != nil {
 		return nil, err
 	}
@@ -104,9 +109,6 @@ func csvHeader(f sources.ScanFile, delim, quote rune, header bool, enc *textEnco
 		// encoding/csv skips empty lines; DuckDB's read_csv takes the
 		// first line, empty, as the header and this one as a record.
 		return nil, fmt.Errorf("%s:%d: the header is on line %d, after %d empty line(s); the header must be the file's first line (an engine's CSV reader takes line 1 as the header and the real header as a record): remove the empty lines", path, line, line, line-1)
-	}
-	if len(rec) > 0 {
-		rec[0] = strings.TrimPrefix(rec[0], "\uFEFF")
 	}
 	if header && len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 		return nil, fmt.Errorf("%s:%d: the first line holds no header (it is empty or white space only, after any byte-order mark); the header must be the file's first line: remove the line", path, line)

@@ -38,7 +38,7 @@ type csvRecords struct {
 }
 
 func (s *csvSource) records(r io.Reader, f sources.ScanFile, ncols int) *csvRecords {
-	lc := &lineCounter{r: r}
+	lc := &lineCounter{r: dropMark(r)}
 	cr := s.reader(lc)
 	cr.FieldsPerRecord = ncols
 	cr.ReuseRecord = true
@@ -93,7 +93,6 @@ func (it *csvRecords) next() ([]string, int64, error) {
 		it.lines.forget(int64(line))
 		if it.first {
 			it.first = false
-			rec[0] = strings.TrimPrefix(rec[0], "\uFEFF")
 			if it.header {
 				it.prevEnd = int64(line) + spannedLines(rec)
 				continue
@@ -102,6 +101,39 @@ func (it *csvRecords) next() ([]string, int64, error) {
 		it.held, it.heldAt = rec, int64(line)
 	}
 }
+
+// utf8Mark is the UTF-8 byte-order mark, U+FEFF encoded.
+var utf8Mark = []byte("\xef\xbb\xbf")
+
+// dropMark returns the text r reads without a UTF-8 byte-order mark that
+// is its first three bytes, so that a mark is never part of the first
+// value, quoted or not, nor a line of its own, and a U+FEFF anywhere else
+// (the start of a quoted first value) stays. r is a file's text as the
+// CSV reader sees it: after decompression, the valid-length cut and, with
+// encoding:, decoding to UTF-8, where the mark of a UTF-16 file read as
+// utf-16le or utf-16be becomes these bytes too (utf-16 consumes its own);
+// the decoded text of a single-byte encoding never starts with them (a
+// UTF-8 mark decodes as "ï»¿", which checkText refuses). A read error is
+// returned by the first Read after the bytes read before it.
+func dropMark(r io.Reader) io.Reader {
+	var head [3]byte
+	n, err := io.ReadFull(r, head[:])
+	switch {
+	case n == len(head) && bytes.Equal(head[:], utf8Mark):
+		return r
+	case err == nil:
+		return io.MultiReader(bytes.NewReader(head[:]), r)
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return bytes.NewReader(head[:n])
+	default:
+		return io.MultiReader(bytes.NewReader(head[:n]), errReader{err})
+	}
+}
+
+// errReader fails every Read with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // restoreCRLF puts back the CRLF line breaks inside the quoted fields of
 // rec, the record just read, that encoding/csv turned into LF (its

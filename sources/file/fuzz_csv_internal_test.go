@@ -24,16 +24,18 @@ import (
 // read_csv reads it, and for several columns blank lines are skipped. A
 // byte-order mark at the start of the file is no part of the first value.
 //
-// Seeds: testdata/fuzz/FuzzCSV. Failures it found, reported and not yet
-// fixed (add each to the seeds once it is): the byte-order mark is taken
-// off the first parsed value instead of off the file, so after a mark a
-// quoted first field is a bare-quote error ("\uFEFF\"id\",…"; the header
-// reader, with LazyQuotes, names the column "id" with its quotes) and a
-// blank first line is a record of one field; and a quoted first value of a
-// file without a mark loses a U+FEFF it starts with. With a quote other
-// than ", a value holding that quote or " has each byte that is not UTF-8
-// turned into U+FFFD (swapQuotes uses strings.Map), so it passes the UTF-8
-// check readFile makes next.
+// Seeds: testdata/fuzz/FuzzCSV, with the failures it found, each fixed
+// and a unit test of its own (TestCSVByteOrderMarkOpensTheFile,
+// TestCSVQuoteSwapKeepsBytes): the byte-order mark was taken off the first
+// parsed value instead of off the file, so after a mark a quoted first
+// field was a bare-quote error (bom-then-quoted-header; the header reader,
+// with LazyQuotes, named the column "id" with its quotes) and a blank
+// first line a record of one field (bom-then-blank-lines), and a quoted
+// first value of a file without a mark lost a U+FEFF it starts with
+// (no-bom-quoted-value-starts-feff); with a quote other than ", a value
+// holding that quote or " had each byte that is not UTF-8 turned into
+// U+FFFD by swapQuotes, so it passed the UTF-8 check readFile makes next
+// (quote-backtick-non-utf8-bytes).
 //
 //	go test -tags duckdb_arrow -run '^$' -fuzz '^FuzzCSV$' -fuzztime 60s ./sources/file/
 func FuzzCSV(f *testing.F) {
