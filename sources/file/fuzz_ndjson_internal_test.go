@@ -35,12 +35,14 @@ import (
 //     tokens, strings with the fewest escapes, keys in order, numbers as
 //     written), anything else as its JSON text exactly as written.
 //
-// Seeds: testdata/fuzz/FuzzNDJSON. Failures it found, reported and not
-// yet fixed (add each to the seeds once it is): a line with a } or ] after
-// its object, {"id":"1"}}, is read as the object (json.Decoder.More is
-// false before a closing bracket); a line of white space that is not JSON
-// white space (\v, \f, U+0085, U+00A0, …; bytes.TrimSpace trims it) is
-// skipped as blank, and around an object is dropped.
+// Seeds: testdata/fuzz/FuzzNDJSON, with the failures it found, each fixed
+// and a unit test of its own (TestNDJSONNothingAfterTheObject,
+// TestNDJSONOnlyJSONWhiteSpace): a line with a } or ] after its object,
+// {"id":"1"}}, was read as the object (json.Decoder.More is false before a
+// closing bracket; brace-after-object, bracket-after-object); a line of
+// white space that is not JSON white space (\v, \f, U+0085, U+00A0, …;
+// bytes.TrimSpace trims it) was skipped as blank (vertical-tab-line), and
+// around an object dropped (nbsp-before-object).
 //
 //	go test -tags duckdb_arrow -run '^$' -fuzz '^FuzzNDJSON$' -fuzztime 60s ./sources/file/
 func FuzzNDJSON(f *testing.F) {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -23,7 +24,10 @@ func init() {
 }
 
 // ndjsonSource reads newline-delimited JSON: one object per line, blank
-// lines skipped, a UTF-8 byte-order mark dropped. Each top-level key becomes
+// lines (JSON white space only) skipped, a UTF-8 byte-order mark dropped;
+// other white space around the object (\v, U+00A0, …) or anything but JSON
+// white space after it is an error naming file and line (ndjsonText,
+// ndjsonObject). Each top-level key becomes
 // a text column (columns in order of first appearance across the files).
 // Values keep their literal JSON text: a string is unquoted, a number stays
 // exactly as written (DuckDB's read_json parses numbers as DOUBLE, which
@@ -144,7 +148,8 @@ func (s *ndjsonSource) readFiles(ctx context.Context, files []sources.ScanFile, 
 }
 
 // ndjsonCheck is the check of Lines that refuses a line of file name that
-// is not Unicode text (ndjsonText).
+// is not Unicode text or has white space JSON does not allow around its
+// value (ndjsonText).
 func ndjsonCheck(name string) func(line []byte, n int64) error {
 	return func(line []byte, n int64) error { return ndjsonText(line, name, n) }
 }
@@ -156,6 +161,11 @@ func ndjsonCheck(name string) func(line []byte, n int64) error {
 // encoding/json would turn either into U+FFFD, so two different values
 // (A\xff and A\xfe, \ud800 and \udc00) would compare equal, and a Latin-1
 // é would equal a CSV value holding U+FFFD. A whole pair is its character.
+// It also refuses, naming the character, white space other than JSON's
+// (space, tab, CR, LF; RFC 8259 section 2) at the start or end of the line
+// (after a first line's byte-order mark): Lines trims every Unicode space
+// (bytes.TrimSpace), so a line of \v alone would be skipped as blank and
+// U+00A0{"id":"1"} read as the object.
 func ndjsonText(line []byte, path string, n int64) error {
 	if !utf8.Valid(line) {
 		i := 0
@@ -171,12 +181,41 @@ func ndjsonText(line []byte, path string, n int64) error {
 	if i := jsontext.LoneSurrogateAt(line); i >= 0 {
 		return fmt.Errorf("%s:%d:%d: the escape %s is half of a UTF-16 surrogate pair, which names no character (RFC 8259 section 8.2)", path, n, i+1, line[i:i+6])
 	}
+	if i := otherSpaceAt(line, n); i >= 0 {
+		r, _ := utf8.DecodeRune(line[i:])
+		return fmt.Errorf("%s:%d:%d: %U is white space JSON does not allow; only space, tab, CR and LF may stand around a value (RFC 8259 section 2)", path, n, i+1, r)
+	}
 	return nil
+}
+
+// jsonSpace is the white space JSON allows around a value (RFC 8259
+// section 2).
+const jsonSpace = " \t\r\n"
+
+// otherSpaceAt is the byte offset in line, the UTF-8 line n as read, of a
+// Unicode white space character (unicode.IsSpace, what bytes.TrimSpace
+// trims) that is not JSON's and stands at the start or the end of the line
+// once JSON's white space and a first line's byte-order mark are set
+// aside; -1 if there is none.
+func otherSpaceAt(line []byte, n int64) int {
+	start := 0
+	if n == 1 && bytes.HasPrefix(line, utf8Mark) {
+		start = len(utf8Mark)
+	}
+	i := len(line) - len(bytes.TrimLeft(line[start:], jsonSpace))
+	if r, _ := utf8.DecodeRune(line[i:]); i < len(line) && unicode.IsSpace(r) {
+		return i
+	}
+	end := len(bytes.TrimRight(line, jsonSpace))
+	if r, size := utf8.DecodeLastRune(line[:end]); end > i && unicode.IsSpace(r) {
+		return end - size
+	}
+	return -1
 }
 
 // ndjsonObject decodes one line into its keys and values, in order, with
 // each value as NDJSON text (see openNDJSON). It fails for anything but an
-// object.
+// object, and for anything but JSON white space after it.
 func ndjsonObject(line []byte, path string, n int64) (keys []string, vals []*string, err error) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
@@ -212,6 +251,12 @@ func ndjsonObject(line []byte, path string, n int64) (keys []string, vals []*str
 	}
 	if dec.More() {
 		return nil, nil, fmt.Errorf("%s:%d: more than one JSON value on the line", path, n)
+	}
+	// More is false before a closing bracket too ({"id":"1"}}): nothing but
+	// JSON white space may follow the object.
+	if rest := bytes.TrimLeft(line[dec.InputOffset():], jsonSpace); len(rest) > 0 {
+		r, _ := utf8.DecodeRune(rest)
+		return nil, nil, fmt.Errorf("%s:%d: %q after the object; expected the end of the line (one JSON object per line)", path, n, string(r))
 	}
 	return keys, vals, nil
 }
