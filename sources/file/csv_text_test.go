@@ -106,6 +106,7 @@ func TestCSVByteOrderMarkOpensTheFile(t *testing.T) {
 		{"blank first line", "\xef\xbb\xbf\n\n1,5\n", idAmount, []string{"id", "amount"}, `id="1" amount="5" __line=3`},
 		{"one column, blank first line", "\xef\xbb\xbf\n1\n", map[string]any{"columns": []any{"id"}}, []string{"id"}, `id=NULL __line=1; id="1" __line=2`},
 		{"no mark, quoted U+FEFF", "\"\xef\xbb\xbfx\",5\n", idAmount, []string{"id", "amount"}, `id="\ufeffx" amount="5" __line=1`},
+		{"U+FEFF after a blank line", "\n\xef\xbb\xbfx,5\n", idAmount, []string{"id", "amount"}, `id="\ufeffx" amount="5" __line=2`},
 		{"unquoted header", "\xef\xbb\xbfid,amount\n1,5\n", nil, []string{"id", "amount"}, `id="1" amount="5" __line=2`},
 		{"utf-16le, quoted header", le16("\ufeff\"id\",\"amount\"\n\"1\",5\n"), map[string]any{"encoding": "utf-16le"}, []string{"id", "amount"}, `id="1" amount="5" __line=2`},
 	} {

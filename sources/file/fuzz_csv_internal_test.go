@@ -105,7 +105,8 @@ func showCSV(ls []csvLine) string {
 // blank lines' CRLF, then 1 bit per field to quote it when it need not be;
 // the bits are reused in turn once spent. Fields that hold the delimiter,
 // the quote, CR or LF are always quoted, and so is an empty header field
-// of a one-column file (as a blank line it would be no header). The file
+// of a one-column file (as a blank line it would be no header; a U+FEFF
+// alone opening the file is empty, a byte-order mark). The file
 // ends with a line break unless the layout's top bit says not to (a last
 // record that is a blank line gets one regardless: without it, it is no
 // line).
@@ -150,16 +151,21 @@ func csvWrite(recs [][]string, quote rune, layout uint64, bom, header bool) ([]b
 			if j > 0 {
 				b.WriteByte(',')
 			}
-			must := strings.ContainsAny(v, ",\r\n"+q) || n == 1 && v == "" && i == 0 && header
+			// read is what v reads as unquoted: when its bytes open the
+			// file, a U+FEFF it starts with is a byte-order mark (only
+			// there: not after a mark, nor after blank lines).
+			read := v
+			if b.Len() == 0 {
+				read = strings.TrimPrefix(v, "\uFEFF")
+			}
+			must := strings.ContainsAny(v, ",\r\n"+q) || n == 1 && read == "" && i == 0 && header
 			if must || next(1) == 1 {
 				b.WriteString(q + strings.ReplaceAll(v, q, q+q) + q)
 				blank = false
 			} else {
-				blank = blank && v == ""
+				blank = blank && read == ""
 				b.WriteString(v)
-				if i == 0 && j == 0 && !bom {
-					v = strings.TrimPrefix(v, "\uFEFF") // these bytes open the file: a byte-order mark
-				}
+				v = read
 			}
 			vals[j] = v
 			line += int64(strings.Count(v, "\n"))
