@@ -370,7 +370,9 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 		return s, p - s, nil
 	}
 	if d := ducktype.IntegerDigits(typ); d > 20 {
-		return 0, maxPrecision, nil // HUGEINT, UHUGEINT
+		// HUGEINT, UHUGEINT: 39 digits, one more than a DECIMAL holds, so
+		// the digits come from the values (numberType), each checked.
+		return 0, d, nil
 	} else if d > 0 {
 		return 0, 20, nil
 	}

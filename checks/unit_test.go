@@ -872,6 +872,40 @@ func TestPrepareFixnumSizedFromData(t *testing.T) {
 	}
 }
 
+// A HUGEINT measure holds 39 digits, one more than an exact DECIMAL: a
+// 39-digit value is refused naming the input, file, line, column and
+// value (it was DuckDB's raw cast error, with its SQL text and no line),
+// and a HUGEINT whose values fit 38 digits is converted exactly.
+func TestPrepareHugeintSizedFromData(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		value, want string
+	}{
+		{"123456789012345678901234567890123456789", `measure amount needs 39 integer and 0 fraction digits, more than the 38 an exact DECIMAL holds (the source's amount is HUGEINT, the sink's BIGINT; no value is rounded to fit): in the source, source.csv:2: column amount: value "123456789012345678901234567890123456789" has more than 38 integer digits`},
+		{"12345678901234567890123456789012345678", ""},
+	} {
+		db := newDB(t)
+		load(t, db, "source", "id VARCHAR, amount HUGEINT", []any{"a", c.value}, []any{"b", 2})
+		load(t, db, "sink", "id VARCHAR, amount BIGINT", []any{"a", 1}, []any{"b", 2})
+		p, _, err := checks.Prepare(ctx, db, checks.Columns{ID: []string{"id"}, Measures: []string{"amount"}})
+		if c.want != "" {
+			if !errors.Is(err, checks.ErrValue) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: error %v, want ErrValue with %q", c.value, err, c.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.value, err)
+		}
+		if p.MeasureTypes["amount"] != "DECIMAL(38,0)" {
+			t.Errorf("%s: measure types %v, want DECIMAL(38,0)", c.value, p.MeasureTypes)
+		}
+		if got := query(t, db, "SELECT CAST(amount AS VARCHAR) FROM source ORDER BY __row"); !slices.Equal(got, []string{c.value, "2"}) {
+			t.Errorf("source after Prepare: %v", got)
+		}
+	}
+}
+
 // renamedColumn finds the column DuckDB renamed because its name was taken
 // ("x" → "x_1", a taken "x_1" → "x_1_1") when the name is one the check
 // declares of its own (its roles, exact or a pattern, and its writes), and leaves alone
