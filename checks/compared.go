@@ -271,12 +271,13 @@ func checkReadable(ctx context.Context, db *duck.DB, c *Compared) error {
 		if err != nil {
 			return err
 		}
-		msg, bad, err := load.BadValue(ctx, db, side.table, c.Name, cond)
-		if err != nil {
+		// An input with bad_records: report lists such rows as bad
+		// records instead (load.Refuse).
+		reason := fmt.Sprintf("is not %s, as the comparison with the %s's %s needs", what, other(side.role), otherType(c, side.role))
+		if _, err := load.Refuse(ctx, db, side.table, side.role, c.Name, cond, reason, func(msg string, _ *string) error {
+			return fmt.Errorf("%w: %s in the %s %s", ErrValue, msg, side.role, reason)
+		}); err != nil {
 			return err
-		}
-		if bad {
-			return fmt.Errorf("%w: %s in the %s is not %s, as the comparison with the %s's %s needs", ErrValue, msg, side.role, what, other(side.role), otherType(c, side.role))
 		}
 	}
 	if c.Method == MethodTimestamp && !c.WallClock {

@@ -401,16 +401,21 @@ func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scal
 		return 0, 0, err
 	}
 	if *digits[0][2] == "true" {
-		msg, value, bad, err := load.BadValueOf(ctx, db, table, m, cond)
-		if err != nil {
-			return 0, 0, err
-		}
-		if bad {
-			nd := &notDecimal{err: fmt.Errorf("%w: %s in the %s is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)", ErrValue, msg, side), col: m, side: side}
+		// An input with bad_records: report lists such rows as bad records
+		// instead (load.Refuse); the digits are then those of the rest.
+		const reason = "is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)"
+		n, err := load.Refuse(ctx, db, table, side, m, cond, reason, func(msg string, value *string) error {
+			nd := &notDecimal{err: fmt.Errorf("%w: %s in the %s %s", ErrValue, msg, side, reason), col: m, side: side}
 			if value != nil && strings.Contains(*value, ",") {
 				nd.value = *value
 			}
-			return 0, 0, nd
+			return nd
+		})
+		if err != nil {
+			return 0, 0, err
+		}
+		if n > 0 {
+			return measureDigits(ctx, db, table, m, typ)
 		}
 	}
 	scale, _ = strconv.Atoi(*digits[0][0])

@@ -22,8 +22,10 @@ import (
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	reconcileload "github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/queries"
+	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
@@ -902,6 +904,51 @@ func TestPrepareHugeintSizedFromData(t *testing.T) {
 		}
 		if got := query(t, db, "SELECT CAST(amount AS VARCHAR) FROM source ORDER BY __row"); !slices.Equal(got, []string{c.value, "2"}) {
 			t.Errorf("source after Prepare: %v", got)
+		}
+	}
+}
+
+// A measure value that is not a decimal number and a text compared with a
+// timestamp that does not read as one stop the run (ErrValue) — unless the
+// input reports bad records (bad_records: report): then each such row is
+// removed from its table and listed in bad_records with its location,
+// column, value and reason, and Prepare goes on with the rest.
+func TestPrepareReportsBadRecords(t *testing.T) {
+	ctx := context.Background()
+	for _, report := range []bool{false, true} {
+		db := newDB(t)
+		load(t, db, "source", "id VARCHAR, amount VARCHAR, ts VARCHAR",
+			[]any{"a", "1.50", "2026-01-01 10:00:00"}, []any{"b", "yo", "2026-01-01 10:00:00"}, []any{"c", "3", "217-01-01"})
+		load(t, db, "sink", "id VARCHAR, amount VARCHAR, ts TIMESTAMP",
+			[]any{"a", "1.50", "2026-01-01 10:00:00"}, []any{"b", "2", "2026-01-01 10:00:00"}, []any{"c", "3", "2026-01-01 10:00:00"})
+		cols := checks.Columns{ID: []string{"id"}, Measures: []string{"amount"}}
+		if report {
+			db.SetReportsBadRecords(checks.SourceTable)
+			var err error
+			if cols.BadRecords, err = reconcileload.BadRecords(ctx, db, []*sources.Input{{Role: "source", ReportsBadRecords: true}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, _, err := checks.Prepare(ctx, db, cols)
+		if !report {
+			if want := `source.csv:3: column amount: value "yo" in the source is not a decimal number`; !errors.Is(err, checks.ErrValue) || !strings.Contains(err.Error(), want) {
+				t.Errorf("without report: %v, want ErrValue with %q", err, want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := query(t, db, "SELECT id FROM source ORDER BY __row"), []string{"a"}; !slices.Equal(got, want) {
+			t.Errorf("source rows %v, want %v", got, want)
+		}
+		got := query(t, db, `SELECT side || ' ' || location || ' ' || "column" || ' ' || value || ': ' || reason FROM bad_records ORDER BY location`)
+		want := []string{
+			"source source.csv:3 amount yo: is not a decimal number (expected digits with an optional sign and decimal point, such as -1234.50)",
+			"source source.csv:4 ts 217-01-01: is not a timestamp (ISO 8601: 2024-03-01 10:00:00 or 2024-03-01T10:00:00.5, with or without a zone or offset such as +01:00 or Z) of whole microseconds (it is compared as an instant, which holds microseconds), as the comparison with the sink's TIMESTAMP needs",
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("bad_records\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
 }

@@ -159,6 +159,9 @@ const (
 	LoadFileRecords       = "file_records"        // load/040_file_records.sql
 	LoadSetLines          = "set_lines"           // load/050_set_lines.sql
 	LoadBadValue          = "bad_value"           // load/060_bad_value.sql
+	LoadDeleteRows        = "delete_rows"         // load/061_delete_rows.sql
+	LoadDeleteLines       = "delete_lines"        // load/062_delete_lines.sql
+	LoadInsertBadRecords  = "insert_bad_records"  // load/063_insert_bad_records.sql
 	LoadDeclaredTypeCheck = "declared_type_check" // load/070_declared_type_check.sql
 	LoadDeclaredValue     = "declared_value"      // load/075_declared_value.sql
 	LoadDeclaredWall      = "declared_wall"       // load/076_declared_wall.sql

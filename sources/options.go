@@ -233,6 +233,21 @@ var typeName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_ ]*(\(\s*\d+\s*(,\s*\d+\s
 // options never see them; the unknown-option error lists them too.
 var InputKeys = []string{"rename", "time_zone"}
 
+// BadRecords reads option bad_records: "fail" (the default: a record that
+// cannot be read stops the run) or "report" (true: it is listed as a bad
+// record, counts as not read, and the run goes on).
+func (o *Options) BadRecords() bool {
+	switch br := o.String("bad_records", "fail"); br {
+	case "fail":
+		return false
+	case "report":
+		return true
+	default:
+		o.Fail(fmt.Errorf("option bad_records: %q: want fail or report", br))
+		return false
+	}
+}
+
 // Err reports options that are malformed or not known to the kind (listing
 // the kind's options and InputKeys).
 func (o *Options) Err() error {

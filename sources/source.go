@@ -139,6 +139,16 @@ type Scanner interface {
 	Scan(ctx context.Context) (*Input, *Scan, error)
 }
 
+// BadRecordLister is implemented by a Source whose Read skips, while the
+// records are read, those it cannot read (bad_records: report): once the
+// records Read returned have been read to their end (or released), its
+// BadRecords are those skipped, in read order, for Input.BadRecords. A
+// kind that finds its bad records before Read returns lists them in the
+// Input itself.
+type BadRecordLister interface {
+	BadRecords() []BadRecord
+}
+
 // Format is the file format of a Scan.
 type Format string
 
@@ -337,10 +347,14 @@ type Input struct {
 	// suspect (records of aborted transactions read under
 	// read_uncommitted); the run keeps them with its notes.
 	Notes []string `json:"-"`
-	// ReportsBadRecords is set when the location asks for records that do
-	// not decode to be listed (bad_records: report) instead of stopping
-	// the read; BadRecords are those records, in read order. A run fails
-	// when any is listed.
+	// ReportsBadRecords is set when the location asks for records that
+	// cannot be read to be listed (bad_records: report) instead of
+	// stopping the run: a record that does not decode, a value the kind or
+	// the engine would read changed, or one that does not read as its
+	// declared type or as the comparison needs; BadRecords are those
+	// records, in read order (the loader adds those of declared types and
+	// formats, and removes from the table those an engine read). They
+	// count as not read, and a run fails when any is listed.
 	ReportsBadRecords bool        `json:"-"`
 	BadRecords        []BadRecord `json:"-"`
 }
@@ -355,13 +369,27 @@ const (
 	LocationOffset = "topic[partition]@offset"
 )
 
-// BadRecord is a record that was not loaded because it could not be
-// decoded (bad_records: report, Input.BadRecords): where it is and why.
+// BadRecord is a record that was not loaded because it could not be read
+// (bad_records: report, Input.BadRecords): where it is, the value that
+// could not be read and why.
 type BadRecord struct {
-	// Location is topic[partition]@offset.
+	// Location is topic[partition]@offset, or file:line (a Parquet file's
+	// row number).
 	Location string `json:"location"`
+	// Column and Value are the column and the value (nil for NULL) that
+	// could not be read; Column is "" for a record that does not decode as
+	// a whole (a Kafka value that is not JSON, a CSV line of another
+	// number of fields).
+	Column string  `json:"column,omitempty"`
+	Value  *string `json:"value,omitempty"`
 	// Reason says what was expected and what was found.
 	Reason string `json:"reason"`
+	// File and Line, when File is not "", are the record's __file and
+	// __line in the records an engine reads all the same (it reads whole
+	// files): the loader removes that row. A Parquet value that DuckDB
+	// would read changed is found in the file itself before it is read.
+	File string `json:"-"`
+	Line int64  `json:"-"`
 }
 
 // Column is one column of an input: its name and type. The type is a SQL

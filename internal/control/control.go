@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/history"
 	"github.com/reconcile-dev/reconcile/internal/load"
@@ -234,6 +235,9 @@ func prepare(ctx context.Context, s *spec.Spec, set *runSetup, ss *session, logw
 	if err != nil {
 		return nil, err
 	}
+	if err := countRefused(ctx, db, inputs); err != nil {
+		return nil, err
+	}
 	sinkDir, err := s.InputDir("sink")
 	if err != nil {
 		return nil, err
@@ -258,6 +262,35 @@ func prepare(ctx context.Context, s *spec.Spec, set *runSetup, ss *session, logw
 	}
 	fmt.Fprintf(logw, "prepared exact types in %s\n", time.Since(t0).Round(time.Millisecond))
 	return &prepared{params: params, notes: notes, replay: replay}, nil
+}
+
+// countRefused updates each input that lists bad records (bad_records:
+// report) for the rows the checks' preparation removed from its table as
+// bad records (load.Refuse): its Rows, and, for an input read in place whose
+// view had to become a table for it, ReadInPlace and its note.
+func countRefused(ctx context.Context, db *duck.DB, inputs []*sources.Input) error {
+	for i, in := range inputs {
+		if !in.ReportsBadRecords {
+			continue
+		}
+		table := []string{checks.SourceTable, checks.SinkTable}[i]
+		n, err := load.CountRows(ctx, db, table)
+		if err != nil {
+			return err
+		}
+		in.Rows = n
+		if in.ReadInPlace {
+			view, err := db.IsView(ctx, table)
+			if err != nil {
+				return err
+			}
+			if !view {
+				in.ReadInPlace = false
+				in.Notes = slices.DeleteFunc(in.Notes, func(n string) bool { return strings.Contains(n, "was read where it lies") })
+			}
+		}
+	}
+	return nil
 }
 
 // conclude writes the evidence of the checks' outcomes — the exceptions

@@ -9,6 +9,7 @@ import (
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
 	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/queries"
@@ -140,6 +141,11 @@ func Explain(ctx context.Context, s *spec.Spec, values []string) (*Explanation, 
 	cols.SourceLocation, cols.SinkLocation = ss.inputs[0].LocationForm, ss.inputs[1].LocationForm
 	cols.SourceProvenance, cols.SinkProvenance = ss.inputs[0].Provenance, ss.inputs[1].Provenance
 	cols.SourceDecimalSeparator, cols.SinkDecimalSeparator = ss.inputs[0].Formats.DecimalSeparator, ss.inputs[1].Formats.DecimalSeparator
+	// An input that lists bad records (bad_records: report) has them
+	// added by the preparation too.
+	if cols.BadRecords, err = load.BadRecords(ctx, db, ss.inputs); err != nil {
+		return nil, err
+	}
 	params, _, err := checks.Prepare(ctx, db, cols)
 	if err != nil {
 		return nil, err

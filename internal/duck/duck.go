@@ -43,7 +43,24 @@ type DB struct {
 	// locSep maps a table to the text between __file and __line in a
 	// location of its rows, where it is not ":" (SetLocationSeparator).
 	locSep map[string]string
+	// reportsBad are the tables whose unreadable rows are listed rather
+	// than refused (SetReportsBadRecords).
+	reportsBad map[string]bool
 }
+
+// SetReportsBadRecords records that a row of table whose value cannot be
+// read is removed and listed as a bad record rather than stopping the run
+// (the input's bad_records: report), for the steps after the load that
+// read its values (load.Refuse).
+func (d *DB) SetReportsBadRecords(table string) {
+	if d.reportsBad == nil {
+		d.reportsBad = map[string]bool{}
+	}
+	d.reportsBad[table] = true
+}
+
+// ReportsBadRecords says whether SetReportsBadRecords was called for table.
+func (d *DB) ReportsBadRecords(table string) bool { return d.reportsBad[table] }
 
 // SetLocationSeparator records that a location of table's rows reads
 // __file, sep, __line: "@" for a Kafka topic (topic[partition]@offset).

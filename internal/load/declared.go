@@ -34,6 +34,8 @@ type declared struct {
 	// NamedWall and NamedZone are SQL of a text's own zone name and its
 	// wall-clock time there, for a declared TIMESTAMPTZ (declared_named_zone).
 	NamedWall, NamedZone string
+	// Limit is how many rows declared_type_check returns (1 when 0).
+	Limit int
 }
 
 // exactness is what a declared type holds, from the name DuckDB resolves it
@@ -267,7 +269,7 @@ func exactReason(d declared, value *string) string {
 // lacks is an ErrInvalidLocation; declared types name the control's
 // columns, after rename. A declared TIMESTAMP WITH TIME ZONE reads
 // zone-less values in zone ("" is UTC).
-func applyDeclared(ctx context.Context, db *duck.DB, table, role string, declared []sources.Column, formats sources.ValueFormats, rename map[string]string, zone string) error {
+func applyDeclared(ctx context.Context, db *duck.DB, table, role string, declared []sources.Column, formats sources.ValueFormats, rename map[string]string, zone string, refuse refusal) error {
 	if len(declared) == 0 {
 		return nil
 	}
@@ -295,29 +297,37 @@ func applyDeclared(ctx context.Context, db *duck.DB, table, role string, declare
 		if err != nil {
 			return err
 		}
-		msg, value, bad, err := declaredCheck(ctx, db, data)
-		if err != nil {
-			return err
-		}
-		if bad {
-			hint := formatHint(d.Type, formats, value)
+		// A zone-less TIMESTAMP's value may be a good timestamp that names
+		// its zone, which the type would silently drop: then that, not a
+		// format, is what to declare. zonedBad are the rows (at most as
+		// many as are refused) that do not convert to a TIMESTAMPTZ either.
+		var zonedBad map[int64]bool
+		failConvert := func(row badRow) error {
+			hint := formatHint(d.Type, formats, row.value)
 			if zonelessType.MatchString(d.Type) {
-				// The value may be a good timestamp that names its zone, which
-				// a zone-less TIMESTAMP would silently drop: then that, not a
-				// format, is what to declare.
-				zoned, err := conversion(table, d.Name, from, "TIMESTAMPTZ", "TIMESTAMP WITH TIME ZONE", "UTC")
-				if err != nil {
-					return err
+				if zonedBad == nil {
+					zoned, err := conversion(table, d.Name, from, "TIMESTAMPTZ", "TIMESTAMP WITH TIME ZONE", "UTC")
+					if err != nil {
+						return err
+					}
+					zoned.Limit = refuse.limit()
+					rows, err := declaredRows(ctx, db, zoned)
+					if err != nil {
+						return err
+					}
+					zonedBad = map[int64]bool{}
+					for _, r := range rows {
+						zonedBad[r.row] = true
+					}
 				}
-				zmsg, _, zbad, err := declaredCheck(ctx, db, zoned)
-				if err != nil {
-					return err
-				}
-				if !zbad || zmsg != msg {
+				if !zonedBad[row.row] {
 					hint = " (a value naming a zone or offset is not a zone-less TIMESTAMP: declare TIMESTAMPTZ)"
 				}
 			}
-			return fmt.Errorf("%s does not convert to the declared type %s%s", msg, d.Type, hint)
+			return fmt.Errorf("%s does not convert to the declared type %s%s", row.msg, d.Type, hint)
+		}
+		if err := refuse.declared(ctx, db, data, failConvert); err != nil {
+			return err
 		}
 		for _, c := range []string{"exact", "gap", "repeat", "gap named", "repeat named"} {
 			check, named := strings.CutSuffix(c, " named")
@@ -329,28 +339,26 @@ func applyDeclared(ctx context.Context, db *duck.DB, table, role string, declare
 			if !named {
 				run.NamedWall = ""
 			}
-			msg, value, bad, err := declaredCheck(ctx, db, run)
+			err := refuse.declared(ctx, db, run, func(row badRow) error {
+				msg, value := row.msg, row.value
+				if named {
+					return fmt.Errorf("%s names its zone, and its wall-clock time there %s, read as the declared type %s: write the value with its offset", msg, map[string]string{"gap": "does not exist (a DST change skips it)", "repeat": "occurs twice (a DST change repeats it): which instant it is cannot be told"}[check], d.Type)
+				}
+				switch check {
+				case "exact":
+					advice := ""
+					if value != nil && !formats.Numbers() {
+						advice = decimalCapacity(d.Type, *value)
+					}
+					return fmt.Errorf("%s does not convert exactly to the declared type %s: %s%s", msg, d.Type, exactReason(data, value), advice)
+				case "gap":
+					return fmt.Errorf("%s is a wall-clock time that does not exist in %s (a DST change skips it), read as the declared type %s: check the input's time_zone, or write the value with its offset%s", msg, zone, d.Type, declareZoned(d.Type))
+				default:
+					return fmt.Errorf("%s is a wall-clock time that occurs twice in %s (a DST change repeats it), read as the declared type %s: which instant it is cannot be told; write the value with its offset%s", msg, zone, d.Type, declareZoned(d.Type))
+				}
+			})
 			if err != nil {
 				return err
-			}
-			if !bad {
-				continue
-			}
-			if named {
-				return fmt.Errorf("%s names its zone, and its wall-clock time there %s, read as the declared type %s: write the value with its offset", msg, map[string]string{"gap": "does not exist (a DST change skips it)", "repeat": "occurs twice (a DST change repeats it): which instant it is cannot be told"}[check], d.Type)
-			}
-			c = check
-			switch c {
-			case "exact":
-				advice := ""
-				if value != nil && !formats.Numbers() {
-					advice = decimalCapacity(d.Type, *value)
-				}
-				return fmt.Errorf("%s does not convert exactly to the declared type %s: %s%s", msg, d.Type, exactReason(data, value), advice)
-			case "gap":
-				return fmt.Errorf("%s is a wall-clock time that does not exist in %s (a DST change skips it), read as the declared type %s: check the input's time_zone, or write the value with its offset%s", msg, zone, d.Type, declareZoned(d.Type))
-			default:
-				return fmt.Errorf("%s is a wall-clock time that occurs twice in %s (a DST change repeats it), read as the declared type %s: which instant it is cannot be told; write the value with its offset%s", msg, zone, d.Type, declareZoned(d.Type))
 			}
 		}
 		if err := db.ExecFile(ctx, statements(), queries.LoadSetType, data); err != nil {
@@ -368,16 +376,24 @@ func declareZoned(typ string) string {
 	return " and declare TIMESTAMPTZ"
 }
 
-// declaredCheck runs declared_type_check for data and returns the first
-// value it finds, as BadValue formats it, and the value itself (firstBad).
-func declaredCheck(ctx context.Context, db *duck.DB, data declared) (string, *string, bool, error) {
+// declaredRows runs declared_type_check for data and returns the rows it
+// finds (data.Limit of them, the first when 0), each as badRows gives it.
+func declaredRows(ctx context.Context, db *duck.DB, data declared) ([]badRow, error) {
 	q, err := statements().SQL(queries.LoadDeclaredTypeCheck, data)
 	if err != nil {
-		return "", nil, false, err
+		return nil, err
 	}
-	msg, value, bad, err := firstBad(ctx, db, data.Table, q, data.Column)
+	rows, err := badRows(ctx, db, data.Table, q, data.Column)
 	if err != nil {
-		return "", nil, false, fmt.Errorf("check declared type %s of %s: %w", data.Type, data.Column, err)
+		return nil, fmt.Errorf("check declared type %s of %s: %w", data.Type, data.Column, err)
 	}
-	return msg, value, bad, nil
+	return rows, nil
+}
+
+// declared applies r to the rows data's declared_type_check finds.
+func (r refusal) declared(ctx context.Context, db *duck.DB, data declared, fail func(badRow) error) error {
+	return r.refuse(ctx, db, data.Table, data.Column, fmt.Sprintf("check declared type %s of %s", data.Type, data.Column), func(limit int) (string, error) {
+		data.Limit = limit
+		return statements().SQL(queries.LoadDeclaredTypeCheck, data)
+	}, fail)
 }

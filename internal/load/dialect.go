@@ -177,7 +177,7 @@ func decimalOr(d string) string {
 // (zonePattern). A date or timestamp column becomes its declared type; a
 // number stays text, rewritten as a plain decimal for applyDeclared and
 // the checks to convert exactly.
-func applyFormats(ctx context.Context, db *duck.DB, table, role string, f sources.ValueFormats, declared []sources.Column, measures []string) error {
+func applyFormats(ctx context.Context, db *duck.DB, table, role string, f sources.ValueFormats, declared []sources.Column, measures []string, refuse refusal) error {
 	if f.IsZero() {
 		return nil
 	}
@@ -206,7 +206,7 @@ func applyFormats(ctx context.Context, db *duck.DB, table, role string, f source
 			if err := zonePattern(role, d, f); err != nil {
 				return err
 			}
-			if err := checkFormat(ctx, db, table, d.Name, pattern, "", func(msg string) error {
+			if err := refuse.format(ctx, db, table, d.Name, pattern, "", func(msg string) error {
 				return fmt.Errorf("%s does not match %s: %q (declared %s)", msg, key, pattern, d.Type)
 			}); err != nil {
 				return err
@@ -235,7 +235,7 @@ func applyFormats(ctx context.Context, db *duck.DB, table, role string, f source
 	}
 	re := numberRegex(f)
 	for _, c := range numbers {
-		if err := checkFormat(ctx, db, table, c, "", re, func(msg string) error {
+		if err := refuse.format(ctx, db, table, c, "", re, func(msg string) error {
 			return fmt.Errorf("%s is not a number as decimal_separator: %q and thousands: %q write one (such as %s)", msg, decimalOr(f.DecimalSeparator), f.Thousands, example(f))
 		}); err != nil {
 			return err
@@ -252,21 +252,15 @@ func example(f sources.ValueFormats) string {
 	return "-1" + f.Thousands + "234" + decimalOr(f.DecimalSeparator) + "50"
 }
 
-// checkFormat finds the first value of column that does not match a
-// strftime pattern or a regex (format_check) and returns fail(msg) for it.
-func checkFormat(ctx context.Context, db *duck.DB, table, column, pattern, regex string, fail func(string) error) error {
-	q, err := statements().SQL(queries.LoadFormatCheck, struct{ Table, Column, Pattern, Regex string }{table, column, pattern, regex})
-	if err != nil {
-		return err
-	}
-	msg, _, bad, err := firstBad(ctx, db, table, q, column)
-	if err != nil {
-		return fmt.Errorf("check the format of %s: %w", column, err)
-	}
-	if bad {
-		return fail(msg)
-	}
-	return nil
+// format applies r to the values of column that do not match a strftime
+// pattern or a regex (format_check), fail(msg) giving each one's error.
+func (r refusal) format(ctx context.Context, db *duck.DB, table, column, pattern, regex string, fail func(string) error) error {
+	return r.refuse(ctx, db, table, column, "check the format of "+column, func(limit int) (string, error) {
+		return statements().SQL(queries.LoadFormatCheck, struct {
+			Table, Column, Pattern, Regex string
+			Limit                         int
+		}{table, column, pattern, regex, limit})
+	}, func(row badRow) error { return fail(row.msg) })
 }
 
 // formatHint is what a declared type's error adds when value, a value of a

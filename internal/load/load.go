@@ -204,6 +204,11 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 			return nil, err
 		}
 	}
+	// Records the source listed as bad but an engine read all the same
+	// (bad_records: report) count as not read.
+	if err := dropReadBadRecords(ctx, db, table, in); err != nil {
+		return nil, err
+	}
 	if err := shapeTable(ctx, db, table, in, opt); err != nil {
 		return nil, err
 	}
@@ -288,6 +293,10 @@ func readRecords(ctx context.Context, db *duck.DB, table string, src sources.Sou
 	if err := arrowFileEnum(ctx, db, table); err != nil {
 		return nil, err
 	}
+	if l, ok := src.(sources.BadRecordLister); ok {
+		// Read skipped them (bad_records: report) as it read the records.
+		rin.BadRecords = append(rin.BadRecords, l.BadRecords()...)
+	}
 	return rin, nil
 }
 
@@ -299,6 +308,9 @@ func shapeTable(ctx context.Context, db *duck.DB, table string, in *sources.Inpu
 	if in.LocationForm == sources.LocationOffset {
 		db.SetLocationSeparator(table, "@")
 	}
+	if in.ReportsBadRecords {
+		db.SetReportsBadRecords(table)
+	}
 	if rewrites(opt, in) {
 		// A view (over the raw rows, file_provenance.sql) becomes a table.
 		if err := db.Materialize(ctx, table); err != nil {
@@ -309,10 +321,10 @@ func shapeTable(ctx context.Context, db *duck.DB, table string, in *sources.Inpu
 	if err != nil {
 		return err
 	}
-	if err := applyFormats(ctx, db, table, in.Role, in.Formats, in.Declared, opt.Measures); err != nil {
+	if err := applyFormats(ctx, db, table, in.Role, in.Formats, in.Declared, opt.Measures, refusalOf(in)); err != nil {
 		return err
 	}
-	if err := applyDeclared(ctx, db, table, in.Role, in.Declared, in.Formats, opt.Rename, opt.TimeZone); err != nil {
+	if err := applyDeclared(ctx, db, table, in.Role, in.Declared, in.Formats, opt.Rename, opt.TimeZone, refusalOf(in)); err != nil {
 		return err
 	}
 	in.TimeZone = opt.TimeZone
@@ -336,10 +348,19 @@ func shapeTable(ctx context.Context, db *duck.DB, table string, in *sources.Inpu
 }
 
 // rewrites reports whether the load rewrites in's table after reading it:
-// renames, value formats and declared types change it in place, so it
-// cannot stay a view.
+// renames, value formats and declared types change it in place, and
+// records the source listed as bad are removed from it, so it cannot stay
+// a view.
 func rewrites(opt Options, in *sources.Input) bool {
-	return opt.Rename != nil || !in.Formats.IsZero() || len(in.Declared) > 0
+	if opt.Rename != nil || !in.Formats.IsZero() || len(in.Declared) > 0 {
+		return true
+	}
+	for _, b := range in.BadRecords {
+		if b.File != "" {
+			return true // removed from the table (dropReadBadRecords)
+		}
+	}
+	return false
 }
 
 // notReadTypes fills in the type of each column of cols that has none (one
@@ -501,7 +522,10 @@ func BadValue(ctx context.Context, db *duck.DB, table, column, cond string) (msg
 // BadValueOf is BadValue that also returns the value itself (nil for
 // NULL), for a hint that looks at it (CommaHint).
 func BadValueOf(ctx context.Context, db *duck.DB, table, column, cond string) (msg string, value *string, ok bool, err error) {
-	q, err := statements().SQL(queries.LoadBadValue, struct{ Table, Column, Cond string }{table, column, cond})
+	q, err := statements().SQL(queries.LoadBadValue, struct {
+		Table, Column, Cond string
+		Limit               int
+	}{table, column, cond, 1})
 	if err != nil {
 		return "", nil, false, err
 	}
@@ -562,10 +586,13 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 			apply = append(apply, d)
 		}
 	}
-	if err := applyFormats(ctx, db, tmp, "sink", formats, apply, opt.Measures); err != nil {
+	// The records of an uncommitted file are only counted and their ids
+	// listed: a value that cannot be read stops the run whatever
+	// bad_records says.
+	if err := applyFormats(ctx, db, tmp, "sink", formats, apply, opt.Measures, refusal{}); err != nil {
 		return 0, err
 	}
-	if err := applyDeclared(ctx, db, tmp, "sink", apply, formats, opt.Rename, opt.TimeZone); err != nil {
+	if err := applyDeclared(ctx, db, tmp, "sink", apply, formats, opt.Rename, opt.TimeZone, refusal{}); err != nil {
 		return 0, err
 	}
 	n, err := db.CountFile(ctx, statements(), queries.LoadCountRows, tableData{tmp})
@@ -589,12 +616,11 @@ func Uncommitted(ctx context.Context, db *duck.DB, table string, ids []duck.Colu
 		if err != nil {
 			return 0, err
 		}
-		msg, _, bad, err := declaredCheck(ctx, db, data)
+		err = refusal{}.declared(ctx, db, data, func(row badRow) error {
+			return fmt.Errorf("%s does not convert to %s, the type the sink's ids are compared as", row.msg, id.Type)
+		})
 		if err != nil {
 			return 0, err
-		}
-		if bad {
-			return 0, fmt.Errorf("%s does not convert to %s, the type the sink's ids are compared as", msg, id.Type)
 		}
 	}
 	data := struct {

@@ -1,5 +1,5 @@
 -- statement: declared_type_check
--- description: The first row, in read order, whose value of Column is not read exactly as the declared Type, by
+-- description: The first row (Limit rows when set), in read order, whose value of Column is not read exactly as the declared Type, by
 -- description: Check: "convert", a value that does not convert (TryValue, the declared_value fragment with TRY_CAST,
 -- description: is NULL); "exact", a value that converts but that the cast would change — for text (Text), a
 -- description: number (Class "number": an integer type has Scale 0) not written as a plain decimal number with at
@@ -13,7 +13,7 @@
 -- description: "gap" and "repeat", a wall-clock time (the declared_wall fragment) that the DST changes of Zone skip
 -- description: (ICU would move it by the change) or show twice (ICU would pick one offset): rules/wall_dst.sql; with
 -- description: NamedWall, the same of a text that names its zone (2024-10-27 02:30:00 Europe/Berlin) in that zone.
-{{$col := q .Column}}SELECT __file, __line, {{$col}}
+{{$col := q .Column}}SELECT __file, __line, {{$col}}, __row
 FROM {{q .Table}}
 WHERE {{$col}} IS NOT NULL AND
 {{- if eq .Check "convert"}} {{.TryValue}} IS NULL
@@ -26,4 +26,4 @@ WHERE {{$col}} IS NOT NULL AND
 {{- else}} {{walldst .Wall .Zone .Check}}
 {{- end}}
 ORDER BY __row
-LIMIT 1
+LIMIT {{if .Limit}}{{.Limit}}{{else}}1{{end}}

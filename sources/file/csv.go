@@ -36,7 +36,9 @@ func init() {
 // windows-1252, utf-16, utf-16le, utf-16be are decoded to UTF-8 as the files
 // are read, after decompression and the valid-length cut, by Read only),
 // and dateformat, timestampformat, decimal_separator, thousands
-// (ValueFormats, applied by the loader). Under UTF-8 a value that is not
+// (ValueFormats, applied by the loader), and bad_records (fail or report:
+// a record of another number of fields, or a value that is not UTF-8, is
+// skipped by Read and listed, BadRecords). Under UTF-8 a value that is not
 // UTF-8 is an error naming file, line and column and the option that would
 // read it.
 //
@@ -63,6 +65,11 @@ type csvSource struct {
 	enc        *textEncoding
 	formats    sources.ValueFormats
 	ls         *fileset.Listed
+	// report is bad_records: report: a record of another number of fields,
+	// or a value that is not text of the encoding, is skipped by Read and
+	// listed in bad (BadRecords) instead of stopping the read.
+	report bool
+	bad    badList
 }
 
 func openCSV(loc sources.Location) (sources.Source, error) {
@@ -79,6 +86,7 @@ func openCSV(loc sources.Location) (sources.Source, error) {
 	types := o.Types()
 	enc := readEncoding(o)
 	formats := o.ValueFormats()
+	report := o.BadRecords()
 	if err := o.Err(); err != nil {
 		return nil, err
 	}
@@ -100,7 +108,7 @@ func openCSV(loc sources.Location) (sources.Source, error) {
 	if enc != nil && q >= utf8.RuneSelf {
 		return nil, fmt.Errorf("%w: quote %q: a file with a declared encoding is read outside the engine's CSV reader, which takes only an ASCII quote character", sources.ErrInvalidLocation, quote)
 	}
-	return &csvSource{loc: loc, delim: d, quote: q, header: header, columns: columns, partitions: parts, declared: types, enc: enc, formats: formats}, nil
+	return &csvSource{loc: loc, delim: d, quote: q, header: header, columns: columns, partitions: parts, declared: types, enc: enc, formats: formats, report: report}, nil
 }
 
 func (s *csvSource) Close() error { return nil }
@@ -114,6 +122,7 @@ func (s *csvSource) prepare(ctx context.Context) (*sources.Input, []sources.Scan
 	}
 	s.ls = ls
 	in.Formats = s.formats
+	in.ReportsBadRecords = s.report
 	var cols []string
 	if only {
 		cols, err = s.uncommittedColumns(in.Skipped, err)
@@ -249,12 +258,17 @@ func (s *csvSource) Read(ctx context.Context) (*sources.Input, array.RecordReade
 	if err != nil {
 		return nil, nil, err
 	}
-	rr, err := s.readFiles(ctx, files, cols, in.Partitions, s.loc.Progress)
+	s.bad.reset()
+	rr, err := s.readFiles(ctx, files, cols, in.Partitions, s.loc.Progress, s.report)
 	if err != nil {
 		return nil, nil, err
 	}
 	return in, rr, nil
 }
+
+// BadRecords are the records the last Read skipped (bad_records: report),
+// once its records are read.
+func (s *csvSource) BadRecords() []sources.BadRecord { return s.bad.list() }
 
 // ReadUncommitted reads one uncommitted file of the listing with its own
 // header (or the columns: option), up to its last line break when it is
@@ -277,11 +291,14 @@ func (s *csvSource) ReadUncommitted(ctx context.Context, name string) (array.Rec
 	if err := checkPartitionNames(cols, s.ls.PartitionNames()); err != nil {
 		return nil, err
 	}
-	return s.readFiles(ctx, []sources.ScanFile{f}, cols, s.ls.PartitionNames(), nil)
+	// An uncommitted file's records are only counted: one that cannot be
+	// read stops the run whatever bad_records says.
+	return s.readFiles(ctx, []sources.ScanFile{f}, cols, s.ls.PartitionNames(), nil, false)
 }
 
-// readFiles reads files of columns cols, then the partition columns.
-func (s *csvSource) readFiles(ctx context.Context, files []sources.ScanFile, cols, parts []string, progress io.Writer) (array.RecordReader, error) {
+// readFiles reads files of columns cols, then the partition columns; with
+// report, a record that cannot be read is skipped and listed in s.bad.
+func (s *csvSource) readFiles(ctx context.Context, files []sources.ScanFile, cols, parts []string, progress io.Writer, report bool) (array.RecordReader, error) {
 	fields := make([]arrow.Field, 0, len(cols)+len(parts))
 	for _, c := range append(append([]string{}, cols...), parts...) {
 		fields = append(fields, arrow.Field{Name: c, Type: arrow.BinaryTypes.String, Nullable: true})
@@ -292,7 +309,7 @@ func (s *csvSource) readFiles(ctx context.Context, files []sources.ScanFile, col
 			builders[i] = w.Column(i).(*array.StringBuilder)
 		}
 		for _, f := range files {
-			if err := s.readFile(f, len(cols), builders, w); err != nil {
+			if err := s.readFile(f, len(cols), builders, w, report); err != nil {
 				return err
 			}
 		}
@@ -301,8 +318,11 @@ func (s *csvSource) readFiles(ctx context.Context, files []sources.ScanFile, col
 }
 
 // readFile appends the records of one file: ncols columns, then the file's
-// partition values.
-func (s *csvSource) readFile(f sources.ScanFile, ncols int, builders []*array.StringBuilder, w *sources.RowWriter) error {
+// partition values. With report, a record of another number of fields, or
+// with a value that is not text of the encoding, is skipped and listed in
+// s.bad (a quote out of place still stops the read: where the records
+// after it begin is then not known).
+func (s *csvSource) readFile(f sources.ScanFile, ncols int, builders []*array.StringBuilder, w *sources.RowWriter, report bool) error {
 	rc, err := fileset.OpenScanFile(f)
 	if err != nil {
 		return err
@@ -314,8 +334,31 @@ func (s *csvSource) readFile(f sources.ScanFile, ncols int, builders []*array.St
 		if err == io.EOF {
 			return nil
 		}
+		var bad *badRecordError
+		if report && errors.As(err, &bad) {
+			if err := s.bad.add(bad.record, err); err != nil {
+				return err
+			}
+			continue
+		}
 		if err != nil {
 			return err
+		}
+		if report {
+			// A value that is not text of the encoding skips its record
+			// before any of its values is appended.
+			if j, why := s.badText(rec, ncols); why != "" {
+				v := rec[j]
+				if s.swapped() {
+					v = swapQuotes(v, s.quote)
+				}
+				name := w.Fields()[j].Name
+				err := fmt.Errorf("%s:%d: column %s: value %q %s", f.Name, line, name, v, why)
+				if err := s.bad.add(sources.BadRecord{Location: fmt.Sprintf("%s:%d", f.Name, line), Column: name, Value: &v, Reason: why}, err); err != nil {
+					return err
+				}
+				continue
+			}
 		}
 		size := 0
 		for j := range ncols {
@@ -348,4 +391,22 @@ func (s *csvSource) readFile(f sources.ScanFile, ncols int, builders []*array.St
 			return err
 		}
 	}
+}
+
+// badText returns the first of the ncols values of rec (nil: an empty
+// line) that is not text of the input's encoding, and why.
+func (s *csvSource) badText(rec []string, ncols int) (int, string) {
+	for j := range min(ncols, len(rec)) {
+		v := rec[j]
+		if v == "" {
+			continue
+		}
+		if s.swapped() {
+			v = swapQuotes(v, s.quote)
+		}
+		if why := s.enc.checkText(v); why != "" {
+			return j, why
+		}
+	}
+	return 0, ""
 }

@@ -29,8 +29,9 @@ type csvRecords struct {
 	ncols   int
 	header  bool
 	first   bool
-	prevEnd int64    // the last line the previous record (or the header) spans
-	held    []string // a record read past empty lines, yielded after them
+	prevEnd int64           // the last line the previous record (or the header) spans
+	held    []string        // a record read past empty lines, yielded after them
+	heldBad *badRecordError // or a record of another number of fields
 	heldAt  int64
 	eof     bool
 	// what names the expected field count in messages.
@@ -56,10 +57,17 @@ func (s *csvSource) records(r io.Reader, f sources.ScanFile, ncols int) *csvReco
 // and its line, or io.EOF.
 func (it *csvRecords) next() ([]string, int64, error) {
 	for {
-		if it.held != nil {
+		if it.held != nil || it.heldBad != nil {
 			if it.ncols == 1 && it.prevEnd+1 < it.heldAt {
 				it.prevEnd++
 				return nil, it.prevEnd, nil
+			}
+			if b := it.heldBad; b != nil {
+				// A record of another number of fields, read whole: the
+				// next one starts after it.
+				it.heldBad = nil
+				it.prevEnd = it.heldAt + b.spanned
+				return nil, 0, b
 			}
 			rec, at := it.held, it.heldAt
 			it.held = nil
@@ -81,7 +89,16 @@ func (it *csvRecords) next() ([]string, int64, error) {
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
-				return nil, 0, fmt.Errorf("%s:%d: %d fields, %s %d", it.f.Name, pe.StartLine, len(rec), it.what, it.ncols)
+				it.lines.forget(int64(pe.StartLine))
+				it.first = false
+				it.heldBad, it.heldAt = &badRecordError{
+					record: sources.BadRecord{
+						Location: fmt.Sprintf("%s:%d", it.f.Name, pe.StartLine),
+						Reason:   fmt.Sprintf("%d fields, %s %d", len(rec), it.what, it.ncols),
+					},
+					spanned: spannedLines(rec),
+				}, int64(pe.StartLine)
+				continue
 			}
 			if errors.As(err, &pe) {
 				return nil, 0, fmt.Errorf("%s:%d: %w", it.f.Name, pe.StartLine, pe.Err)

@@ -58,7 +58,7 @@ func FuzzNDJSON(f *testing.F) {
 			Vals []*string
 		}
 		var got []line
-		err := fileset.Lines(context.Background(), sources.ScanFile{Path: path, Name: "fuzz.ndjson", Size: int64(len(data))}, ndjsonCheck("fuzz.ndjson"), func(l []byte, n int64) error {
+		err := fileset.Lines(context.Background(), sources.ScanFile{Path: path, Name: "fuzz.ndjson", Size: int64(len(data))}, ndjsonCheck("fuzz.ndjson", func(err error) error { return err }), func(l []byte, n int64) error {
 			keys, vals, err := ndjsonObject(l, "fuzz.ndjson", n)
 			if err == nil {
 				got = append(got, line{n, keys, vals})

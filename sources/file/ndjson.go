@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -44,13 +45,18 @@ func init() {
 // is UTF-8 (RFC 8259, section 8.1): there is no encoding option, and a
 // byte that is not UTF-8, or a \uXXXX escape that is half of a UTF-16
 // surrogate pair without its other half, is an error naming file, line and
-// column (see ndjsonText). It implements UncommittedReader.
+// column (see ndjsonText). With bad_records: report, such a line is skipped
+// and listed in Input.BadRecords instead (the first pass, over the keys,
+// finds them). It implements UncommittedReader.
 type ndjsonSource struct {
 	loc        sources.Location
 	partitions *fileset.Partitions
 	declared   []sources.Column
 	formats    sources.ValueFormats
 	ls         *fileset.Listed
+	// report is bad_records: report: a line that is not a JSON object of
+	// Unicode text is skipped and listed instead of stopping the read.
+	report bool
 }
 
 func openNDJSON(loc sources.Location) (sources.Source, error) {
@@ -58,10 +64,11 @@ func openNDJSON(loc sources.Location) (sources.Source, error) {
 	parts := fileset.ReadPartitions(o)
 	types := o.Types()
 	formats := o.ValueFormats()
+	report := o.BadRecords()
 	if err := o.Err(); err != nil {
 		return nil, err
 	}
-	return &ndjsonSource{loc: loc, partitions: parts, declared: types, formats: formats}, nil
+	return &ndjsonSource{loc: loc, partitions: parts, declared: types, formats: formats, report: report}, nil
 }
 
 func (s *ndjsonSource) Close() error { return nil }
@@ -75,10 +82,12 @@ func (s *ndjsonSource) Read(ctx context.Context) (*sources.Input, array.RecordRe
 	}
 	s.ls = ls
 	in.Formats = s.formats
-	rr, err := s.readFiles(ctx, files, in.Partitions, s.loc.Progress)
+	in.ReportsBadRecords = s.report
+	rr, bad, err := s.readFiles(ctx, files, in.Partitions, s.loc.Progress, s.report)
 	if err != nil {
 		return nil, nil, err
 	}
+	in.BadRecords = bad
 	return in, rr, nil
 }
 
@@ -89,18 +98,23 @@ func (s *ndjsonSource) ReadUncommitted(ctx context.Context, name string) (array.
 	if err != nil {
 		return nil, err
 	}
-	return s.readFiles(ctx, []sources.ScanFile{f}, s.ls.PartitionNames(), nil)
+	// An uncommitted file's records are only counted: one that cannot be
+	// read stops the run whatever bad_records says.
+	rr, _, err := s.readFiles(ctx, []sources.ScanFile{f}, s.ls.PartitionNames(), nil, false)
+	return rr, err
 }
 
 // readFiles reads the keys of files (the columns), then their records with
-// the partition columns.
-func (s *ndjsonSource) readFiles(ctx context.Context, files []sources.ScanFile, parts []string, progress io.Writer) (array.RecordReader, error) {
-	keys, err := ndjsonKeys(ctx, files)
+// the partition columns. With report, a line that is not a JSON object of
+// Unicode text is skipped, and listed in bad (in read order) by the first
+// pass.
+func (s *ndjsonSource) readFiles(ctx context.Context, files []sources.ScanFile, parts []string, progress io.Writer, report bool) (array.RecordReader, []sources.BadRecord, error) {
+	keys, bad, err := ndjsonKeys(ctx, files, report)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := checkPartitionNames(keys, parts); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	index := make(map[string]int, len(keys))
 	fields := make([]arrow.Field, 0, len(keys)+len(parts))
@@ -111,17 +125,18 @@ func (s *ndjsonSource) readFiles(ctx context.Context, files []sources.ScanFile, 
 	for _, p := range parts {
 		fields = append(fields, arrow.Field{Name: p, Type: arrow.BinaryTypes.String, Nullable: true})
 	}
-	return sources.ReadRows(ctx, fields, sources.ReadOptions{Progress: progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *sources.RowWriter) error {
+	skip := skipBadLine(report, nil)
+	rr, err := sources.ReadRows(ctx, fields, sources.ReadOptions{Progress: progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *sources.RowWriter) error {
 		builders := make([]*array.StringBuilder, len(fields))
 		for i := range fields {
 			builders[i] = w.Column(i).(*array.StringBuilder)
 		}
 		row := make([]*string, len(fields))
 		for _, f := range files {
-			err := fileset.Lines(ctx, f, ndjsonCheck(f.Name), func(line []byte, n int64) error {
+			err := fileset.Lines(ctx, f, ndjsonCheck(f.Name, skip), func(line []byte, n int64) error {
 				ks, vals, err := ndjsonObject(line, f.Name, n)
 				if err != nil {
-					return err
+					return skip(err)
 				}
 				clear(row)
 				for i, k := range ks {
@@ -145,13 +160,69 @@ func (s *ndjsonSource) readFiles(ctx context.Context, files []sources.ScanFile, 
 		}
 		return nil
 	})
+	return rr, bad, err
 }
 
 // ndjsonCheck is the check of Lines that refuses a line of file name that
 // is not Unicode text or has white space JSON does not allow around its
-// value (ndjsonText).
-func ndjsonCheck(name string) func(line []byte, n int64) error {
-	return func(line []byte, n int64) error { return ndjsonText(line, name, n) }
+// value (ndjsonText), or skips it (fileset.SkipLine) when
+// skip takes its error (bad_records: report).
+func ndjsonCheck(name string, skip func(error) error) func(line []byte, n int64) error {
+	return func(line []byte, n int64) error {
+		err := ndjsonText(line, name, n)
+		if err == nil {
+			return nil
+		}
+		if err := skip(err); err != nil {
+			return err
+		}
+		return fileset.SkipLine
+	}
+}
+
+// skipBadLine is what the passes over NDJSON lines do with a line's error:
+// without report, return it (the read stops); with report, a line's error
+// (a *lineError) is listed in bad (when bad is not nil: the first pass) and
+// the line skipped (nil). Any other error stops the read.
+func skipBadLine(report bool, bad *badList) func(error) error {
+	return func(err error) error {
+		var le *lineError
+		if !report || !errors.As(err, &le) {
+			return err
+		}
+		if bad != nil {
+			return bad.add(sources.BadRecord{Location: fmt.Sprintf("%s:%d", le.path, le.n), Reason: le.reason()}, err)
+		}
+		return nil
+	}
+}
+
+// lineError is a line of an NDJSON file that is not a JSON object of
+// Unicode text: file path, line n, and, for a byte or escape that is not
+// text, its byte column col (1-based; 0 for none).
+type lineError struct {
+	path string
+	n    int64
+	col  int
+	msg  string
+	err  error // wrapped, when the JSON decoder gave one
+}
+
+func (e *lineError) Error() string {
+	if e.col > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.path, e.n, e.col, e.msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.path, e.n, e.msg)
+}
+
+func (e *lineError) Unwrap() error { return e.err }
+
+// reason is e without its location, for a bad record.
+func (e *lineError) reason() string {
+	if e.col > 0 {
+		return fmt.Sprintf("at byte %d of the line: %s", e.col, e.msg)
+	}
+	return e.msg
 }
 
 // ndjsonText refuses a line that is not Unicode text, naming file, line,
@@ -176,14 +247,14 @@ func ndjsonText(line []byte, path string, n int64) error {
 			}
 			i += size
 		}
-		return fmt.Errorf("%s:%d:%d: byte 0x%02X is not UTF-8; NDJSON is UTF-8 text (RFC 8259 section 8.1): convert the file to UTF-8", path, n, i+1, line[i])
+		return &lineError{path: path, n: n, col: i + 1, msg: fmt.Sprintf("byte 0x%02X is not UTF-8; NDJSON is UTF-8 text (RFC 8259 section 8.1): convert the file to UTF-8", line[i])}
 	}
 	if i := jsontext.LoneSurrogateAt(line); i >= 0 {
-		return fmt.Errorf("%s:%d:%d: the escape %s is half of a UTF-16 surrogate pair, which names no character (RFC 8259 section 8.2)", path, n, i+1, line[i:i+6])
+		return &lineError{path: path, n: n, col: i + 1, msg: fmt.Sprintf("the escape %s is half of a UTF-16 surrogate pair, which names no character (RFC 8259 section 8.2)", line[i:i+6])}
 	}
 	if i := otherSpaceAt(line, n); i >= 0 {
 		r, _ := utf8.DecodeRune(line[i:])
-		return fmt.Errorf("%s:%d:%d: %U is white space JSON does not allow; only space, tab, CR and LF may stand around a value (RFC 8259 section 2)", path, n, i+1, r)
+		return &lineError{path: path, n: n, col: i + 1, msg: fmt.Sprintf("%U is white space JSON does not allow; only space, tab, CR and LF may stand around a value (RFC 8259 section 2)", r)}
 	}
 	return nil
 }
@@ -219,44 +290,51 @@ func otherSpaceAt(line []byte, n int64) int {
 func ndjsonObject(line []byte, path string, n int64) (keys []string, vals []*string, err error) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
+	bad := func(err error, format string, args ...any) error {
+		if err != nil {
+			args = append(args, err)
+			format += ": %v"
+		}
+		return &lineError{path: path, n: n, msg: fmt.Sprintf(format, args...), err: err}
+	}
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s:%d: not valid JSON: %w", path, n, err)
+		return nil, nil, bad(err, "not valid JSON")
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, nil, fmt.Errorf("%s:%d: expected a JSON object per line, found %v", path, n, tok)
+		return nil, nil, bad(nil, "expected a JSON object per line, found %v", tok)
 	}
 	for dec.More() {
 		kt, err := dec.Token()
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: not valid JSON: %w", path, n, err)
+			return nil, nil, bad(err, "not valid JSON")
 		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: key %v: not valid JSON: %w", path, n, kt, err)
+			return nil, nil, bad(err, "key %v: not valid JSON", kt)
 		}
 		k := kt.(string)
 		if slices.Contains(keys, k) {
-			return nil, nil, fmt.Errorf("%s:%d: key %q appears twice in one object; which value holds is not defined", path, n, k)
+			return nil, nil, bad(nil, "key %q appears twice in one object; which value holds is not defined", k)
 		}
 		keys = append(keys, k)
 		v, err := jsonText(raw)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: key %q: %w", path, n, k, err)
+			return nil, nil, &lineError{path: path, n: n, msg: fmt.Sprintf("key %q: %v", k, err), err: err}
 		}
 		vals = append(vals, v)
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, nil, fmt.Errorf("%s:%d: not valid JSON: %w", path, n, err)
+		return nil, nil, bad(err, "not valid JSON")
 	}
 	if dec.More() {
-		return nil, nil, fmt.Errorf("%s:%d: more than one JSON value on the line", path, n)
+		return nil, nil, bad(nil, "more than one JSON value on the line")
 	}
 	// More is false before a closing bracket too ({"id":"1"}}): nothing but
 	// JSON white space may follow the object.
 	if rest := bytes.TrimLeft(line[dec.InputOffset():], jsonSpace); len(rest) > 0 {
 		r, _ := utf8.DecodeRune(rest)
-		return nil, nil, fmt.Errorf("%s:%d: %q after the object; expected the end of the line (one JSON object per line)", path, n, string(r))
+		return nil, nil, bad(nil, "%q after the object; expected the end of the line (one JSON object per line)", string(r))
 	}
 	return keys, vals, nil
 }
@@ -288,14 +366,20 @@ func jsonText(raw json.RawMessage) (*string, error) {
 }
 
 // ndjsonKeys reads every object's keys: the columns, in order of first
-// appearance.
-func ndjsonKeys(ctx context.Context, files []sources.ScanFile) ([]string, error) {
+// appearance. With report, a line that is not a JSON object of Unicode
+// text is skipped and listed in bad, in read order.
+func ndjsonKeys(ctx context.Context, files []sources.ScanFile, report bool) ([]string, []sources.BadRecord, error) {
 	seen := map[string]string{} // lower case → key as first written
 	var keys []string
+	var bad badList
+	skip := skipBadLine(report, &bad)
 	for _, f := range files {
 		p := f.Name
-		err := fileset.Lines(ctx, f, ndjsonCheck(f.Name), func(line []byte, n int64) error {
+		err := fileset.Lines(ctx, f, ndjsonCheck(f.Name, skip), func(line []byte, n int64) error {
 			ks, _, err := ndjsonObject(line, p, n)
+			if err != nil {
+				return skip(err)
+			}
 			for _, k := range ks {
 				switch first, ok := seen[strings.ToLower(k)]; {
 				case !ok:
@@ -305,14 +389,14 @@ func ndjsonKeys(ctx context.Context, files []sources.ScanFile) ([]string, error)
 					return fmt.Errorf("%w: %s:%d: key %q differs only in case from %q; DuckDB, which runs the checks, does not tell them apart", sources.ErrInvalidLocation, p, n, k, first)
 				}
 			}
-			return err
+			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if len(keys) == 0 {
-		return nil, fmt.Errorf("%s: no JSON object found, so no columns", files[0].Name)
+		return nil, nil, fmt.Errorf("%s: no JSON object found, so no columns", files[0].Name)
 	}
-	return keys, nil
+	return keys, bad.list(), nil
 }

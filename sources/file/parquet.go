@@ -28,7 +28,9 @@ func init() {
 // files, the column and both types. A Parquet file compresses its pages
 // itself: a .parquet.gz or .parquet.zst is refused, not unpacked, and a
 // valid-length side file that cuts one is refused (its footer is at the
-// end). Options: partitions (see fileset.Partitions), types.
+// end). Options: partitions (see fileset.Partitions), types, bad_records
+// (fail or report: a value that does not convert to its declared type is
+// listed instead of stopping the run).
 //
 // It implements Scanner: an engine may read the files itself (DuckDB's
 // read_parquet), one run of files of one schema at a time, each column cast
@@ -39,16 +41,20 @@ type parquetSource struct {
 	partitions *fileset.Partitions
 	declared   []sources.Column
 	ls         *fileset.Listed
+	// report is bad_records: report: a value that cannot be read exactly
+	// is listed (Input.BadRecords) instead of stopping the run.
+	report bool
 }
 
 func openParquet(loc sources.Location) (sources.Source, error) {
 	o := sources.NewOptions("parquet", loc.Options)
 	parts := fileset.ReadPartitions(o)
 	types := o.Types()
+	report := o.BadRecords()
 	if err := o.Err(); err != nil {
 		return nil, err
 	}
-	return &parquetSource{loc: loc, partitions: parts, declared: types}, nil
+	return &parquetSource{loc: loc, partitions: parts, declared: types, report: report}, nil
 }
 
 func (s *parquetSource) Close() error { return nil }
@@ -61,6 +67,7 @@ func (s *parquetSource) prepare(ctx context.Context) (*sources.Input, []sources.
 		return nil, nil, nil, err
 	}
 	s.ls = ls
+	in.ReportsBadRecords = s.report
 	fields, err := parquetFields(files)
 	if err != nil {
 		return nil, nil, nil, err

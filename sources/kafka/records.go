@@ -88,13 +88,7 @@ func readRecordOptions(o *sources.Options) recordOptions {
 	default:
 		o.Fail(fmt.Errorf("option key: %q: want json, string, bytes or none", ro.key))
 	}
-	switch br := o.String("bad_records", "fail"); br {
-	case "fail":
-	case "report":
-		ro.report = true
-	default:
-		o.Fail(fmt.Errorf("option bad_records: %q: want fail or report", br))
-	}
+	ro.report = o.BadRecords()
 	ro.declared = o.Types()
 	return ro
 }
