@@ -198,6 +198,12 @@ type Scan struct {
 	// encoding: option; "" for UTF-8): an engine that reads only UTF-8
 	// reads such a scan through Read, which decodes it.
 	Encoding string
+	// SourceRead, when not "", says why an engine must read these files
+	// through Read rather than with its own reader: a Parquet DECIMAL of
+	// more than 38 digits (DuckDB 1.5's read_parquet reads it as a wrong
+	// DOUBLE), or, with bad_records: report, a listed value the engine's
+	// cast to the column's type would fail on.
+	SourceRead string
 }
 
 // ScanFile is one file of a Scan.

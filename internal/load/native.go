@@ -19,9 +19,10 @@ import (
 // valid-length side file (DuckDB's readers read whole files: such a scan is
 // read through the source's Read, which reads only the committed bytes), and
 // the text UTF-8 (a declared encoding: is decoded by Read), and no path
-// holding a glob character (globChars).
+// holding a glob character (globChars), and the source not asking for its
+// Read (Scan.SourceRead: a Parquet decimal DuckDB would misread).
 func native(scan *sources.Scan) bool {
-	if scan.Encoding != "" {
+	if scan.Encoding != "" || scan.SourceRead != "" {
 		return false
 	}
 	switch scan.Format {

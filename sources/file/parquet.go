@@ -28,9 +28,14 @@ func init() {
 // files, the column and both types. A Parquet file compresses its pages
 // itself: a .parquet.gz or .parquet.zst is refused, not unpacked, and a
 // valid-length side file that cuts one is refused (its footer is at the
-// end). Options: partitions (see fileset.Partitions), types, bad_records
-// (fail or report: a value that does not convert to its declared type is
-// listed instead of stopping the run).
+// end). Before any engine reads them, the values a column's loaded type
+// depends on or would change are read from the files themselves
+// (checkValues): a nanosecond timestamp DuckDB reads in microseconds must
+// hold whole microseconds, and a decimal column of more than 38 digits gets
+// the narrowest DECIMAL its values need. Options: partitions (see
+// fileset.Partitions), types, bad_records (fail or report: such a value,
+// or one that does not convert to its declared type, is listed instead of
+// stopping the run).
 //
 // It implements Scanner: an engine may read the files itself (DuckDB's
 // read_parquet), one run of files of one schema at a time, each column cast
@@ -59,70 +64,86 @@ func openParquet(loc sources.Location) (sources.Source, error) {
 
 func (s *parquetSource) Close() error { return nil }
 
-// prepare lists and fingerprints the files, reads each one's schema and
-// unifies them.
-func (s *parquetSource) prepare(ctx context.Context) (*sources.Input, []sources.ScanFile, []arrow.Field, error) {
+// prepare lists and fingerprints the files, reads each one's schema,
+// unifies them and checks the values that need it (checkValues): the
+// records it lists (with report) are the Input's BadRecords.
+func (s *parquetSource) prepare(ctx context.Context) (*sources.Input, []sources.ScanFile, []arrow.Field, valueCheck, error) {
 	in, files, ls, err := fileset.ListInput(ctx, s.loc, "parquet", s.declared, s.partitions)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, valueCheck{}, err
 	}
 	s.ls = ls
 	in.ReportsBadRecords = s.report
-	fields, err := parquetFields(files)
+	fields, vc, err := parquetFields(ctx, files, s.report, false)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, vc, err
 	}
 	if err := checkPartitionNames(fieldNames(fields), in.Partitions); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, vc, err
 	}
-	return in, files, fields, nil
+	in.BadRecords = vc.bad
+	return in, files, fields, vc, nil
 }
 
-// parquetFields reads each file's schema into files[i].Columns and returns
-// the unified columns.
-func parquetFields(files []sources.ScanFile) ([]arrow.Field, error) {
+// parquetFields reads each file's schema into files[i].Columns, unifies
+// them and checks the values that need it (checkValues, report saying
+// whether a value that cannot be read exactly is listed or an error; with
+// typesOnly only those that decide a type), and returns the unified
+// columns.
+func parquetFields(ctx context.Context, files []sources.ScanFile, report, typesOnly bool) ([]arrow.Field, valueCheck, error) {
+	fields, schemas, infos, err := parquetSchemas(files)
+	if err != nil {
+		return nil, valueCheck{}, err
+	}
+	vc, err := checkValues(ctx, files, schemas, infos, fields, report, typesOnly)
+	if err != nil {
+		return nil, vc, err
+	}
+	return fields, vc, nil
+}
+
+// parquetSchemas reads each file's columns (parquetColumns) into
+// files[i].Columns, with the DuckDB type of each, and unifies them.
+func parquetSchemas(files []sources.ScanFile) ([]arrow.Field, [][]arrow.Field, [][]columnInfo, error) {
 	schemas := make([][]arrow.Field, len(files))
+	infos := make([][]columnInfo, len(files))
 	for i := range files {
 		f := &files[i]
 		if f.Compression != sources.NoCompression {
-			return nil, fmt.Errorf("%w: %s: a Parquet file compresses its pages itself; a %s-compressed Parquet file is not read (decompress it first)", sources.ErrInvalidLocation, f.Name, f.Compression)
+			return nil, nil, nil, fmt.Errorf("%w: %s: a Parquet file compresses its pages itself; a %s-compressed Parquet file is not read (decompress it first)", sources.ErrInvalidLocation, f.Name, f.Compression)
 		}
 		if f.Cut() {
-			return nil, fmt.Errorf("%w %s gives %s a committed length of %d of its %d bytes, but a Parquet file cannot be cut: its footer is at its end", fileset.ErrValidLength, f.ValidLength.SideFile, f.Name, f.ValidLength.Length, f.Size)
+			return nil, nil, nil, fmt.Errorf("%w %s gives %s a committed length of %d of its %d bytes, but a Parquet file cannot be cut: its footer is at its end", fileset.ErrValidLength, f.ValidLength.SideFile, f.Name, f.ValidLength.Length, f.Size)
 		}
-		sc, err := parquetSchema(f.Path)
+		fs, info, err := parquetColumns(f.Path)
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
-		fs := sc.Fields()
 		if err := checkNames(f.Name, fieldNames(fs)); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
-		schemas[i] = fs
-		for _, fd := range fs {
-			if d, ok := fd.Type.(*arrow.Decimal256Type); ok {
-				return nil, fmt.Errorf("%w: %s: column %s is DECIMAL(%d,%d); the engine holds at most 38 digits exactly", ErrSchema, f.Name, fd.Name, d.Precision, d.Scale)
-			}
-		}
+		schemas[i], infos[i] = fs, info
 		f.Columns = make([]sources.Column, len(fs))
 		for j, fd := range fs {
 			f.Columns[j] = sources.Column{Name: fd.Name, Type: duckType(fd.Type)}
 		}
 	}
-	return unifyParquet(files, schemas)
+	fields, err := unifyParquet(files, schemas)
+	return fields, schemas, infos, err
 }
 
 // Schema returns the columns with their unified types (unifyParquet), then
-// the partition columns (VARCHAR), from each file's footer alone, as Scan
-// and Read will load them before declared types apply. Errors are those of
-// Read: a compressed or cut Parquet file, files whose schemas cannot be
-// unified.
+// the partition columns (VARCHAR), from each file's footer (and, for a
+// decimal of more than 38 digits, its values), as Scan and Read will load
+// them before declared types apply. Errors are those of Read: a compressed
+// or cut Parquet file, files whose schemas cannot be unified, a value that
+// cannot be read exactly (without bad_records: report).
 func (s *parquetSource) Schema(ctx context.Context) ([]sources.Column, error) {
 	files, parts, err := fileset.ListSchema(ctx, s.loc, s.partitions)
 	if err != nil {
 		return nil, err
 	}
-	fields, err := parquetFields(files)
+	fields, _, err := parquetFields(ctx, files, s.report, true)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +162,7 @@ func (s *parquetSource) Schema(ctx context.Context) ([]sources.Column, error) {
 
 // Scan describes the files for an engine's own Parquet reader.
 func (s *parquetSource) Scan(ctx context.Context) (*sources.Input, *sources.Scan, error) {
-	in, files, fields, err := s.prepare(ctx)
+	in, files, fields, vc, err := s.prepare(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -149,17 +170,17 @@ func (s *parquetSource) Scan(ctx context.Context) (*sources.Input, *sources.Scan
 	for i, f := range fields {
 		types[i] = sources.Column{Name: f.Name, Type: duckType(f.Type)}
 	}
-	return in, &sources.Scan{Format: sources.FormatParquet, Files: files, FirstLine: 1, Partitions: in.Partitions, Types: types}, nil
+	return in, &sources.Scan{Format: sources.FormatParquet, Files: files, FirstLine: 1, Partitions: in.Partitions, Types: types, SourceRead: vc.sourceRead}, nil
 }
 
 // Read decodes the files with pqarrow, in batches of at most BatchRows rows,
 // each column converted to its unified type.
 func (s *parquetSource) Read(ctx context.Context) (*sources.Input, array.RecordReader, error) {
-	in, files, fields, err := s.prepare(ctx)
+	in, files, fields, _, err := s.prepare(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	rr, err := s.readFiles(ctx, files, fields, in.Partitions, s.loc.Progress)
+	rr, err := s.readFiles(ctx, files, fields, in.Partitions, s.loc.Progress, s.report)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -174,7 +195,9 @@ func (s *parquetSource) ReadUncommitted(ctx context.Context, name string) (array
 		return nil, err
 	}
 	files := []sources.ScanFile{f}
-	fields, err := parquetFields(files)
+	// An uncommitted file's records are only counted: a value that cannot
+	// be read stops the run whatever bad_records says.
+	fields, _, err := parquetFields(ctx, files, false, false)
 	if err != nil {
 		return nil, err
 	}
@@ -182,10 +205,13 @@ func (s *parquetSource) ReadUncommitted(ctx context.Context, name string) (array
 	if err := checkPartitionNames(fieldNames(fields), parts); err != nil {
 		return nil, err
 	}
-	return s.readFiles(ctx, files, fields, parts, nil)
+	return s.readFiles(ctx, files, fields, parts, nil, false)
 }
 
-func (s *parquetSource) readFiles(ctx context.Context, files []sources.ScanFile, fields []arrow.Field, parts []string, progress io.Writer) (array.RecordReader, error) {
+// readFiles reads files into fields (the unified columns), then the
+// partition columns; with lenient, a value checkValues listed (which the
+// loader removes) is read as NULL rather than refused.
+func (s *parquetSource) readFiles(ctx context.Context, files []sources.ScanFile, fields []arrow.Field, parts []string, progress io.Writer, lenient bool) (array.RecordReader, error) {
 	all := make([]arrow.Field, 0, len(fields)+len(parts))
 	for _, f := range fields {
 		f.Metadata = arrow.Metadata{}
@@ -197,7 +223,7 @@ func (s *parquetSource) readFiles(ctx context.Context, files []sources.ScanFile,
 	}
 	return sources.ReadRows(ctx, all, sources.ReadOptions{Progress: progress, Label: "reading " + s.loc.Role + " " + s.loc.URI}, func(ctx context.Context, w *sources.RowWriter) error {
 		for _, f := range files {
-			if err := readParquetFile(ctx, f, all[:len(fields)], w); err != nil {
+			if err := readParquetFile(ctx, f, all[:len(fields)], w, lenient); err != nil {
 				return err
 			}
 		}
@@ -218,23 +244,10 @@ func openParquetFile(path string) (*pqarrow.FileReader, func(), error) {
 	return fr, func() { pf.Close() }, nil
 }
 
-func parquetSchema(path string) (*arrow.Schema, error) {
-	fr, closeFn, err := openParquetFile(path)
-	if err != nil {
-		return nil, err
-	}
-	defer closeFn()
-	sc, err := fr.Schema()
-	if err != nil {
-		return nil, fmt.Errorf("%s: schema: %w", path, err)
-	}
-	return sc, nil
-}
-
 // readParquetFile appends the rows of one file: its columns in the order
 // and of the types of fields (converted where the file's own type differs),
 // then the file's partition values.
-func readParquetFile(ctx context.Context, f sources.ScanFile, fields []arrow.Field, w *sources.RowWriter) error {
+func readParquetFile(ctx context.Context, f sources.ScanFile, fields []arrow.Field, w *sources.RowWriter, lenient bool) error {
 	fr, closeFn, err := openParquetFile(f.Path)
 	if err != nil {
 		return err
@@ -260,7 +273,7 @@ func readParquetFile(ctx context.Context, f sources.ScanFile, fields []arrow.Fie
 			}
 		}
 		for _, fd := range fields {
-			a, err := convertArray(rec.Column(index[fd.Name]), fd.Type, f.Name, fd.Name, line)
+			a, err := convertArray(rec.Column(index[fd.Name]), fd.Type, f.Name, fd.Name, line, lenient)
 			if err != nil {
 				release()
 				return err
