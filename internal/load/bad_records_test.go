@@ -61,12 +61,13 @@ in.csv:3|qty|"1.5"|does not convert exactly to the declared type INTEGER: an int
 		},
 		{
 			name: "ndjson", file: "in.ndjson",
-			text: "{\"id\":\"1\",\"qty\":\"5\"}\n{\"id\":\"2\",\n{\"id\":\"3\",\"id\":\"3\"}\n{\"id\":\"4\",\"qty\":\"\xff\"}\n{\"id\":\"5\",\"qty\":\"x\"}\n{\"id\":\"6\",\"qty\":\"7\"}\n",
+			text: "{\"id\":\"1\",\"qty\":\"5\"}\n{\"id\":\"2\",\n{\"id\":\"3\",\"id\":\"3\"}\n{\"id\":\"4\",\"qty\":\"\xff\"}\n{\"id\":\"5\",\"qty\":\"x\"}\n{\"id\":\"6\",\"qty\":\"7\"}\n{\"id\":\"7\",\"qty\":{\"a\":1,\"a\":2}}\n",
 			opts: map[string]any{"types": map[string]any{"qty": "INTEGER"}},
 			rows: "[1 5 1] [6 7 6]",
 			bad: `in.ndjson:2||NULL|not valid JSON: EOF
 in.ndjson:3||NULL|key "id" appears twice in one object; which value holds is not defined
 in.ndjson:4||NULL|at byte 18 of the line: byte 0xFF is not UTF-8; NDJSON is UTF-8 text (RFC 8259 section 8.1): convert the file to UTF-8
+in.ndjson:7||NULL|key "qty": key "a" appears twice in one object; which value holds is not defined
 in.ndjson:5|qty|"x"|does not convert to the declared type INTEGER`,
 			fail: "in.ndjson:2: not valid JSON",
 		},

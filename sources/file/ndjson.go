@@ -320,7 +320,7 @@ func ndjsonObject(line []byte, path string, n int64) (keys []string, vals []*str
 		keys = append(keys, k)
 		v, err := jsonText(raw)
 		if err != nil {
-			return nil, nil, &lineError{path: path, n: n, msg: fmt.Sprintf("key %q: %v", k, err), err: err}
+			return nil, nil, bad(err, "key %q", k)
 		}
 		vals = append(vals, v)
 	}
