@@ -34,16 +34,23 @@ const exitCodesHelp = `Exit codes of reconcile:
      allow_empty: says that is legitimate); the evidence folder was written
      (reconcile verify: a file of the evidence folder was changed, removed
      or added, or its signature does not verify)
-  2  usage or spec error: a bad flag, an unknown spec key, a column the
-     inputs do not have, two columns of incomparable types (a timestamp
-     against an integer), an input column a check selects named like one
-     of the check's own columns (rename: it), one file read as both source
-     and sink, an evidence folder that already exists
+  2  usage or spec error: a bad flag, an unknown spec key, an unknown or
+     unset ${parameter} or a --param no spec uses, a column the inputs do
+     not have, two columns of incomparable types (a timestamp against an
+     integer), a binary floating-point (DOUBLE, FLOAT) measure (declare
+     types: {amount: DECIMAL(p,s)} on that input), an input column a check
+     selects named like one of the check's own columns (rename: it), one
+     file read as both source and sink, an evidence folder that already
+     exists, another run of the same control holding its lock, a history
+     file that is not a reconcile run history; verify of a folder with no
+     manifest.json; explain of a key no row has
   3  an input could not be read (or one of its files changed while the
      run read it), a value is not what its column needs, a query failed,
-     or the run was cancelled; no evidence folder is left
+     an --out that cannot be written, or the run was cancelled; no
+     evidence folder is left
 
 Nothing else exits 0: a run that could not reach a verdict never passes.
+A suite exits with the worst code of its controls (3 before 2 before 1).
 `
 
 // factory holds what commands share: the IO streams.
