@@ -12,6 +12,7 @@ package all
 
 import (
 	_ "github.com/reconcile-dev/reconcile/sources/file"     // csv (tsv, txt), ndjson (jsonl), parquet (pq)
+	_ "github.com/reconcile-dev/reconcile/sources/iceberg"  // iceberg, iceberg+sql
 	_ "github.com/reconcile-dev/reconcile/sources/kafka"    // kafka, kcat (kafkacat)
 	_ "github.com/reconcile-dev/reconcile/sources/mysql"    // mysql, mariadb
 	_ "github.com/reconcile-dev/reconcile/sources/postgres" // postgres, postgresql
