@@ -98,9 +98,9 @@ const (
 	// the restored checkpoint again; a job started without state counts
 	// from 1 again).
 	FindingCheckpointTwoJobs = "checkpoint_committed_by_two_jobs"
-	// FindingRewrite (information): a replace (compaction) or overwrite
-	// snapshot: the files it added are attributed to it, not to the
-	// checkpoints that first wrote their rows.
+	// FindingRewrite (information): a replace (compaction), or an
+	// overwrite that removed data files: the files it added are attributed
+	// to it, not to the checkpoints that first wrote their rows.
 	FindingRewrite = "rewrite"
 	// FindingNotRead (information): a snapshot not in the ancestry of the
 	// one read (rolled back, or only on another branch): its rows are not
@@ -185,11 +185,7 @@ func analyze(meta table.Metadata, snap *table.Snapshot) *history {
 		in[s.SnapshotID] = true
 		c := h.commits[s.SnapshotID]
 		id := strconv.FormatInt(s.SnapshotID, 10)
-		if s.Summary != nil && (s.Summary.Operation == table.OpReplace || s.Summary.Operation == table.OpOverwrite) {
-			what := "a compaction (replace)"
-			if s.Summary.Operation == table.OpOverwrite {
-				what = "an overwrite"
-			}
+		if what := rewrite(s); what != "" {
 			h.findings = append(h.findings, Finding{Kind: FindingRewrite, Snapshot: id,
 				Detail: fmt.Sprintf("snapshot %d is %s: the rows of the files it added are attributed to it, not to the checkpoints that first committed them", s.SnapshotID, what)})
 		}
@@ -254,4 +250,34 @@ func analyze(meta table.Metadata, snap *table.Snapshot) *history {
 			Detail: fmt.Sprintf("%ssnapshot %d%s is not in the ancestry of snapshot %d: %s; its rows are not read", op, s.SnapshotID, ck, snap.SnapshotID, where)})
 	}
 	return h
+}
+
+// rewrite describes a snapshot that rewrote data files — a replace
+// (compaction), or an overwrite whose summary says it removed data files
+// (or says nothing of it) — and is "" for any other: a row delta of an
+// upsert sink, an overwrite that only adds rows and delete files, keeps
+// the attribution of the rows it leaves.
+func rewrite(s *table.Snapshot) string {
+	if s.Summary == nil {
+		return ""
+	}
+	switch s.Summary.Operation {
+	case table.OpReplace:
+		return "a compaction (replace)"
+	case table.OpOverwrite:
+		// Writers set a count only when it is not zero (Java's
+		// SnapshotSummary.Builder, iceberg-go's collector); a summary with
+		// totals but no deleted-data-files removed none.
+		n, ok := s.Summary.Properties["deleted-data-files"]
+		if !ok {
+			if _, counted := s.Summary.Properties["total-data-files"]; counted {
+				return ""
+			}
+			return "an overwrite (its summary does not say whether it removed data files)"
+		}
+		if n != "0" {
+			return fmt.Sprintf("an overwrite that removed %s data file(s)", n)
+		}
+	}
+	return ""
 }
