@@ -79,7 +79,10 @@ func TestDoubleCommitNewJob(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	tb := newTable(t, dir)
-	must(t, 0, func() error { _, _, err := tb.Append(ctx, icebergtest.Flink("job-a", "op", 6), records(t, tb, rowsOf("p1", "1.00")...)); return err }())
+	must(t, 0, func() error {
+		_, _, err := tb.Append(ctx, icebergtest.Flink("job-a", "op", 6), records(t, tb, rowsOf("p1", "1.00")...))
+		return err
+	}())
 	s7, files7, err := tb.Append(ctx, icebergtest.Flink("job-a", "op", 7), records(t, tb, rowsOf("p2", "2.00", "p3", "3.00")...))
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +91,10 @@ func TestDoubleCommitNewJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, 0, func() error { _, _, err := tb.Append(ctx, icebergtest.Flink("job-b", "op", 8), records(t, tb, rowsOf("p4", "4.00")...)); return err }())
+	must(t, 0, func() error {
+		_, _, err := tb.Append(ctx, icebergtest.Flink("job-b", "op", 8), records(t, tb, rowsOf("p4", "4.00")...))
+		return err
+	}())
 	got, kinds, in, rows := summary(t, dir, nil)
 	want := []string{"p1=1.00@6", "p2=2.00@7", "p2=2.00@7", "p3=3.00@7", "p3=3.00@7", "p4=4.00@8"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
