@@ -17,6 +17,12 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/fault"
 )
 
+// LocationSnapshot is the location form (Input.LocationForm) of a kind
+// whose one file may be read more than once, each time as committed by
+// another snapshot (an Iceberg table): file:line@snapshot, from __file,
+// __line and the kind's own provenance column __snapshot.
+const LocationSnapshot = "file:line@snapshot"
+
 // Provenance column names, the last three columns of every kind's records
 // (see the package doc).
 const (
@@ -343,7 +349,8 @@ type Input struct {
 	Formats ValueFormats `json:"-"`
 	// LocationForm is how an exception's location renders from __file and
 	// __line: LocationFileLine ("", file:line) for file and database
-	// kinds, LocationOffset (topic[partition]@offset) for Kafka.
+	// kinds, LocationOffset (topic[partition]@offset) for Kafka,
+	// LocationSnapshot (file:line@snapshot) for an Iceberg table.
 	LocationForm string `json:"-"`
 	// Provenance are the kind's own provenance columns (rule 4: Kafka's
 	// __partition, __offset, __timestamp, __header_<name>): loaded and

@@ -120,11 +120,15 @@ var base = template.FuncMap{
 	},
 	// loc renders a row's provenance as 'file:line', or in the location
 	// form of its table when given: {{loc "k" $.SinkLocation}} is
-	// 'topic[partition]@offset' for a Kafka sink (see LocSep).
+	// 'topic[partition]@offset' for a Kafka sink, 'file:line@snapshot' for
+	// an Iceberg table (see LocSep).
 	"loc": func(alias string, form ...string) (string, error) {
 		sep, err := LocSep(form...)
 		if err != nil {
 			return "", err
+		}
+		if len(form) == 1 && form[0] == LocationSnapshot {
+			return fmt.Sprintf("(%s || %s || %s || '@' || %s)", Qual(alias, "__file"), sep, Qual(alias, "__line"), Qual(alias, "__snapshot")), nil
 		}
 		return fmt.Sprintf("(%s || %s || %s)", Qual(alias, "__file"), sep, Qual(alias, "__line")), nil
 	},
@@ -197,6 +201,11 @@ var base = template.FuncMap{
 // database kind), '@' for "topic[partition]@offset" (Kafka, whose __file is
 // topic[partition] and __line the offset). So a run whose inputs are files
 // or tables renders exactly the SQL it did before Kafka inputs existed.
+//
+// LocationSnapshot, "file:line@snapshot" (an Iceberg table, whose data
+// file may be read twice when two snapshots added it), is file:line as
+// locsep renders it and, through loc, followed by '@' and the snapshot
+// that added the file (column __snapshot).
 func LocSep(form ...string) (string, error) {
 	f := ""
 	switch len(form) {
@@ -207,13 +216,17 @@ func LocSep(form ...string) (string, error) {
 		return "", fmt.Errorf("loc: one location form at most, got %q", form)
 	}
 	switch f {
-	case "", "file:line":
+	case "", "file:line", LocationSnapshot:
 		return "':'", nil
 	case "topic[partition]@offset":
 		return "'@'", nil
 	}
 	return "", fmt.Errorf("loc: unknown location form %q", f)
 }
+
+// LocationSnapshot is the location form (sources.Input.LocationForm) of an
+// Iceberg table's rows: file:line@snapshot.
+const LocationSnapshot = "file:line@snapshot"
 
 // Funcs returns the helpers every SQL file may use (a fresh map: callers
 // add their own helpers to it). Each helper returns a SQL fragment with

@@ -167,3 +167,24 @@ func TestTypeName(t *testing.T) {
 		}
 	}
 }
+
+// The location forms: file:line, topic[partition]@offset, and an Iceberg
+// table's file:line@snapshot (locsep stays ':').
+func TestLocationForms(t *testing.T) {
+	loc := Funcs()["loc"].(func(string, ...string) (string, error))
+	for form, want := range map[string]string{
+		"":                        `(k."__file" || ':' || k."__line")`,
+		"topic[partition]@offset": `(k."__file" || '@' || k."__line")`,
+		LocationSnapshot:          `(k."__file" || ':' || k."__line" || '@' || k."__snapshot")`,
+	} {
+		if got, err := loc("k", form); err != nil || got != want {
+			t.Errorf("loc %q: %s, %v; want %s", form, got, err, want)
+		}
+	}
+	if sep, err := LocSep(LocationSnapshot); err != nil || sep != "':'" {
+		t.Errorf("locsep %s: %s, %v", LocationSnapshot, sep, err)
+	}
+	if _, err := loc("k", "elsewhere"); err == nil {
+		t.Error("an unknown form renders")
+	}
+}
