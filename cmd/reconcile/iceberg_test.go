@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -63,12 +64,13 @@ func TestIcebergSinkAsParquet(t *testing.T) {
 		t.Fatal(err)
 	}
 	addParquet(f6)
-	_, f7, err := tb.Append(ctx, icebergtest.Flink("job-a", "op", 7), mk(`[{"id":"p2","amount":"2.00"},{"id":"p3","amount":"3.00"}]`)...)
+	s7, f7, err := tb.Append(ctx, icebergtest.Flink("job-a", "op", 7), mk(`[{"id":"p2","amount":"2.00"},{"id":"p3","amount":"3.00"}]`)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	addParquet(f7)
-	if _, err := tb.AddFiles(ctx, icebergtest.Flink("job-b", "op", 7), f7...); err != nil {
+	s7b, err := tb.AddFiles(ctx, icebergtest.Flink("job-b", "op", 7), f7...)
+	if err != nil {
 		t.Fatal(err)
 	}
 	addParquet(f7)
@@ -126,8 +128,12 @@ func TestIcebergSinkAsParquet(t *testing.T) {
 	// With the checkpoint provenance, each copy's checkpoint.
 	cpOut, _ := run(spec("checkpoint", "iceberg:wh/db/postings", "checkpoint: __checkpoint\n"))
 	dup := readCSV(t, filepath.Join(cpOut, "exceptions", "duplicate_ids.csv"))
-	if len(dup) != 3 || dup[0][4] != "checkpoint_ids" || dup[1][4] != "7" || strings.Count(dup[1][5], ";") != 1 {
-		t.Errorf("duplicate_ids with checkpoints: %q", dup)
+	// Each copy's location names the snapshot that added its file.
+	locs := strings.Split(dup[1][5], ";")
+	if len(dup) != 3 || dup[0][4] != "checkpoint_ids" || dup[1][4] != "7" || len(locs) != 2 ||
+		!strings.HasSuffix(locs[0], ":1@"+snapID(s7)) || !strings.HasSuffix(locs[1], ":1@"+snapID(s7b)) ||
+		strings.TrimSuffix(locs[0], "@"+snapID(s7)) != strings.TrimSuffix(locs[1], "@"+snapID(s7b)) {
+		t.Errorf("duplicate_ids with checkpoints: %q, want the one file's line 1 at snapshots %d and %d", dup, s7, s7b)
 	}
 	if code, stdout, stderr := runCLI(t, "verify", cpOut); code != exitOK {
 		t.Errorf("verify: exit %d\n%s\n%s", code, stdout, stderr)
@@ -169,6 +175,8 @@ func TestIcebergSinkAsParquet(t *testing.T) {
 }
 
 type arrowRecord = arrow.RecordBatch
+
+func snapID(v int64) string { return strconv.FormatInt(v, 10) }
 
 // exceptionRows are a check's exception rows without their location
 // columns.

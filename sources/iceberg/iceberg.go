@@ -60,7 +60,9 @@ import (
 //
 // __file is the data file (relative to the table's location when it lies
 // below it) and __line the row's 1-based position in it, as before any
-// delete was applied.
+// delete was applied; a location reads file:line@snapshot
+// (sources.LocationSnapshot), since a data file two snapshots added is
+// read twice.
 const (
 	SnapshotColumn        = "__snapshot"
 	JobIDColumn           = "__job_id"
@@ -583,7 +585,8 @@ func constText(n int, v string) arrow.Array {
 func (s *source) input(mf *metadataFile, fp sources.File, meta table.Metadata, snap *table.Snapshot, selected string, schema *iceberg.Schema, files []planned, h *history) *sources.Input {
 	fp.Path = fileset.Rel(s.loc.BaseDir, mf.path)
 	in := &sources.Input{Role: s.loc.Role, Kind: s.kind, Location: sources.Redact(s.loc.URI), Files: []sources.File{fp},
-		Provenance: []string{SnapshotColumn, JobIDColumn, CheckpointColumn, CheckpointAfterColumn}}
+		Provenance:   []string{SnapshotColumn, JobIDColumn, CheckpointColumn, CheckpointAfterColumn},
+		LocationForm: sources.LocationSnapshot}
 	d := map[string]any{
 		"table_location":       meta.Location(),
 		"table_uuid":           meta.TableUUID().String(),
