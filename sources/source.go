@@ -370,6 +370,27 @@ type Input struct {
 	// count as not read, and a run fails when any is listed.
 	ReportsBadRecords bool        `json:"-"`
 	BadRecords        []BadRecord `json:"-"`
+	// ReportsCommitHistory is set by a kind that reads a history of
+	// commits with its input (an Iceberg table's snapshots); CommitHistory
+	// is what that history shows, in the kind's order. The checks list it
+	// (commit_history, commit_history_info): an Exception fails the run.
+	ReportsCommitHistory bool            `json:"-"`
+	CommitHistory        []CommitFinding `json:"-"`
+}
+
+// CommitFinding is one fact of an input's commit history (Input.
+// CommitHistory): a commit that counts rows twice or replays a checkpoint
+// (Exception), or one listed for information.
+type CommitFinding struct {
+	// Finding names it in the kind's words (checkpoint_committed_twice,
+	// data_file_added_twice, …; the kind's doc lists them).
+	Finding   string
+	Exception bool
+	// Commit is the commit it is about (an Iceberg snapshot id); Other,
+	// when not "", the earlier commit it repeats.
+	Commit, Other string
+	// Detail says it in a sentence.
+	Detail string
 }
 
 // Location forms (Input.LocationForm): how an exception's location renders
