@@ -14,7 +14,7 @@
 //	-- requires: id                    spec fields the check needs (id, measures,
 //	--                                  group_by, checkpoint, logical_key,
 //	--                                  reperform, watermark, emission, records,
-//	--                                  bad_records);
+//	--                                  bad_records, commit_history);
 //	--                                  without them it is skipped, not passed
 //	-- reads: id_counts                optional: the template reads table id_counts
 //	                                    (queries/run/id_counts.sql) when .IDCounts is set;
@@ -120,10 +120,15 @@ const (
 	// (bad_records: report), in table bad_records; a check that needs
 	// them is not listed in any other run.
 	NeedBadRecords Requirement = "bad_records"
+	// NeedCommitHistory: an input reads a history of commits (an Iceberg
+	// table's snapshots), in table commit_history; a check that needs it is
+	// not listed in any other run.
+	NeedCommitHistory Requirement = "commit_history"
 )
 
 var knownRequirements = map[Requirement]bool{NeedID: true, NeedMeasures: true, NeedGroupBy: true, NeedCheckpoint: true, NeedLogicalKey: true,
-	NeedReperform: true, NeedWatermark: true, NeedEmission: true, NeedRecords: true, NeedCompare: true, NeedNormalize: true, NeedBadRecords: true}
+	NeedReperform: true, NeedWatermark: true, NeedEmission: true, NeedRecords: true, NeedCompare: true, NeedNormalize: true, NeedBadRecords: true,
+	NeedCommitHistory: true}
 
 // Check is one parsed check file.
 type Check struct {
@@ -436,6 +441,8 @@ func (c *Check) Missing(p *Params) []Requirement {
 			ok = len(p.Compared) > 0
 		case NeedBadRecords:
 			ok = p.BadRecords
+		case NeedCommitHistory:
+			ok = p.CommitHistory
 		}
 		if !ok {
 			miss = append(miss, r)
@@ -461,6 +468,8 @@ func (c *Check) Applies(p *Params) bool {
 		case r == NeedNormalize && len(p.Normalized()) == 0:
 			return false
 		case r == NeedBadRecords && !p.BadRecords:
+			return false
+		case r == NeedCommitHistory && !p.CommitHistory:
 			return false
 		}
 	}

@@ -64,6 +64,12 @@ type Params struct {
 	// (bad_records: report); they are in table bad_records (side,
 	// location, reason), which the check bad_records reads.
 	BadRecords bool
+	// CommitHistory is set when an input reads a history of commits (an
+	// Iceberg table's snapshots: sources.Input.CommitHistory); it is in
+	// table commit_history (side, seq, finding, exception, commit,
+	// other_commit, detail), which the checks commit_history and
+	// commit_history_info read.
+	CommitHistory bool
 	// IDCounts says the temporary table id_counts exists (Run builds it
 	// before the checks; queries/run/id_counts.sql): the id columns,
 	// __source_rows and __sink_rows BIGINT, for every id (null ids included,

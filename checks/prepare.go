@@ -61,6 +61,8 @@ type Columns struct {
 	SourceLocation, SinkLocation     string
 	SourceProvenance, SinkProvenance []string
 	BadRecords                       bool
+	// CommitHistory: table commit_history exists (Params).
+	CommitHistory bool
 	// SourceDecimalSeparator and SinkDecimalSeparator are the inputs'
 	// decimal_separator: ("" when not set; sources.ValueFormats), for the
 	// hint of a number that does not read.
@@ -119,7 +121,8 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	storage := map[string]string{}
 	p := &Params{ID: c.ID, Measures: c.Measures, GroupBy: c.GroupBy, Checkpoint: c.Checkpoint, LogicalKey: c.LogicalKey,
 		MeasureTypes: map[string]string{}, AllowEmpty: c.AllowEmpty,
-		SourceLocation: c.SourceLocation, SinkLocation: c.SinkLocation, BadRecords: c.BadRecords}
+		SourceLocation: c.SourceLocation, SinkLocation: c.SinkLocation, BadRecords: c.BadRecords,
+		CommitHistory: c.CommitHistory}
 	for _, m := range c.Measures {
 		st, arith, err := measureType(ctx, db, m, src[m], sink[m])
 		if err != nil {

@@ -185,6 +185,8 @@ func TestBuiltinHeaderKeys(t *testing.T) {
 		"early_writes":             "chart= finding=replay notes=[]",
 		"superseded_emissions":     "chart= finding= notes=[]",
 		"bad_records":              "chart= finding= notes=[]",
+		"commit_history":           "chart= finding= notes=[]",
+		"commit_history_info":      "chart= finding= notes=[]",
 	}
 	for id, w := range want {
 		if got[id] != w {

@@ -11,6 +11,8 @@ const (
 	CheckPopulation              = "population"               // 005_population.sql
 	CheckNullIDs                 = "null_ids"                 // 010_null_ids.sql
 	CheckBadRecords              = "bad_records"              // 015_bad_records.sql
+	CheckCommitHistory           = "commit_history"           // 016_commit_history.sql
+	CheckCommitHistoryInfo       = "commit_history_info"      // 017_commit_history_info.sql
 	CheckMissingIDs              = "missing_ids"              // 020_missing_ids.sql
 	CheckUnexpectedIDs           = "unexpected_ids"           // 030_unexpected_ids.sql
 	CheckDuplicateIDs            = "duplicate_ids"            // 040_duplicate_ids.sql

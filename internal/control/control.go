@@ -230,6 +230,9 @@ func prepare(ctx context.Context, s *spec.Spec, set *runSetup, ss *session, logw
 	if cols.BadRecords, err = load.BadRecords(ctx, db, inputs); err != nil {
 		return nil, err
 	}
+	if cols.CommitHistory, err = load.CommitHistory(ctx, db, inputs); err != nil {
+		return nil, err
+	}
 	t0 := time.Now()
 	params, notes, err := checks.Prepare(ctx, db, cols)
 	if err != nil {
