@@ -110,8 +110,17 @@ func TestIcebergSinkAsParquet(t *testing.T) {
 	}
 	iceOut, iceChecks := run(spec("iceberg", "iceberg:wh/db/postings", ""))
 	pqOut, pqChecks := run(spec("parquet", "parquet/*.parquet", ""))
-	if len(iceChecks) != len(pqChecks) || iceChecks["duplicate_ids"] != 2 || iceChecks["missing_ids"] != 1 {
+	// The Iceberg sink has the checks of its commit history besides: the
+	// data file added twice fails, checkpoint 7 under two job ids is
+	// listed.
+	if len(iceChecks) != len(pqChecks)+2 || iceChecks["duplicate_ids"] != 2 || iceChecks["missing_ids"] != 1 ||
+		iceChecks["commit_history"] != 1 || iceChecks["commit_history_info"] != 1 {
 		t.Errorf("Iceberg sink %v, Parquet sink %v", iceChecks, pqChecks)
+	}
+	hist := readCSV(t, filepath.Join(iceOut, "exceptions", "commit_history.csv"))
+	if len(hist) != 2 || strings.Join(hist[0], ",") != "side,finding,commit,other_commit,detail" || hist[1][1] != "data_file_added_twice" ||
+		hist[1][2] != snapID(s7b) || hist[1][3] != snapID(s7) || !strings.Contains(hist[1][4], "checkpoint 7 of job job-a") || !strings.Contains(hist[1][4], "checkpoint 7 of job job-b") {
+		t.Errorf("commit_history: %q", hist)
 	}
 	for id, n := range pqChecks {
 		if iceChecks[id] != n {

@@ -673,6 +673,12 @@ func (s *source) input(mf *metadataFile, fp sources.File, meta table.Metadata, s
 	if len(h.findings) > 0 {
 		d["commit_history"] = h.findings
 	}
+	// The checks commit_history and commit_history_info list the findings
+	// (an empty history passes).
+	in.ReportsCommitHistory = snap != nil
+	for _, f := range h.findings {
+		in.CommitHistory = append(in.CommitHistory, sources.CommitFinding{Finding: f.Kind, Exception: f.Exception, Commit: f.Snapshot, Other: f.Other, Detail: f.Detail})
+	}
 	for _, n := range h.notes {
 		in.Notes = append(in.Notes, "the "+s.loc.Role+" "+s.name()+": "+n)
 	}
