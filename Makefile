@@ -37,6 +37,8 @@ samples: sample
 	@$(BIN) run --config samples/hourly-report/spec.yaml --force; $(call expect,1,1 = exceptions found)
 	@$(BIN) run --config samples/session-counts/spec.yaml --force; $(call expect,1,1 = exceptions found)
 	@$(BIN) run --config samples/filesink/spec.yaml --force; $(call expect,1,1 = exceptions found: the last hour is not committed yet)
+	@cd samples/iceberg && go run gen.go
+	@$(BIN) run --config samples/iceberg/spec.yaml --force; $(call expect,1,1 = exceptions found: checkpoint 7 committed twice)
 
 # The nightly operation of README.md and docs/nightly.md: three nights of
 # the ledger as a suite with one run history (evidence/nightly/ is this
