@@ -270,3 +270,24 @@ func TestSQLCatalog(t *testing.T) {
 		t.Errorf("a table the catalog lacks: %v", err)
 	}
 }
+
+// URIs of the SQL catalog kind that cannot work are refused by Open.
+func TestSQLCatalogURIs(t *testing.T) {
+	for uri, want := range map[string]string{
+		"iceberg+sql:sqlite:catalog.db?table=db.t":          "no SQLite driver",
+		"iceberg+sql:postgres://u@h/db":                     "want the table as namespace.name",
+		"iceberg+sql:postgres://u@h/db?table=t":             "want the table as namespace.name",
+		"iceberg+sql:mysql://u@h/db?table=db.t":             "unknown kind",
+		"iceberg+sql:postgres://u:secret@h/db?table=db.t&x": "",
+	} {
+		_, err := sources.Open(sources.Location{Role: "sink", URI: uri})
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", uri, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%s: err = %v, want %q", uri, err, want)
+		case err != nil && strings.Contains(err.Error(), "secret"):
+			t.Errorf("%s: the password shows: %v", uri, err)
+		}
+	}
+}
