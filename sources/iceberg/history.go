@@ -65,18 +65,25 @@ func readCommit(s *table.Snapshot) (c commit, bad string) {
 	return c, ""
 }
 
+// snapIndex finds a table's snapshots by id.
+type snapIndex map[int64]*table.Snapshot
+
+// parent is s's parent, nil when it has none or it has expired.
+func (ix snapIndex) parent(s *table.Snapshot) *table.Snapshot {
+	if s == nil || s.ParentSnapshotID == nil {
+		return nil
+	}
+	return ix[*s.ParentSnapshotID]
+}
+
 // ancestry is the chain of snapshots that leads to snap, oldest first
 // (following parent-snapshot-id while the parent is in the metadata).
-func ancestry(meta table.Metadata, snap *table.Snapshot) []*table.Snapshot {
+func (ix snapIndex) ancestry(snap *table.Snapshot) []*table.Snapshot {
 	var out []*table.Snapshot
 	seen := map[int64]bool{}
-	for s := snap; s != nil && !seen[s.SnapshotID]; {
+	for s := snap; s != nil && !seen[s.SnapshotID]; s = ix.parent(s) {
 		seen[s.SnapshotID] = true
 		out = append(out, s)
-		if s.ParentSnapshotID == nil {
-			break
-		}
-		s = meta.SnapshotByID(*s.ParentSnapshotID)
 	}
 	slices.Reverse(out)
 	return out
@@ -142,23 +149,26 @@ func ckptText(id int64) string {
 func analyze(meta table.Metadata, snap *table.Snapshot) *history {
 	h := &history{commits: map[int64]*commit{}}
 	snaps := meta.Snapshots()
+	ix := snapIndex{}
 	for i := range snaps {
 		c, bad := readCommit(&snaps[i])
 		if bad != "" {
 			h.notes = append(h.notes, bad)
 		}
 		h.commits[snaps[i].SnapshotID] = &c
+		ix[snaps[i].SnapshotID] = &snaps[i]
 	}
 	// The range of each snapshot: the checkpoint committed before it by
-	// the same job and operator along its own ancestry.
+	// the same job and operator along its own ancestry (usually its
+	// parent's).
 	for _, c := range h.commits {
 		if !c.hasCkpt {
 			continue
 		}
-		anc := ancestry(meta, c.snap)
-		for i := len(anc) - 2; i >= 0; i-- {
-			p := h.commits[anc[i].SnapshotID]
-			if p != nil && p.hasCkpt && p.job == c.job && p.op == c.op {
+		seen := map[int64]bool{c.snap.SnapshotID: true}
+		for a := ix.parent(c.snap); a != nil && !seen[a.SnapshotID]; a = ix.parent(a) {
+			seen[a.SnapshotID] = true
+			if p := h.commits[a.SnapshotID]; p.hasCkpt && p.job == c.job && p.op == c.op {
 				c.after, c.hasAfter = p.ckpt, true
 				break
 			}
@@ -167,7 +177,7 @@ func analyze(meta table.Metadata, snap *table.Snapshot) *history {
 	if snap == nil {
 		return h
 	}
-	h.ancestry = ancestry(meta, snap)
+	h.ancestry = ix.ancestry(ix[snap.SnapshotID])
 	type key struct {
 		job, op string
 		ckpt    int64
@@ -216,7 +226,7 @@ func analyze(meta table.Metadata, snap *table.Snapshot) *history {
 	// Snapshots not in the ancestry: rolled back, or on another branch.
 	refsOf := map[int64][]string{}
 	for name, ref := range meta.Refs() {
-		for _, s := range ancestry(meta, meta.SnapshotByID(ref.SnapshotID)) {
+		for _, s := range ix.ancestry(ix[ref.SnapshotID]) {
 			refsOf[s.SnapshotID] = append(refsOf[s.SnapshotID], fmt.Sprintf("%s %s", ref.SnapshotRefType, name))
 		}
 	}

@@ -327,7 +327,6 @@ func (s *source) plan(ctx context.Context, tbl *table.Table, meta table.Metadata
 		slices.Sort(added[k])
 	}
 	files := make([]planned, 0, len(tasks))
-	livePaths := map[string][]int{}
 	for _, t := range tasks {
 		var seq int64 = -1
 		if t.DataSequenceNumber != nil {
@@ -346,7 +345,6 @@ func (s *source) plan(ctx context.Context, tbl *table.Table, meta table.Metadata
 			}
 		}
 		p := planned{task: t, name: s.fileName(meta, t.File.FilePath()), added: id, c: h.commits[id]}
-		livePaths[t.File.FilePath()] = append(livePaths[t.File.FilePath()], len(files))
 		files = append(files, p)
 	}
 	sort.SliceStable(files, func(i, j int) bool {
