@@ -274,7 +274,8 @@ func TestSQLCatalog(t *testing.T) {
 // URIs of the SQL catalog kind that cannot work are refused by Open.
 func TestSQLCatalogURIs(t *testing.T) {
 	for uri, want := range map[string]string{
-		"iceberg+sql:sqlite:catalog.db?table=db.t":          "no SQLite driver",
+		"iceberg+sql:sqlite:catalog.db?table=db.t&x=1":      "SQLite takes no parameters",
+		"iceberg+sql:sqlite:?table=db.t":                    "no SQLite database file",
 		"iceberg+sql:postgres://u@h/db":                     "want the table as namespace.name",
 		"iceberg+sql:postgres://u@h/db?table=t":             "want the table as namespace.name",
 		"iceberg+sql:mysql://u@h/db?table=db.t":             "unknown kind",
@@ -289,5 +290,44 @@ func TestSQLCatalogURIs(t *testing.T) {
 		case err != nil && strings.Contains(err.Error(), "secret"):
 			t.Errorf("%s: the password shows: %v", uri, err)
 		}
+	}
+}
+
+// TestSQLiteCatalog reads a table a SQLite catalog names, the catalog
+// file given relative to the spec's folder.
+func TestSQLiteCatalog(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite3", filepath.Join(dir, "catalog.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cat, err := sqlcat.NewCatalog("local", db, sqlcat.SQLite, iceberg.Properties{"warehouse": "file://" + filepath.Join(dir, "wh")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	tb, err := icebergtest.Create(ctx, cat, "db", "ledger", ledger(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := tb.Append(ctx, icebergtest.Flink("job-a", "op-1", 4), records(t, tb, fixtureRows(0, 7)...)); err != nil {
+		t.Fatal(err)
+	}
+	in, rows := read(t, sources.Location{Role: "sink", URI: "iceberg+sql:sqlite:catalog.db?table=db.ledger&catalog=local", BaseDir: dir})
+	if len(rows) != 7 || in.Details["catalog_database"] != "sqlite" || rows[6][ice.CheckpointColumn] != "4" {
+		t.Errorf("%d rows, details %v", len(rows), in.Details)
+	}
+	// A catalog file that is not there is not created.
+	src, err := sources.Open(sources.Location{Role: "sink", URI: "iceberg+sql:sqlite:nope.db?table=db.ledger", BaseDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := src.Read(ctx); !errors.Is(err, sources.ErrInvalidLocation) {
+		t.Errorf("a missing catalog file: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "nope.db")); err == nil {
+		t.Error("reading a missing SQLite catalog created it")
 	}
 }

@@ -251,9 +251,6 @@ func openSQL(loc sources.Location) (sources.Source, error) {
 			c.dsn += "?" + q.Encode()
 		}
 	case "sqlite":
-		if _, ok := sqlDrivers["sqlite"]; !ok {
-			return nil, fmt.Errorf("%w: %q: this build of reconcile has no SQLite driver: only PostgreSQL SQL catalogs are read", sources.ErrInvalidLocation, sources.Redact(loc.URI))
-		}
 		if base == "" {
 			return nil, fmt.Errorf("%w: no SQLite database file given (iceberg+sql:sqlite:path/catalog.db?table=ns.name)", sources.ErrInvalidLocation)
 		}

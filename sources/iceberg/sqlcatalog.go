@@ -14,13 +14,14 @@ import (
 	"github.com/apache/iceberg-go/catalog"
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	_ "github.com/mattn/go-sqlite3"    // database/sql driver "sqlite3"
 
 	"github.com/reconcile-dev/reconcile/sources"
 )
 
 // sqlDrivers are the database/sql drivers of the catalog databases, by
 // driver name of sqlCatalog; a build without one refuses its URIs.
-var sqlDrivers = map[string]string{"postgres": "pgx"}
+var sqlDrivers = map[string]string{"postgres": "pgx", "sqlite": "sqlite3"}
 
 // locateSQL asks the SQL catalog (iceberg-go's catalog/sql, reading only:
 // it never creates the catalog's tables) for the table's current metadata
@@ -29,9 +30,18 @@ func (s *source) locateSQL(ctx context.Context) (*metadataFile, error) {
 	c := s.cat
 	driver, ok := sqlDrivers[c.driver]
 	if !ok {
-		return nil, fmt.Errorf("%w: %s: no %s driver in this build of reconcile (PostgreSQL catalogs are read)", sources.ErrInvalidLocation, s.name(), c.driver)
+		return nil, fmt.Errorf("%w: %s: no %s driver in this build of reconcile", sources.ErrInvalidLocation, s.name(), c.driver)
 	}
-	db, err := sql.Open(driver, c.dsn)
+	dsn := c.dsn
+	if c.driver == "sqlite" {
+		// read only: the catalog is never written, and a missing file is
+		// an error rather than a new empty catalog.
+		if _, err := os.Stat(dsn); err != nil {
+			return nil, fmt.Errorf("%w: %s: %w", sources.ErrInvalidLocation, s.name(), err)
+		}
+		dsn = "file:" + dsn + "?mode=ro"
+	}
+	db, err := sql.Open(driver, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %s", ErrRead, s.name(), scrub(err, c.dsn))
 	}
