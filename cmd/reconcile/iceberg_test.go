@@ -222,3 +222,83 @@ func readCSV(t *testing.T, path string) [][]string {
 	}
 	return rows
 }
+
+// An upsert sink: checkpoint 2's row delta deletes p2 by equality and
+// writes its new amount. Read as a reader of the table sees it (deletes
+// applied) the sink passes against the source of final amounts; the same
+// data files read as plain Parquet (the deletes ignored) would fail with p2
+// twice. A snapshot rolled back is never read: the run passes with it in
+// the table, and lists it.
+func TestIcebergUpsertAndRollback(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	schema := iceberg.NewSchemaWithIdentifiers(0, []int{1},
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.String, Required: true},
+		iceberg.NestedField{ID: 2, Name: "amount", Type: iceberg.DecimalTypeOf(18, 2)})
+	tb, err := icebergtest.NewHadoop(ctx, filepath.Join(dir, "wh"), "db", "balances", schema, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := tb.ArrowSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func(js string) arrow.RecordBatch {
+		r, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, strings.NewReader(js))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(r.Release)
+		return r
+	}
+	s1, _, err := tb.Append(ctx, icebergtest.Flink("job", "op", 1), mk(`[{"id":"p1","amount":"10.00"},{"id":"p2","amount":"100.00"},{"id":"p3","amount":"30.00"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tb.Upsert(ctx, icebergtest.Flink("job", "op", 2), []int{tb.MustID("id")}, mk(`[{"id":"p2","amount":"0"}]`), mk(`[{"id":"p2","amount":"25.00"}]`)); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "source.csv"), "id,amount\np1,10.00\np2,25.00\np3,30.00\n")
+	spec := writeFile(t, filepath.Join(dir, "spec.yaml"), "source: source.csv\nsink: iceberg:wh/db/balances\nid: [id]\nmeasures: [amount]\ncheckpoint: __checkpoint\n")
+	out := filepath.Join(t.TempDir(), "ev")
+	if code, stdout, stderr := runCLI(t, "run", "--config", spec, "--out", out); code != exitOK {
+		t.Fatalf("the upsert sink, deletes applied: exit %d, want 0\n%s\n%s", code, stdout, stderr)
+	}
+	// The data files alone, as a reader that ignores the deletes sees them.
+	var parts []string
+	for _, id := range []int64{s1, tb.T.CurrentSnapshot().SnapshotID} {
+		files, err := tb.AddedFiles(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(strings.TrimPrefix(f.FilePath(), "file://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts = append(parts, writeFile(t, filepath.Join(dir, "ignored", "part-"+strconv.Itoa(len(parts))+".parquet"), string(data)))
+		}
+	}
+	ignored := writeFile(t, filepath.Join(dir, "ignored.yaml"), "source: source.csv\nsink: ignored/*.parquet\nid: [id]\nmeasures: [amount]\n")
+	if code, _, _ := runCLI(t, "run", "--config", ignored, "--out", filepath.Join(t.TempDir(), "ev")); code != exitFailed || len(parts) != 2 {
+		t.Errorf("the data files without their deletes (%d files): exit %d, want 1", len(parts), code)
+	}
+	// A commit rolled back: its rows are not read, the run still passes,
+	// and commit_history_info lists it.
+	bad, _, err := tb.Append(ctx, icebergtest.Flink("job", "op", 3), mk(`[{"id":"p9","amount":"99.00"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := *tb.T.SnapshotByID(bad).ParentSnapshotID
+	if err := tb.Rollback(ctx, parent); err != nil {
+		t.Fatal(err)
+	}
+	out = filepath.Join(t.TempDir(), "ev")
+	if code, stdout, stderr := runCLI(t, "run", "--config", spec, "--out", out); code != exitOK {
+		t.Fatalf("after the rollback: exit %d, want 0\n%s\n%s", code, stdout, stderr)
+	}
+	info := readCSV(t, filepath.Join(out, "exceptions", "commit_history_info.csv"))
+	if len(info) != 2 || info[1][1] != "not_in_ancestry" || info[1][2] != snapID(bad) {
+		t.Errorf("commit_history_info %q, want snapshot %d not in the ancestry", info, bad)
+	}
+}
