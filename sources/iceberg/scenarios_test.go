@@ -2,14 +2,20 @@ package iceberg_test
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	iceberg "github.com/apache/iceberg-go"
+	sqlcat "github.com/apache/iceberg-go/catalog/sql"
+	"github.com/apache/iceberg-go/table"
 
+	"github.com/reconcile-dev/reconcile/internal/pgtest"
 	"github.com/reconcile-dev/reconcile/sources"
 	ice "github.com/reconcile-dev/reconcile/sources/iceberg"
 	"github.com/reconcile-dev/reconcile/sources/iceberg/icebergtest"
@@ -258,3 +264,67 @@ func TestSchemaChange(t *testing.T) {
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// The double commit and a rollback in a table of a SQL catalog on the
+// local PostgreSQL, read through the catalog: the same rows, attribution
+// and findings as on the file system.
+func TestScenariosSQLCatalog(t *testing.T) {
+	pgtest.Connect(t)
+	ctx := context.Background()
+	db, err := sql.Open("pgx", pgtest.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	dir := t.TempDir()
+	name := fmt.Sprintf("reconcile_scenarios_%d", time.Now().UnixNano())
+	cat, err := sqlcat.NewCatalog(name, db, sqlcat.Postgres, iceberg.Properties{"warehouse": "file://" + dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	tb, err := icebergtest.Create(ctx, cat, "db", "t", postings(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cat.DropTable(ctx, tb.Ident)
+		_ = cat.DropNamespace(ctx, table.Identifier{"db"})
+	})
+	if _, _, err := tb.Append(ctx, icebergtest.Flink("job-a", "op", 6), records(t, tb, rowsOf("p1", "1.00")...)); err != nil {
+		t.Fatal(err)
+	}
+	s7, files7, err := tb.Append(ctx, icebergtest.Flink("job-a", "op", 7), records(t, tb, rowsOf("p2", "2.00")...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s7b, err := tb.AddFiles(ctx, icebergtest.Flink("job-b", "op", 7), files7...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, _, err := tb.Append(ctx, icebergtest.Flink("job-b", "op", 8), records(t, tb, rowsOf("bad", "9.99")...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Rollback(ctx, s7b); err != nil {
+		t.Fatal(err)
+	}
+	in, rows := read(t, sources.Location{Role: "sink", URI: "iceberg+sql:" + pgtest.URL(), Options: map[string]any{"table": "db.t", "catalog": name}})
+	var got []string
+	for _, r := range rows {
+		got = append(got, r["id"]+"@"+r[ice.SnapshotColumn]+"/"+r[ice.JobIDColumn]+"/"+r[ice.CheckpointColumn])
+	}
+	sort.Strings(got)
+	want := []string{"p1@" + rows[0][ice.SnapshotColumn] + "/job-a/6", "p2@" + itoa(s7b) + "/job-b/7", "p2@" + itoa(s7) + "/job-a/7"}
+	sort.Strings(want)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("rows %v, want %v", got, want)
+	}
+	var kinds []string
+	for _, f := range in.CommitHistory {
+		kinds = append(kinds, f.Finding+"@"+f.Commit)
+	}
+	if strings.Join(kinds, " ") != "checkpoint_committed_by_two_jobs@"+itoa(s7b)+" not_in_ancestry@"+itoa(bad)+" data_file_added_twice@"+itoa(s7b) {
+		t.Errorf("findings %v", kinds)
+	}
+}
