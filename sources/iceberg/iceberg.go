@@ -418,6 +418,25 @@ func localPath(p string) string {
 	return p
 }
 
+// parallelFileBytes bounds the data files read in parallel: iceberg-go's
+// scan returns batches in task order, and a worker holds the decoded rows
+// of a whole data file while an earlier one is read (Scan.ReadTasks), so
+// files are read side by side only while each is at most this large on
+// disk; a larger one makes the read go one file at a time, its batches
+// streaming.
+const parallelFileBytes = 64 << 20
+
+// readers is how many data files the scan decodes at once: up to 4 (at
+// most GOMAXPROCS) while every file is at most parallelFileBytes, else 1.
+func readers(files []planned) int {
+	for _, f := range files {
+		if f.task.File.FileSizeBytes() > parallelFileBytes {
+			return 1
+		}
+	}
+	return max(1, min(runtime.GOMAXPROCS(0), 4))
+}
+
 // fill reads the planned data files with iceberg-go (deletes applied) and
 // writes their rows with the provenance columns. Each task's FirstRowID is
 // its index << posBits, so the _row_id the scan synthesises names the task
@@ -434,7 +453,7 @@ func (s *source) fill(ctx context.Context, w *sources.RowWriter, rtbl *table.Tab
 		tasks[i] = t
 	}
 	scan := rtbl.Scan(table.WithSnapshotID(snap.SnapshotID), table.WithRowLineage(),
-		table.WithMaxConcurrency(min(runtime.GOMAXPROCS(0), 4)))
+		table.WithMaxConcurrency(readers(files)))
 	defer scan.Close()
 	sc, recs, err := scan.ReadTasks(ctx, tasks)
 	if err != nil {
