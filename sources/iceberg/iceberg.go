@@ -482,6 +482,8 @@ func (s *source) fill(ctx context.Context, w *sources.RowWriter, rtbl *table.Tab
 		arrow.Field{Name: CheckpointAfterColumn, Type: arrow.PrimitiveTypes.Int64, Nullable: true})
 	out := arrow.NewSchema(fields, nil)
 	last := -1
+	prov := &provenance{task: -1}
+	defer prov.release()
 	for rec, err := range recs {
 		if err != nil {
 			where := ""
@@ -490,7 +492,7 @@ func (s *source) fill(ctx context.Context, w *sources.RowWriter, rtbl *table.Tab
 			}
 			return fmt.Errorf("%w: %s, snapshot %d%s: %w", ErrRead, s.name(), snap.SnapshotID, where, err)
 		}
-		err := s.batch(w, rec, out, cols, idx, rid[0], files, &last)
+		err := s.batch(w, rec, out, cols, idx, rid[0], files, &last, prov)
 		rec.Release()
 		if err != nil {
 			return err
@@ -500,7 +502,7 @@ func (s *source) fill(ctx context.Context, w *sources.RowWriter, rtbl *table.Tab
 }
 
 // batch writes one batch of the scan: its rows cut into runs of one task.
-func (s *source) batch(w *sources.RowWriter, rec arrow.RecordBatch, out *arrow.Schema, cols []column, idx []int, rid int, files []planned, last *int) error {
+func (s *source) batch(w *sources.RowWriter, rec arrow.RecordBatch, out *arrow.Schema, cols []column, idx []int, rid int, files []planned, last *int, prov *provenance) error {
 	n := int(rec.NumRows())
 	if n == 0 {
 		return nil
@@ -547,18 +549,7 @@ func (s *source) batch(w *sources.RowWriter, rec arrow.RecordBatch, out *arrow.S
 		for _, a := range user {
 			arrs = append(arrs, array.NewSlice(a, int64(start), int64(end)))
 		}
-		arrs = append(arrs, constInt(m, f.added, true))
-		if f.c != nil && f.c.job != "" {
-			arrs = append(arrs, constText(m, f.c.job))
-		} else {
-			arrs = append(arrs, array.MakeArrayOfNull(mem, arrow.BinaryTypes.String, m))
-		}
-		hasCkpt := f.c != nil && f.c.hasCkpt
-		var ck, after int64
-		if hasCkpt {
-			ck, after = f.c.ckpt, f.c.after
-		}
-		arrs = append(arrs, constInt(m, ck, hasCkpt), constInt(m, after, hasCkpt && f.c.hasAfter))
+		arrs = append(arrs, prov.columns(task, f, m)...)
 		part := array.NewRecordBatch(out, arrs, int64(m))
 		for _, a := range arrs {
 			a.Release()
@@ -572,6 +563,49 @@ func (s *source) batch(w *sources.RowWriter, rec arrow.RecordBatch, out *arrow.S
 		start = end
 	}
 	return nil
+}
+
+// provenance keeps the kind's provenance columns of one task — constants
+// of its data file — long enough for the batches of that task, so each
+// batch takes slices of them instead of building them again.
+type provenance struct {
+	task int
+	n    int
+	cols []arrow.Array
+}
+
+// columns are __snapshot, __job_id, __checkpoint and __checkpoint_after
+// of task's file for m rows (new references: the caller releases them).
+func (p *provenance) columns(task int, f planned, m int) []arrow.Array {
+	if p.task != task || p.n < m {
+		p.release()
+		n := max(m, sources.BatchRows)
+		hasCkpt := f.c != nil && f.c.hasCkpt
+		var ck, after int64
+		if hasCkpt {
+			ck, after = f.c.ckpt, f.c.after
+		}
+		var job arrow.Array
+		if f.c != nil && f.c.job != "" {
+			job = constText(n, f.c.job)
+		} else {
+			job = array.MakeArrayOfNull(memory.DefaultAllocator, arrow.BinaryTypes.String, n)
+		}
+		p.task, p.n = task, n
+		p.cols = []arrow.Array{constInt(n, f.added, true), job, constInt(n, ck, hasCkpt), constInt(n, after, hasCkpt && f.c.hasAfter)}
+	}
+	out := make([]arrow.Array, len(p.cols))
+	for i, c := range p.cols {
+		out[i] = array.NewSlice(c, 0, int64(m))
+	}
+	return out
+}
+
+func (p *provenance) release() {
+	for _, c := range p.cols {
+		c.Release()
+	}
+	p.cols, p.task, p.n = nil, -1, 0
 }
 
 func constInt(n int, v int64, valid bool) arrow.Array {
