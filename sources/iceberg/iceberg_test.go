@@ -172,6 +172,19 @@ func TestOptionsAndRefusals(t *testing.T) {
 	if _, rows := read(t, loc); len(rows) != sourcetest.FixtureRows/2 {
 		t.Errorf("snapshot %s: %d rows", firstID, len(rows))
 	}
+	// as_of the first snapshot's time: the snapshot current then (when the
+	// second was not committed in the same millisecond).
+	if t1, t2 := anc[0].(map[string]any)["timestamp"].(string), anc[1].(map[string]any)["timestamp"].(string); t1 != t2 {
+		loc.Options = map[string]any{"as_of": t1}
+		if in, rows := read(t, loc); len(rows) != sourcetest.FixtureRows/2 || in.Details["snapshot_id"] != firstID {
+			t.Errorf("as_of %s: %d rows, snapshot %v", t1, len(rows), in.Details["snapshot_id"])
+		}
+	}
+	// ref: main is the current snapshot.
+	loc.Options = map[string]any{"ref": "main"}
+	if in, rows := read(t, loc); len(rows) != sourcetest.FixtureRows || !strings.HasPrefix(fmt.Sprint(in.Details["snapshot_selected_by"]), "ref: main (branch)") {
+		t.Errorf("ref main: %d rows, %v", len(rows), in.Details["snapshot_selected_by"])
+	}
 	// A metadata file named.
 	loc.Options = nil
 	loc.URI = "iceberg:wh/db/ledger/metadata/v2.metadata.json"

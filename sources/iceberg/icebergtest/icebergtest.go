@@ -29,17 +29,19 @@ type Table struct {
 
 // NewHadoop creates table ns.name in a Hadoop-style warehouse folder
 // (warehouse/ns/name, its metadata/ folder holding vN.metadata.json and
-// version-hint.text) with the given schema and format version.
-func NewHadoop(ctx context.Context, warehouse, ns, name string, schema *iceberg.Schema, formatVersion int) (*Table, error) {
+// version-hint.text) with the given schema and format version, partitioned
+// by spec when one is given.
+func NewHadoop(ctx context.Context, warehouse, ns, name string, schema *iceberg.Schema, formatVersion int, spec ...iceberg.PartitionSpec) (*Table, error) {
 	cat, err := hadoop.NewCatalog("test", warehouse, iceberg.Properties{})
 	if err != nil {
 		return nil, err
 	}
-	return Create(ctx, cat, ns, name, schema, formatVersion)
+	return Create(ctx, cat, ns, name, schema, formatVersion, spec...)
 }
 
-// Create creates table ns.name in cat (its namespace too when missing).
-func Create(ctx context.Context, cat catalog.Catalog, ns, name string, schema *iceberg.Schema, formatVersion int) (*Table, error) {
+// Create creates table ns.name in cat (its namespace too when missing),
+// partitioned by spec when one is given.
+func Create(ctx context.Context, cat catalog.Catalog, ns, name string, schema *iceberg.Schema, formatVersion int, spec ...iceberg.PartitionSpec) (*Table, error) {
 	if ok, err := cat.CheckNamespaceExists(ctx, table.Identifier{ns}); err != nil {
 		return nil, err
 	} else if !ok {
@@ -48,8 +50,12 @@ func Create(ctx context.Context, cat catalog.Catalog, ns, name string, schema *i
 		}
 	}
 	ident := table.Identifier{ns, name}
-	t, err := cat.CreateTable(ctx, ident, schema, catalog.WithProperties(iceberg.Properties{
-		table.PropertyFormatVersion: strconv.Itoa(formatVersion)}))
+	opts := []catalog.CreateTableOpt{catalog.WithProperties(iceberg.Properties{
+		table.PropertyFormatVersion: strconv.Itoa(formatVersion)})}
+	for i := range spec {
+		opts = append(opts, catalog.WithPartitionSpec(&spec[i]))
+	}
+	t, err := cat.CreateTable(ctx, ident, schema, opts...)
 	if err != nil {
 		return nil, err
 	}
