@@ -383,3 +383,34 @@ func TestFormatV1(t *testing.T) {
 		t.Errorf("rows %v findings %v format %v", got, kinds, in.Details["format_version"])
 	}
 }
+
+// Merge-on-read deletes — position deletes in format v2, a deletion vector
+// in v3 — are applied, and the rows left keep their positions as written.
+func TestPositionDeletesAndDeletionVectors(t *testing.T) {
+	for _, version := range []int{2, 3} {
+		t.Run(fmt.Sprintf("v%d", version), func(t *testing.T) {
+			ctx := context.Background()
+			dir := t.TempDir()
+			tb, err := icebergtest.NewHadoop(ctx, filepath.Join(dir, "wh"), "db", "t", postings(), version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := tb.Append(ctx, icebergtest.Flink("job", "op", 1), records(t, tb, rowsOf("p1", "1.00", "p2", "2.00", "p3", "3.00")...)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tb.DeleteWhere(ctx, icebergtest.Flink("job", "op", 2), "id", "p2"); err != nil {
+				t.Fatal(err)
+			}
+			in, rows := read(t, sources.Location{Role: "sink", URI: "iceberg:wh/db/t", BaseDir: dir})
+			var got []string
+			for _, r := range rows {
+				got = append(got, r["id"]+":"+r[sources.LineColumn])
+			}
+			dels, _ := in.Details["delete_files"].([]any)
+			want := map[int]string{2: "position_deletes", 3: "deletion_vector"}[version]
+			if strings.Join(got, " ") != "p1:1 p3:3" || len(dels) != 1 || dels[0].(map[string]any)["content"] != want {
+				t.Errorf("rows %v, delete files %v; want p1:1 p3:3 and one %s", got, dels, want)
+			}
+		})
+	}
+}

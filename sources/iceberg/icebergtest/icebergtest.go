@@ -239,3 +239,14 @@ func (t *Table) MustID(name string) int {
 	}
 	return f.ID
 }
+
+// DeleteWhere deletes the rows whose column equals value, merge-on-read:
+// position deletes in format v2, a deletion vector in v3.
+func (t *Table) DeleteWhere(ctx context.Context, props iceberg.Properties, column, value string) (int64, error) {
+	return t.commit(ctx, func(tx *table.Transaction) error {
+		if err := tx.SetProperties(iceberg.Properties{table.WriteDeleteModeKey: table.WriteModeMergeOnRead}); err != nil {
+			return err
+		}
+		return tx.Delete(ctx, iceberg.EqualTo(iceberg.Reference(column), value), props)
+	})
+}
