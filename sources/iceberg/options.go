@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -39,31 +38,14 @@ type selector struct {
 	ref      string
 }
 
-// optionReader reads a Location's options the way every kind does: a value
-// is YAML's (string, int, bool) or sources.OptionText from the command
-// line, an unknown key is an error.
-type optionReader struct {
-	kind string
-	m    map[string]any
-	used map[string]bool
-	errs []error
-}
-
-func newOptionReader(kind string, m map[string]any) *optionReader {
-	return &optionReader{kind: kind, m: m, used: map[string]bool{"kind": true}}
-}
-
-// text returns an option's value as text ("" and false when absent); a
-// number (a snapshot id in YAML) is given in decimal.
-func (o *optionReader) text(key string) (string, bool) {
-	o.used[key] = true
-	v, ok := o.m[key]
-	if !ok || v == nil {
+// text reads option key as text ("" and false when absent): a number (a
+// snapshot id in YAML) is given in decimal, an instant in RFC 3339.
+func text(o *sources.Options, key string) (string, bool) {
+	v, ok := o.Get(key)
+	if !ok {
 		return "", false
 	}
 	switch v := v.(type) {
-	case sources.OptionText:
-		return string(v), true
 	case string:
 		return v, true
 	case int:
@@ -75,56 +57,26 @@ func (o *optionReader) text(key string) (string, bool) {
 	case time.Time:
 		return v.Format(time.RFC3339Nano), true
 	}
-	o.errs = append(o.errs, fmt.Errorf("option %s: want text or a number, got %v", key, v))
+	o.Fail(fmt.Errorf("option %s: want text or a number, got %v", key, v))
 	return "", false
-}
-
-// err reports malformed and unknown options (ErrInvalidLocation).
-func (o *optionReader) err() error {
-	var unknown, known []string
-	for k := range o.m {
-		if !o.used[k] {
-			unknown = append(unknown, k)
-		}
-	}
-	for k := range o.used {
-		if k != "kind" {
-			known = append(known, k)
-		}
-	}
-	for _, k := range sources.InputKeys {
-		if !o.used[k] {
-			known = append(known, k)
-		}
-	}
-	sort.Strings(unknown)
-	sort.Strings(known)
-	errs := o.errs
-	if len(unknown) > 0 {
-		errs = append(errs, fmt.Errorf("unknown option(s) %s for kind %s (it takes: uri, %s)", strings.Join(unknown, ", "), o.kind, strings.Join(known, ", ")))
-	}
-	if len(errs) == 0 {
-		return nil
-	}
-	return fmt.Errorf("%w: %w", sources.ErrInvalidLocation, errors.Join(errs...))
 }
 
 // readSelector reads snapshot:, as_of: and ref:. An id is a decimal int64;
 // an instant is RFC 3339 with a zone or offset (2026-11-27T10:00:00Z), or
 // milliseconds since the epoch as Iceberg writes them.
-func readSelector(o *optionReader) selector {
+func readSelector(o *sources.Options) selector {
 	var sel selector
 	n := 0
-	if v, ok := o.text("snapshot"); ok {
+	if v, ok := text(o, "snapshot"); ok {
 		n++
 		id, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 		if err != nil {
-			o.errs = append(o.errs, fmt.Errorf("option snapshot: %q is not a snapshot id (a decimal 64-bit integer)", v))
+			o.Fail(fmt.Errorf("option snapshot: %q is not a snapshot id (a decimal 64-bit integer)", v))
 		} else {
 			sel.snapshot = &id
 		}
 	}
-	if v, ok := o.text("as_of"); ok {
+	if v, ok := text(o, "as_of"); ok {
 		n++
 		v = strings.TrimSpace(v)
 		if ms, err := strconv.ParseInt(v, 10, 64); err == nil {
@@ -134,17 +86,17 @@ func readSelector(o *optionReader) selector {
 			t = t.UTC()
 			sel.asOf = &t
 		} else {
-			o.errs = append(o.errs, fmt.Errorf("option as_of: %q is not an instant: want RFC 3339 with a zone or offset (2026-11-27T10:00:00Z) or milliseconds since 1970-01-01 UTC", v))
+			o.Fail(fmt.Errorf("option as_of: %q is not an instant: want RFC 3339 with a zone or offset (2026-11-27T10:00:00Z) or milliseconds since 1970-01-01 UTC", v))
 		}
 	}
-	if v, ok := o.text("ref"); ok {
+	if v, ok := text(o, "ref"); ok {
 		n++
 		if sel.ref = strings.TrimSpace(v); sel.ref == "" {
-			o.errs = append(o.errs, errors.New("option ref: empty: want a branch or tag name"))
+			o.Fail(errors.New("option ref: empty: want a branch or tag name"))
 		}
 	}
 	if n > 1 {
-		o.errs = append(o.errs, errors.New("options snapshot, as_of and ref each choose the snapshot read: give at most one"))
+		o.Fail(errors.New("options snapshot, as_of and ref each choose the snapshot read: give at most one"))
 	}
 	return sel
 }
@@ -153,9 +105,9 @@ func readSelector(o *optionReader) selector {
 // folder holds the metadata files) or one metadata file
 // (….metadata.json), relative to the location's base folder.
 func openFS(loc sources.Location) (sources.Source, error) {
-	o := newOptionReader(KindFS, loc.Options)
+	o := sources.NewOptions(KindFS, loc.Options)
 	sel := readSelector(o)
-	if err := o.err(); err != nil {
+	if err := o.Err(); err != nil {
 		return nil, err
 	}
 	p := strings.TrimSpace(loc.URI)
@@ -193,11 +145,11 @@ type sqlCatalog struct {
 // (catalog=NAME) or iceberg+sql:sqlite:PATH?table=ns.name. The table and
 // catalog may be options instead of URI parameters.
 func openSQL(loc sources.Location) (sources.Source, error) {
-	o := newOptionReader(KindSQL, loc.Options)
+	o := sources.NewOptions(KindSQL, loc.Options)
 	sel := readSelector(o)
-	optTable, hasTable := o.text("table")
-	optCatalog, hasCatalog := o.text("catalog")
-	if err := o.err(); err != nil {
+	optTable, hasTable := text(o, "table")
+	optCatalog, hasCatalog := text(o, "catalog")
+	if err := o.Err(); err != nil {
 		return nil, err
 	}
 	uri := strings.TrimSpace(loc.URI)
