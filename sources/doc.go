@@ -27,6 +27,7 @@
 //	sources/postgres   postgres (postgresql)
 //	sources/mysql      mysql (mariadb)
 //	sources/kafka      kafka, kcat (kafkacat)
+//	sources/iceberg    iceberg, iceberg+sql
 //
 // What several kinds share is a package of its own too:
 //
