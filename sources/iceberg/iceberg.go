@@ -282,8 +282,9 @@ func (s *source) pick(meta table.Metadata) (*table.Snapshot, string, error) {
 
 // plan lists the data files of snap with the deletes that apply to each
 // (iceberg-go's planner), each attributed to the snapshot that added it
-// (its manifest entry), in read order: by data sequence number, then
-// path. A table of format v3 whose data files carry _row_id is refused:
+// (its manifest entry), in read order: by data sequence number, then the
+// adding snapshot's place in the ancestry (format v1 has no sequence
+// numbers), then path. A table of format v3 whose data files carry _row_id is refused:
 // the read takes each row's position from the _row_id it synthesises.
 func (s *source) plan(ctx context.Context, tbl *table.Table, meta table.Metadata, snap *table.Snapshot, h *history) ([]planned, error) {
 	scan := tbl.Scan(table.WithSnapshotID(snap.SnapshotID))
@@ -347,6 +348,19 @@ func (s *source) plan(ctx context.Context, tbl *table.Table, meta table.Metadata
 		p := planned{task: t, name: s.fileName(meta, t.File.FilePath()), added: id, c: h.commits[id]}
 		files = append(files, p)
 	}
+	// Commit order: by data sequence number, then (format v1, where every
+	// sequence number is 0) by the adding snapshot's place in the
+	// ancestry, then by path.
+	pos := map[int64]int{}
+	for i, a := range h.ancestry {
+		pos[a.SnapshotID] = i
+	}
+	place := func(id int64) int {
+		if i, ok := pos[id]; ok {
+			return i
+		}
+		return len(h.ancestry)
+	}
 	sort.SliceStable(files, func(i, j int) bool {
 		a, b := files[i].task, files[j].task
 		as, bs := int64(-1), int64(-1)
@@ -358,6 +372,9 @@ func (s *source) plan(ctx context.Context, tbl *table.Table, meta table.Metadata
 		}
 		if as != bs {
 			return as < bs
+		}
+		if pa, pb := place(files[i].added), place(files[j].added); pa != pb {
+			return pa < pb
 		}
 		if a.File.FilePath() != b.File.FilePath() {
 			return a.File.FilePath() < b.File.FilePath()

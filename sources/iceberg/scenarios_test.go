@@ -379,8 +379,13 @@ func TestFormatV1(t *testing.T) {
 		}
 	}
 	got, kinds, in, rows := summary(t, dir, nil)
-	if strings.Join(got, " ") != "p1=1.00@1 p2=2.00@1 p3=3.00@2" || len(kinds) != 0 || in.Details["format_version"] != 1 || rows[1][sources.LineColumn] != "2" {
-		t.Errorf("rows %v findings %v format %v", got, kinds, in.Details["format_version"])
+	// In commit order (every sequence number is 0 in v1), each at its line.
+	var order []string
+	for _, r := range rows {
+		order = append(order, r["id"]+":"+r[sources.LineColumn])
+	}
+	if strings.Join(got, " ") != "p1=1.00@1 p2=2.00@1 p3=3.00@2" || len(kinds) != 0 || in.Details["format_version"] != 1 || strings.Join(order, " ") != "p1:1 p2:2 p3:1" {
+		t.Errorf("rows %v in order %v, findings %v, format %v", got, order, kinds, in.Details["format_version"])
 	}
 }
 
