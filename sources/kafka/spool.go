@@ -205,7 +205,21 @@ func (ch chunk) read() (arrow.RecordBatch, error) {
 // chunk's arrays become a batch's columns as they are (a column the chunk
 // does not have is all null). The spools are removed once the records are
 // read (or released).
-func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder, cols *kafkaColumns, parts []partitionRef, opt sources.ReadOptions) (array.RecordReader, error) {
+// spoolLayout is how the spooled chunks of the partitions become the
+// records: the chunks per partition, the fields (value columns in first-seen
+// order, then __partition, __offset, __timestamp, then the headers), each
+// column's field position, the position of __partition, and the header
+// columns whose values are JSON lists (a name some record repeats).
+type spoolLayout struct {
+	chunks map[partitionRef][]chunk
+	fields []arrow.Field
+	pos    []int
+	prov   int
+	listed map[int]bool
+}
+
+// layoutSpools flushes the spools and lays out the records' columns.
+func layoutSpools(spools []*spool, decs []*recordDecoder, cols *kafkaColumns, parts []partitionRef) (*spoolLayout, error) {
 	chunks := map[partitionRef][]chunk{}
 	firsts := map[partitionRef]*partFirst{}
 	for _, sp := range spools {
@@ -269,6 +283,15 @@ func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder,
 			listed[pos[cols.index[n[1:]]]] = true
 		}
 	}
+	return &spoolLayout{chunks: chunks, fields: fields, pos: pos, prov: prov, listed: listed}, nil
+}
+
+func spooledRecords(ctx context.Context, spools []*spool, decs []*recordDecoder, cols *kafkaColumns, parts []partitionRef, opt sources.ReadOptions) (array.RecordReader, error) {
+	l, err := layoutSpools(spools, decs, cols, parts)
+	if err != nil {
+		return nil, err
+	}
+	chunks, fields, pos, prov, listed := l.chunks, l.fields, l.pos, l.prov, l.listed
 	schema := arrow.NewSchema(fields, nil)
 	closeAll := func() {
 		for _, sp := range spools {
