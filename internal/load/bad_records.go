@@ -57,19 +57,27 @@ func BadRecords(ctx context.Context, db *duck.DB, inputs []*sources.Input) (ok b
 			b.Field(4).(*array.StringBuilder).Append(r.Reason)
 		}
 	}
-	rec := b.NewRecordBatch()
-	defer rec.Release()
-	rr, err := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
-	if err != nil {
-		return false, err
-	}
-	defer rr.Release()
-	if _, err := db.LoadArrow(ctx, BadRecordsTable, rr); err != nil {
+	if err := loadBuilt(ctx, db, BadRecordsTable, b); err != nil {
 		return false, err
 	}
 	return true, nil
 }
 
+// loadBuilt loads the rows of b as table (created, possibly empty) through
+// DuckDB's Arrow interface.
+func loadBuilt(ctx context.Context, db *duck.DB, table string, b *array.RecordBuilder) error {
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	rr, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	_, err = db.LoadArrow(ctx, table, rr)
+	return err
+}
+
+// appendOrNull appends v to b when ok, else NULL.
 func appendOrNull(b *array.StringBuilder, v string, ok bool) {
 	if ok {
 		b.Append(v)

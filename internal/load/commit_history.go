@@ -45,22 +45,11 @@ func CommitHistory(ctx context.Context, db *duck.DB, inputs []*sources.Input) (o
 			b.Field(2).(*array.StringBuilder).Append(f.Finding)
 			b.Field(3).(*array.BooleanBuilder).Append(f.Exception)
 			b.Field(4).(*array.StringBuilder).Append(f.Commit)
-			if f.Other == "" {
-				b.Field(5).AppendNull()
-			} else {
-				b.Field(5).(*array.StringBuilder).Append(f.Other)
-			}
+			appendOrNull(b.Field(5).(*array.StringBuilder), f.Other, f.Other != "")
 			b.Field(6).(*array.StringBuilder).Append(f.Detail)
 		}
 	}
-	rec := b.NewRecordBatch()
-	defer rec.Release()
-	rr, err := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
-	if err != nil {
-		return false, err
-	}
-	defer rr.Release()
-	if _, err := db.LoadArrow(ctx, CommitHistoryTable, rr); err != nil {
+	if err := loadBuilt(ctx, db, CommitHistoryTable, b); err != nil {
 		return false, err
 	}
 	return true, nil
