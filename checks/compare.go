@@ -242,8 +242,15 @@ type ComparedColumn struct {
 	// Normalize are the normalisations (spec.NormalizeTrim, …) a text
 	// column is compared after.
 	Normalize []string
-	// Tolerance is the declared tolerance, nil when none.
-	Tolerance *Tolerance
+	// Tolerance is the tolerance the column is compared within, nil when
+	// none: its own of tolerance:, else tolerance:'s default when that can
+	// apply to the column (ToleranceDefault is then true).
+	Tolerance        *Tolerance
+	ToleranceDefault bool
+	// NoTolerance says why a column that tolerance:'s default does not fit
+	// is compared exactly ("default tolerance 0.01 does not apply to
+	// VARCHAR"); "" otherwise.
+	NoTolerance string
 }
 
 // UncomparedColumn is a column of either input that is not compared, and
@@ -313,6 +320,12 @@ type KeyColumn struct {
 //   - normalize: names compared text columns; tolerance: compared columns
 //     of numbers (an amount or a percentage) or of timestamps and dates (a
 //     duration); balance_tolerance: measures;
+//   - tolerance: {default: X} applies X to every compared column it does
+//     not name whose comparison takes a tolerance of X's kind (the rule of
+//     a named one, toleranceFits); every other compared column is compared
+//     exactly, never refused, with the reason in ComparedColumn.NoTolerance;
+//     a column named default in both inputs makes default: ambiguous, and
+//     is refused (spec.ToleranceDefault);
 //   - without compare:, no column of one input only has a name that looks
 //     like one of the other input only (case, white space around it,
 //     invisible characters: lookAlikeErrors), which neither would compare.
@@ -524,12 +537,20 @@ func (pl *planner) planCompared(names []string) {
 			}
 			cc.Normalize = ns
 		}
-		if t, ok := c.Tolerance[col]; ok {
+		named, def := spec.TolerancesOf(c.Tolerance)
+		if t, ok := named[col]; ok {
 			if msg := toleranceFits(col, t, m); msg != "" {
 				pl.errs = append(pl.errs, fmt.Sprintf("tolerance.%s: %s", col, msg))
 			}
 			tt := t
 			cc.Tolerance = &tt
+		} else if def != nil {
+			if toleranceFits(col, *def, m) == "" {
+				d := *def
+				cc.Tolerance, cc.ToleranceDefault = &d, true
+			} else {
+				cc.NoTolerance = fmt.Sprintf("default tolerance %s does not apply to %s", def.Text, typesText(cc.SourceType, cc.SinkType))
+			}
 		}
 		pl.p.Compared = append(pl.p.Compared, cc)
 	}
@@ -546,6 +567,14 @@ func (pl *planner) checkNotCompared(names []string) {
 		}
 	}
 	for _, col := range slices.Sorted(maps.Keys(c.Tolerance)) {
+		if col == spec.ToleranceDefault {
+			_, src := pl.srcType[col]
+			_, snk := pl.sinkType[col]
+			if src && snk {
+				pl.errs = append(pl.errs, spec.AmbiguousDefault())
+			}
+			continue
+		}
 		if !slices.Contains(names, col) {
 			pl.errs = append(pl.errs, fmt.Sprintf("tolerance.%s: the column is not compared%s", col, notComparedWhy(col, pl.p.Uncompared)))
 		}
@@ -554,6 +583,9 @@ func (pl *planner) checkNotCompared(names []string) {
 		pl.errs = append(pl.errs, lookAlikeErrors(pl.p.Uncompared, pl.source, pl.sink)...)
 	}
 	for _, m := range slices.Sorted(maps.Keys(c.BalanceTolerance)) {
+		if m == spec.ToleranceDefault && !slices.Contains(c.Measures, m) {
+			continue // every measure not named (balanceTolerances); a duration is refused by the spec
+		}
 		if !slices.Contains(c.Measures, m) {
 			pl.errs = append(pl.errs, fmt.Sprintf("balance_tolerance.%s: not a measure", m))
 		} else if t := c.BalanceTolerance[m]; t.Kind == ToleranceDuration {
@@ -586,6 +618,16 @@ func toleranceFits(col string, t Tolerance, m Method) string {
 		return fmt.Sprintf("the column is text in both inputs, compared byte for byte; to compare it as a number, make it a measure (measures:) or declare its type (types: {%s: DECIMAL(18,2)})", col)
 	}
 	return fmt.Sprintf("the column is compared as %s, which has no tolerance (numbers and timestamps do)", m)
+}
+
+// typesText names the type of a compared column for a sentence: its type
+// when both inputs have it ("VARCHAR"), else both ("VARCHAR in the source
+// and TIME in the sink").
+func typesText(sourceType, sinkType string) string {
+	if strings.EqualFold(strings.TrimSpace(sourceType), strings.TrimSpace(sinkType)) {
+		return sourceType
+	}
+	return sourceType + " in the source and " + sinkType + " in the sink"
 }
 
 func notComparedWhy(col string, un []UncomparedColumn) string {

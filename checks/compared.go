@@ -426,7 +426,10 @@ func keyConversion(ctx context.Context, db *duck.DB, k KeyColumn, zones map[stri
 	return notes, out, nil
 }
 
-// comparedNote lists the columns compared and those left uncompared.
+// comparedNote lists the columns compared, each with its method,
+// normalisation and tolerance ("amount (number, tolerance 0.01 (the
+// default))", "name (text, exactly: default tolerance 0.01 does not apply
+// to VARCHAR)"), and those left uncompared.
 func comparedNote(p *Params) string {
 	var cmp []string
 	for _, c := range p.Compared {
@@ -434,8 +437,13 @@ func comparedNote(p *Params) string {
 		if len(c.Normalize) > 0 {
 			s += ", after " + strings.Join(c.Normalize, " and ")
 		}
-		if c.Tolerance != nil {
+		switch {
+		case c.Tolerance != nil && c.ToleranceDefault:
+			s += ", tolerance " + c.Tolerance.Text + " (the default)"
+		case c.Tolerance != nil:
 			s += ", tolerance " + c.Tolerance.Text
+		case c.NoTolerance != "":
+			s += ", exactly: " + c.NoTolerance
 		}
 		cmp = append(cmp, s+")")
 	}

@@ -3,7 +3,6 @@ package checks
 import (
 	"context"
 	"fmt"
-	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck/ducktype"
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/load"
+	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources"
 )
@@ -196,10 +196,21 @@ func convertKeysAndMeasures(ctx context.Context, db *duck.DB, c Columns, plan *P
 }
 
 // balanceTolerances renders the balance_tolerance: of each measure as the
-// SQL the balance checks apply (p.BalanceTolerance; nil when none).
+// SQL the balance checks apply (p.BalanceTolerance; nil when none): its
+// own, else balance_tolerance:'s default (spec.ToleranceDefault), which
+// applies to every measure not named.
 func (p *Params) balanceTolerances(c Columns) error {
-	for _, m := range slices.Sorted(maps.Keys(c.BalanceTolerance)) {
-		tol, err := toleranceSQL(c.BalanceTolerance[m], MethodNumber, p.MeasureTypes[m])
+	named, def := spec.TolerancesOf(c.BalanceTolerance)
+	for _, m := range c.Measures {
+		t, ok := named[m]
+		switch {
+		case ok:
+		case def != nil:
+			t = *def
+		default:
+			continue
+		}
+		tol, err := toleranceSQL(t, MethodNumber, p.MeasureTypes[m])
 		if err != nil {
 			return fmt.Errorf("balance_tolerance.%s: %w", m, err)
 		}

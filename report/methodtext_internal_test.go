@@ -14,3 +14,22 @@ func TestMethodTextInterval(t *testing.T) {
 		t.Errorf("methodText = %q, want %q", got, want)
 	}
 }
+
+// The comparison table's tolerance column says whether a tolerance is the
+// default's and why a column under a default is compared exactly (issue
+// 31, item 5).
+func TestToleranceTextDefault(t *testing.T) {
+	for _, c := range []struct {
+		col  evidence.ComparedColumn
+		want string
+	}{
+		{evidence.ComparedColumn{Tolerance: "0.01"}, "0.01"},
+		{evidence.ComparedColumn{Tolerance: "0.01", ToleranceFrom: "default"}, "0.01 (default)"},
+		{evidence.ComparedColumn{NoTolerance: "default tolerance 0.01 does not apply to VARCHAR"}, "none (default tolerance 0.01 does not apply to VARCHAR)"},
+		{evidence.ComparedColumn{}, ""},
+	} {
+		if got := toleranceText(c.col); got != c.want {
+			t.Errorf("toleranceText(%+v) = %q, want %q", c.col, got, c.want)
+		}
+	}
+}

@@ -61,7 +61,9 @@ type ComparedRow struct {
 	// How is the comparison in words: "text, byte for byte", "exact
 	// value", "instants (sink: zone-less, read in Asia/Shanghai)", …
 	How string
-	// Normalize ("trim, casefold") and Tolerance ("0.01") are "" when none.
+	// Normalize ("trim, casefold") and Tolerance ("0.01", "0.01 (default)",
+	// "none (default tolerance 0.01 does not apply to VARCHAR)") are ""
+	// when none.
 	Normalize, Tolerance string
 }
 

@@ -48,13 +48,27 @@ func comparison(c *evidence.Comparison) ([]ComparedRow, []UncomparedRow) {
 	var cmp []ComparedRow
 	for _, col := range c.Compared {
 		cmp = append(cmp, ComparedRow{Column: col.Column, SourceType: col.SourceType, SinkType: col.SinkType,
-			How: methodText(col), Normalize: strings.Join(col.Normalize, ", "), Tolerance: col.Tolerance})
+			How: methodText(col), Normalize: strings.Join(col.Normalize, ", "), Tolerance: toleranceText(col)})
 	}
 	var un []UncomparedRow
 	for _, u := range c.Uncompared {
 		un = append(un, UncomparedRow{Column: u.Column, Input: u.Input, Reason: u.Reason})
 	}
 	return cmp, un
+}
+
+// toleranceText is a compared column's tolerance as the reports state it:
+// "0.01", "0.01 (default)" for tolerance:'s default, "none (default
+// tolerance 0.01 does not apply to VARCHAR)" for a column the default does
+// not fit, "" for none.
+func toleranceText(c evidence.ComparedColumn) string {
+	switch {
+	case c.Tolerance != "" && c.ToleranceFrom != "":
+		return c.Tolerance + " (" + c.ToleranceFrom + ")"
+	case c.NoTolerance != "":
+		return "none (" + c.NoTolerance + ")"
+	}
+	return c.Tolerance
 }
 
 // methodText is a comparison method in words, with the zones a timestamp

@@ -71,6 +71,10 @@ func comparisonOf(p *checks.Params) *evidence.Comparison {
 		if c.Tolerance != nil {
 			cc.Tolerance = c.Tolerance.Text
 		}
+		if c.ToleranceDefault {
+			cc.ToleranceFrom = spec.ToleranceDefault
+		}
+		cc.NoTolerance = c.NoTolerance
 		if c.Method == checks.MethodTimestamp {
 			if c.Source.Kind != "zoned" {
 				cc.SourceZone = c.Source.Zone

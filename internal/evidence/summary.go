@@ -88,8 +88,18 @@ type ComparedColumn struct {
 	Method string `json:"method"`
 	// Normalize are the normalisations of a text column (trim, casefold).
 	Normalize []string `json:"normalize,omitempty"`
-	// Tolerance is the declared tolerance as the spec writes it.
+	// Tolerance is the tolerance the column was compared within, as the
+	// spec writes it: the column's own, or tolerance:'s default
+	// (ToleranceFrom "default").
 	Tolerance string `json:"tolerance,omitempty"`
+	// ToleranceFrom is "default" when Tolerance is tolerance:'s default
+	// rather than one named for the column; "" otherwise.
+	ToleranceFrom string `json:"tolerance_from,omitempty"`
+	// NoTolerance says why the column was compared exactly although
+	// tolerance: declares a default: "default tolerance 0.01 does not apply
+	// to VARCHAR" (an amount or a percentage applies to numbers, a duration
+	// to timestamps and dates). "" otherwise.
+	NoTolerance string `json:"no_tolerance,omitempty"`
 	// SourceZone and SinkZone are, for a timestamp column, the IANA zone
 	// the input's zone-less values were read in (absent for an input
 	// whose values carry their zone).

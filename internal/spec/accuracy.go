@@ -20,7 +20,9 @@ import (
 //	ignore: [posted_at]              or: columns removed from that default
 //	normalize: {name: [trim, casefold]}   text columns compared after trimming / lower-casing
 //	tolerance: {amount: 0.01, fx_rate: "0.1%", settled_at: 2s}
+//	tolerance: {default: 0.01, fx_rate: "0.1%"}   default: every compared column not named that it can apply to
 //	balance_tolerance: {amount: 1.00}     for sum_balance, per group and in total
+//	balance_tolerance: {default: 1.00}    every measure not named
 //	allow_empty: [sink]              an input that may hold no records (source, sink)
 
 // The normalisations a text column can be compared after (normalize:).
@@ -32,6 +34,34 @@ const (
 	// Unicode lower-case mapping).
 	NormalizeCasefold = "casefold"
 )
+
+// ToleranceDefault is the key of tolerance: and balance_tolerance: that
+// is not a column: tolerance: {default: 0.01} applies 0.01 to every
+// compared column the spec does not name whose comparison takes a
+// tolerance of that kind (an amount or a percentage: numbers; a duration:
+// timestamps and dates; see checks.PlanComparison), and the other
+// compared columns are compared exactly, with the reason in the evidence;
+// balance_tolerance: {default: 1.00} applies to every measure not named.
+// A column literally named default in both inputs (or a measure of that
+// name, for balance_tolerance:) makes the key ambiguous, and the spec is
+// refused (rename: the column). Source: issue 31, item 5.
+const ToleranceDefault = "default"
+
+// TolerancesOf returns m's tolerances by column, without the default
+// (ToleranceDefault), and the default (nil when none).
+func TolerancesOf(m map[string]Tolerance) (named map[string]Tolerance, def *Tolerance) {
+	for k, t := range m {
+		if k == ToleranceDefault {
+			def = &t
+			continue
+		}
+		if named == nil {
+			named = map[string]Tolerance{}
+		}
+		named[k] = t
+	}
+	return named, def
+}
 
 // The kinds of Tolerance.
 const (
@@ -105,6 +135,19 @@ func (t Tolerance) MarshalYAML() (any, error) { return t.Text, nil }
 // MarshalText writes the tolerance as the spec wrote it (JSON keeps it as
 // text).
 func (t Tolerance) MarshalText() ([]byte, error) { return []byte(t.Text), nil }
+
+// ambiguousDefault is the message refusing key (tolerance or
+// balance_tolerance) whose default: could be a column named default
+// (why: where that column is named) or the default (what).
+func ambiguousDefault(key, why, what string) string {
+	return fmt.Sprintf("%s.default is ambiguous: %s default, so it could be that column's tolerance or the %s; rename the column (rename: {default: …} on each input) and name it by its new name", key, why, what)
+}
+
+// AmbiguousDefault is the message refusing tolerance: {default: …} when
+// both inputs have a column named default (checks.PlanComparison).
+func AmbiguousDefault() string {
+	return ambiguousDefault("tolerance", "both inputs have a column named", "default tolerance for every compared column not named")
+}
 
 // canonicalDecimal writes a plain decimal with a leading digit (".5" →
 // "0.5", "2." → "2").
@@ -193,12 +236,24 @@ func (s *Spec) validateAccuracy() []string {
 		}
 	}
 	for _, col := range slices.Sorted(maps.Keys(s.Tolerance)) {
-		if slices.Contains(s.Ignore, col) {
+		switch {
+		case col == ToleranceDefault && slices.Contains(s.Compare, col):
+			errs = append(errs, ambiguousDefault("tolerance", "compare: names a column", "default tolerance for every compared column not named"))
+		case col == ToleranceDefault:
+		case slices.Contains(s.Ignore, col):
 			errs = append(errs, fmt.Sprintf("tolerance.%s: the column is in ignore, so it is not compared", col))
 		}
 	}
 	for _, m := range slices.Sorted(maps.Keys(s.BalanceTolerance)) {
 		t := s.BalanceTolerance[m]
+		if m == ToleranceDefault && slices.Contains(s.Measures, m) {
+			errs = append(errs, ambiguousDefault("balance_tolerance", "measures: names a column", "default balance tolerance for every measure not named"))
+		} else if m == ToleranceDefault {
+			if t.Kind == ToleranceDuration {
+				errs = append(errs, fmt.Sprintf("balance_tolerance.default: %s is a duration; a sum takes an amount (1.00) or a percentage of the source sum (\"0.1%%\")", t.Text))
+			}
+			continue
+		}
 		if !slices.Contains(s.Measures, m) {
 			errs = append(errs, fmt.Sprintf("balance_tolerance.%s: not a measure (measures: %s); sum_balance balances measures only", m, strings.Join(s.Measures, ", ")))
 		}

@@ -113,7 +113,9 @@ type Spec struct {
 	// both inputs but the id, checkpoint and logical-key columns), Ignore
 	// removes columns from that default, Normalize compares text columns
 	// after trimming and/or lower-casing, Tolerance and BalanceTolerance
-	// accept a difference up to a declared amount, share or duration, and
+	// accept a difference up to a declared amount, share or duration (by
+	// column or measure, or for all not named under the key default:
+	// ToleranceDefault), and
 	// AllowEmpty names the inputs that may hold no records.
 	Compare          []string             `yaml:"compare,omitempty" json:"compare,omitempty"`
 	Ignore           []string             `yaml:"ignore,omitempty" json:"ignore,omitempty"`
