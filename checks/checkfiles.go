@@ -14,7 +14,7 @@
 //	-- requires: id                    spec fields the check needs (id, measures,
 //	--                                  group_by, checkpoint, logical_key,
 //	--                                  reperform, watermark, emission, records,
-//	--                                  bad_records, commit_history);
+//	--                                  bad_records, commit_history, duplicates);
 //	--                                  without them it is skipped, not passed
 //	-- reads: id_counts                optional: the template reads table id_counts
 //	                                    (queries/run/id_counts.sql) when .IDCounts is set;
@@ -124,11 +124,19 @@ const (
 	// table's snapshots), in table commit_history; a check that needs it is
 	// not listed in any other run.
 	NeedCommitHistory Requirement = "commit_history"
+	// NeedDuplicates: the spec names the columns that make a posting
+	// unique (duplicates:), and an input has all of them. A check that
+	// needs it is left out of a control of records (with an id) that does
+	// not name them, where duplicate_ids finds a repeated record; in a
+	// control without an id it is listed, skipped, when they are not
+	// named. Its output columns of those names get the role key (the
+	// exception's key in the run history).
+	NeedDuplicates Requirement = "duplicates"
 )
 
 var knownRequirements = map[Requirement]bool{NeedID: true, NeedMeasures: true, NeedGroupBy: true, NeedCheckpoint: true, NeedLogicalKey: true,
 	NeedReperform: true, NeedWatermark: true, NeedEmission: true, NeedRecords: true, NeedCompare: true, NeedNormalize: true, NeedBadRecords: true,
-	NeedCommitHistory: true}
+	NeedCommitHistory: true, NeedDuplicates: true}
 
 // Check is one parsed check file.
 type Check struct {
@@ -269,7 +277,7 @@ func parse(name, text string) (*Check, error) {
 	for _, r := range f.List("requires") {
 		r := Requirement(r)
 		if !knownRequirements[r] {
-			return nil, fmt.Errorf("%s:%d: requires %q: want id, measures, group_by, checkpoint, logical_key, reperform, watermark, emission, records, compare or normalize", name, f.Line("requires"), r)
+			return nil, fmt.Errorf("%s:%d: requires %q: want id, measures, group_by, checkpoint, logical_key, reperform, watermark, emission, records, compare, normalize, bad_records, commit_history or duplicates", name, f.Line("requires"), r)
 		}
 		c.Requires = append(c.Requires, r)
 	}
@@ -371,6 +379,9 @@ func (c *Check) columns(cols []duck.Column, p *Params) []Column {
 		case p.Checkpoint != "" && col.Name == p.Checkpoint:
 			o.Role = RoleCheckpoints
 			continue
+		case slices.Contains(c.Requires, NeedDuplicates) && slices.Contains(p.Duplicates, col.Name):
+			o.Role = RoleKey
+			continue
 		}
 		for _, r := range c.Roles {
 			prefix, suffix, ok := strings.Cut(r.Name, "*")
@@ -443,6 +454,8 @@ func (c *Check) Missing(p *Params) []Requirement {
 			ok = p.BadRecords
 		case NeedCommitHistory:
 			ok = p.CommitHistory
+		case NeedDuplicates:
+			ok = len(p.Postings) > 0
 		}
 		if !ok {
 			miss = append(miss, r)
@@ -453,9 +466,11 @@ func (c *Check) Missing(p *Params) []Requirement {
 
 // Applies reports whether c is made for the kind of sink p describes: window
 // checks (requires: reperform) apply only to a re-performed windowed sink,
-// record checks (requires: id or records) only to a sink of records, and a
+// record checks (requires: id or records) only to a sink of records, a
 // check of normalised matches (requires: normalize) only when a compared
-// column is normalised. A check that applies but lacks configuration is
+// column is normalised, and a check of repeated postings (requires:
+// duplicates) to a control that names duplicates: or has no id (see
+// NeedDuplicates), never to a windowed sink. A check that applies but lacks configuration is
 // Skipped instead.
 func (c *Check) Applies(p *Params) bool {
 	windowed := p.Replay != nil && len(p.ID) == 0
@@ -470,6 +485,8 @@ func (c *Check) Applies(p *Params) bool {
 		case r == NeedBadRecords && !p.BadRecords:
 			return false
 		case r == NeedCommitHistory && !p.CommitHistory:
+			return false
+		case r == NeedDuplicates && (windowed || len(p.Duplicates) == 0 && len(p.ID) > 0):
 			return false
 		}
 	}

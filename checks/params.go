@@ -25,6 +25,11 @@ type Params struct {
 	Checkpoint string
 	// LogicalKey are the sink's deterministic output key columns.
 	LogicalKey []string
+	// Duplicates are the columns that make a posting unique (duplicates:),
+	// in spec order, and Postings the inputs that have all of them, which
+	// the check duplicate_postings reads (PlanDuplicates); nil when none.
+	Duplicates []string
+	Postings   []PostingInput
 	// SourceValueCols and SinkValueCols are the columns whose values decide
 	// whether two rows of one id "conflict": the compared columns (the
 	// names of Compared).
@@ -162,6 +167,8 @@ func (p *Params) BalanceTol(measure string) *ToleranceSQL { return p.BalanceTole
 //	                                 (rules/compared_within.sql)
 //	within SOURCE SINK TOL           the difference of two values is within tolerance TOL
 //	                                 (rules/within_tolerance.sql)
+//	postingkey ALIAS C               posting column C (a PostingColumn) as duplicate_postings compares it
+//	                                 (rules/posting_key.sql)
 //	hasprefix S PREFIX               strings.HasPrefix, for type names
 var funcs = checkFuncs()
 
@@ -254,6 +261,12 @@ func checkFuncs() template.FuncMap {
 		return comparedPair(queries.RulesComparedWithin, a, b, c)
 	}
 	f["within"] = within
+	f["postingkey"] = func(alias string, c PostingColumn) (string, error) {
+		return rule(queries.RulesPostingKey, struct {
+			Alias string
+			C     PostingColumn
+		}{alias, c})
+	}
 	f["hasprefix"] = strings.HasPrefix
 	return f
 }

@@ -43,6 +43,9 @@ type Columns struct {
 	ID, Measures, GroupBy []string
 	Checkpoint            string
 	LogicalKey            []string
+	// Duplicates are the columns that make a posting unique (the spec's
+	// duplicates:; see PlanDuplicates).
+	Duplicates []string
 	// Compare, Ignore, Normalize, Tolerance and BalanceTolerance are the
 	// spec's keys of the same names (see PlanComparison); AllowEmpty its
 	// allow_empty: (the inputs that may hold no records).
@@ -92,9 +95,13 @@ func decimalType(p, s int) string { return fmt.Sprintf("DECIMAL(%d,%d)", p, s) }
 // as its text in both, whatever the types (intervalKeyConversion). The compared columns are left as
 // loaded; the checks compare them through the helpers of Compared.
 //
+// The columns of duplicates: are planned last, over the prepared types
+// (PlanDuplicates: p.Postings).
+//
 // Errors: ErrColumn (a column is missing, a measure is not numeric text or a
 // number type, two columns have incomparable types (ErrIncomparable), a
-// compare:, normalize: or tolerance: that does not fit; floating-point
+// compare:, normalize: or tolerance: that does not fit, no input has every
+// column of duplicates:; floating-point
 // measures are refused), ErrValue (a value is not what its comparison
 // needs: a measure or a text compared with a number that is not a decimal,
 // a text compared with a timestamp, boolean or date that does not read as
@@ -151,7 +158,22 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	if err != nil {
 		return nil, nil, err
 	}
-	return p, append(notes, cn...), nil
+	notes = append(notes, cn...)
+	if len(c.Duplicates) > 0 {
+		// Over the prepared types: a measure is its exact DECIMAL now.
+		tc, err := readColumns(ctx, db)
+		if err != nil {
+			return nil, nil, err
+		}
+		note, err := p.prepareDuplicates(c.Duplicates, tc)
+		if err != nil {
+			return nil, nil, err
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
+	return p, notes, nil
 }
 
 // convertKeysAndMeasures rewrites each table once (prepare/convert.sql)

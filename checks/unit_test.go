@@ -172,6 +172,7 @@ func TestBuiltinHeaderKeys(t *testing.T) {
 		"missing_ids":              "chart= finding= notes=[partial_null_ids]",
 		"unexpected_ids":           "chart= finding= notes=[partial_null_ids]",
 		"duplicate_ids":            "chart=replayed_keys finding= notes=[partial_null_ids]",
+		"duplicate_postings":       "chart= finding= notes=[]",
 		"population":               "chart= finding= notes=[]",
 		"value_mismatches":         "chart= finding= notes=[partial_null_ids]",
 		"normalized_matches":       "chart= finding= notes=[partial_null_ids]",
@@ -202,7 +203,9 @@ func TestBuiltinHeaderKeys(t *testing.T) {
 // composite id, two measures of different scales, a group, a checkpoint, a
 // logical key, a normalised text column, absolute, relative and duration
 // tolerances of compared columns (posted_at zoned in the source, zone-less
-// in the sink, read in Asia/Shanghai) and a balance tolerance.
+// in the sink, read in Asia/Shanghai), a balance tolerance and the
+// columns of a posting (duplicates:; posted_at typed differently in the
+// two inputs).
 func recordColumns(t *testing.T) checks.Columns {
 	tol := func(s string) checks.Tolerance {
 		v, err := spec.ParseTolerance(s)
@@ -213,6 +216,7 @@ func recordColumns(t *testing.T) checks.Columns {
 	}
 	return checks.Columns{ID: []string{"entry_id", "leg"}, Measures: []string{"amount", "fee"}, GroupBy: []string{"account"},
 		Checkpoint: "checkpoint_id", LogicalKey: []string{"entry_id", "leg"},
+		Duplicates:       []string{"account", "amount", "posted_at"},
 		Normalize:        map[string][]string{"memo": {"trim", "casefold"}},
 		Tolerance:        map[string]checks.Tolerance{"amount": tol("0.001"), "fee": tol("0.1%"), "posted_at": tol("2s")},
 		BalanceTolerance: map[string]checks.Tolerance{"amount": tol("0.01")},

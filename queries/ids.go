@@ -16,6 +16,7 @@ const (
 	CheckMissingIDs              = "missing_ids"              // 020_missing_ids.sql
 	CheckUnexpectedIDs           = "unexpected_ids"           // 030_unexpected_ids.sql
 	CheckDuplicateIDs            = "duplicate_ids"            // 040_duplicate_ids.sql
+	CheckDuplicatePostings       = "duplicate_postings"       // 042_duplicate_postings.sql
 	CheckNormalizedMatches       = "normalized_matches"       // 045_normalized_matches.sql
 	CheckValueMismatches         = "value_mismatches"         // 050_value_mismatches.sql
 	CheckRowCountBalance         = "row_count_balance"        // 060_row_count_balance.sql
@@ -269,6 +270,7 @@ const (
 	RulesInexactText        = "inexact_text"        // rules/inexact_text.sql
 	RulesInstant            = "instant"             // rules/instant.sql
 	RulesIntervalFields     = "interval_fields"     // rules/interval_fields.sql
+	RulesPostingKey         = "posting_key"         // rules/posting_key.sql
 	RulesReplayed           = "replayed"            // rules/replayed.sql
 	RulesRestartOf          = "restart_of"          // rules/restart_of.sql
 	RulesRestartOfKey       = "restart_of_key"      // rules/restart_of_key.sql

@@ -26,6 +26,7 @@ type runOptions struct {
 	groupBy    string
 	checkpoint string
 	logicalKey string
+	duplicates string
 	compare    string
 	ignore     string
 	out        string
@@ -58,8 +59,8 @@ compared on each matched id by its type (--compare, --ignore). A YAML spec
 (--config) holds the same fields in snake case; flags override it.
 
 Checks: population, null_ids, missing_ids, unexpected_ids, duplicate_ids,
-normalized_matches, value_mismatches, row_count_balance, sum_balance,
-key_checkpoint_conflicts.
+duplicate_postings (--duplicates), normalized_matches, value_mismatches,
+row_count_balance, sum_balance, key_checkpoint_conflicts.
 A windowed sink (reperform: in the spec) is re-performed from the source
 events instead: duplicate_keys, reperformance_mismatches, missing_keys,
 unexpected_keys, early_writes, superseded_emissions
@@ -91,6 +92,7 @@ control that errors does not stop the others. See docs/nightly.md for
 	columnsVar(fl, &o.groupBy, "group-by", "column(s) to balance count and sums per group, comma-separated")
 	onceVar(fl, &o.checkpoint, "checkpoint", "sink column holding the checkpoint/epoch id that wrote each row")
 	columnsVar(fl, &o.logicalKey, "logical-key", "sink column(s) of the deterministic output key, comma-separated")
+	columnsVar(fl, &o.duplicates, "duplicates", "column(s) that make a posting unique, comma-separated: duplicate_postings lists every combination on more than one row of an input that has them all")
 	columnsVar(fl, &o.compare, "compare", "column(s) compared on every matched id, comma-separated (default: every column in both inputs but the id, checkpoint and logical key)")
 	columnsVar(fl, &o.ignore, "ignore", "column(s) left out of that default, comma-separated")
 	onceVar(fl, &o.out, "out", "evidence folder to create (must not exist unless --force)")
@@ -155,6 +157,9 @@ func specFrom(o *runOptions, config string, p *spec.Params) (*spec.Spec, error) 
 	}
 	if o.set("logical-key") {
 		s.LogicalKey = spec.SplitColumns(o.logicalKey)
+	}
+	if o.set("duplicates") {
+		s.Duplicates = spec.SplitColumns(o.duplicates)
 	}
 	if o.set("compare") {
 		s.Compare = spec.SplitColumns(o.compare)

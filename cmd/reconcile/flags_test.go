@@ -43,3 +43,40 @@ func TestRepeatedFlags(t *testing.T) {
 		t.Errorf("--sink twice: exit %d, %q; want %d naming the flag and both values", code, stderr, exitUsage)
 	}
 }
+
+// --duplicates is a column flag like --group-by: repeated, it adds its
+// columns; the control then lists repeated postings (duplicate_postings).
+func TestDuplicatesFlag(t *testing.T) {
+	dir := t.TempDir()
+	src := writeFile(t, filepath.Join(dir, "source.csv"), "id,acct,amt\n1,A,5\n2,A,5\n3,B,5\n")
+	snk := writeFile(t, filepath.Join(dir, "sink.csv"), "id,acct,amt\n1,A,5\n2,A,5\n3,B,5\n")
+	out := filepath.Join(dir, "ev")
+	code, stdout, stderr := runCLI(t, "run", "--source", src, "--sink", snk, "--id", "id", "--duplicates", "acct", "--duplicates", "amt", "--out", out, "--format", "json")
+	if code != exitFailed || !strings.Contains(stdout, "duplicate_postings") {
+		t.Fatalf("exit %d, want %d (A,5 twice in each input): %s%s", code, exitFailed, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type check struct {
+		ID         string `json:"id"`
+		Exceptions int64  `json:"exceptions"`
+	}
+	var s struct {
+		Parameters struct {
+			Duplicates []string `json:"duplicates"`
+		} `json:"parameters"`
+		Checks []check `json:"checks"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Parameters.Duplicates, []string{"acct", "amt"}) {
+		t.Errorf("duplicates %v, want [acct amt]", s.Parameters.Duplicates)
+	}
+	i := slices.IndexFunc(s.Checks, func(c check) bool { return c.ID == "duplicate_postings" })
+	if i < 0 || s.Checks[i].Exceptions != 2 {
+		t.Errorf("duplicate_postings: %+v, want 2 exceptions (one per input)", s.Checks)
+	}
+}

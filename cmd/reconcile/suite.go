@@ -45,7 +45,7 @@ func (n *nightly) flags(fl *pflag.FlagSet) {
 
 // specFlags are the flags that set a field of one control; with a suite
 // they would apply to every control, so they are refused.
-var specFlags = []string{"source", "sink", "id", "measure", "group-by", "checkpoint", "logical-key", "out", "name"}
+var specFlags = []string{"source", "sink", "id", "measure", "group-by", "checkpoint", "logical-key", "duplicates", "out", "name"}
 
 // planned is one control of a run: its spec file and the spec read (or the
 // error reading it).

@@ -27,7 +27,8 @@ import (
 // When both inputs can tell their columns, the comparison is planned too
 // (checks.PlanComparison), so that compare:, ignore:, normalize:,
 // tolerance: and two id columns of incomparable types are refused now
-// rather than after both loads. An input that cannot tell its columns
+// rather than after both loads, and so is duplicates: when no input has
+// every column of it (checks.PlanDuplicates). An input that cannot tell its columns
 // (Kafka) is checked once loaded, as before.
 //
 // Errors: the kind's own (those Read would return for the listing or the
@@ -120,6 +121,11 @@ func checkColumns(ctx context.Context, s *spec.Spec, p *pair) error {
 	if known == 2 && len(s.ID) > 0 {
 		if _, err := checks.PlanComparison(columnsOf(s), sides[0].cols, sides[1].cols); err != nil {
 			return err
+		}
+	}
+	if sides[0].cols != nil && sides[1].cols != nil {
+		if _, _, err := checks.PlanDuplicates(s.Duplicates, sides[0].cols, sides[1].cols); err != nil {
+			return fmt.Errorf("%w (found before any row was read)", err)
 		}
 	}
 	return nil

@@ -19,7 +19,7 @@ func parametersOf(s *spec.Spec) *evidence.Parameters {
 		Name: s.Name, Description: s.Description,
 		Source: evidence.InputSpec{URI: s.Source.URI, TimeZone: s.Source.TimeZone, Rename: s.Source.Rename, Options: s.Source.Options},
 		Sink:   evidence.InputSpec{URI: s.Sink.URI, TimeZone: s.Sink.TimeZone, Rename: s.Sink.Rename, Options: s.Sink.Options},
-		ID:     s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey,
+		ID:     s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey, Duplicates: s.Duplicates,
 		Out: s.Out, Watermark: s.Watermark, Restarts: s.Restarts, TimeZone: s.TimeZone,
 		History: s.History, Params: s.Params,
 		Compare: s.Compare, Ignore: s.Ignore, Normalize: s.Normalize, AllowEmpty: s.AllowEmpty,

@@ -20,7 +20,7 @@ import (
 // window column plus the group columns (plus the last_by column), so
 // the checkpoint-conflict check runs over windows.
 func columnsOf(s *spec.Spec) checks.Columns {
-	c := checks.Columns{ID: s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey,
+	c := checks.Columns{ID: s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey, Duplicates: s.Duplicates,
 		Compare: s.Compare, Ignore: s.Ignore, Normalize: s.Normalize, Tolerance: s.Tolerance, BalanceTolerance: s.BalanceTolerance,
 		AllowEmpty: s.AllowEmpty, SourceZone: s.ZoneOf("source"), SinkZone: s.ZoneOf("sink")}
 	if r := s.Reperform; r != nil && len(c.LogicalKey) == 0 {

@@ -20,8 +20,9 @@ type ScopeField struct {
 // columns, from a run's summary.json parts: p its parameters, c its
 // comparison (nil for a windowed sink), settings the check's
 // "-- requires:" and "-- scope:" keys and tolerance its "-- tolerance:"
-// key (package checks). By setting: id, group_by, checkpoint and
-// logical_key their columns in order (they make the key); measures the
+// key (package checks). By setting: id, group_by, checkpoint,
+// logical_key and duplicates their columns in order (they make the key);
+// measures the
 // measures; reperform the re-performance (window, event time, aggregates,
 // columns) and the spec's time zone; watermark and emission theirs;
 // compare and normalize every compared column with its normalisations,
@@ -61,6 +62,8 @@ func CheckScope(p *Parameters, c *Comparison, settings []string, tolerance strin
 			add("checkpoint", p.Checkpoint)
 		case "logical_key":
 			add("logical_key", strings.Join(p.LogicalKey, ", "))
+		case "duplicates":
+			add("duplicates", strings.Join(p.Duplicates, ", "))
 		case "reperform":
 			var r *Reperform
 			if p.Reperform != nil {

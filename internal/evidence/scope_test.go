@@ -8,7 +8,7 @@ import "testing"
 // compared columns, of the measures and of the re-performed aggregates.
 func TestCheckScope(t *testing.T) {
 	params := func() *Parameters {
-		return &Parameters{ID: []string{"id"}, Measures: []string{"amount", "fee"}, AllowEmpty: []string{"sink"},
+		return &Parameters{ID: []string{"id"}, Measures: []string{"amount", "fee"}, AllowEmpty: []string{"sink"}, Duplicates: []string{"account", "amount"},
 			Reperform:        &Reperform{EventTime: "t", Window: Window{Size: "1h"}, Aggregates: []Aggregate{{Column: "revenue", Func: "sum", Arg: "amount"}, {Column: "events", Func: "count", Arg: "*"}}},
 			BalanceTolerance: map[string]string{"amount": "0.01"}}
 	}
@@ -18,7 +18,7 @@ func TestCheckScope(t *testing.T) {
 			{Column: "qty", SourceType: "BIGINT", SinkType: "BIGINT", Method: "number"},
 			{Column: "note", SourceType: "VARCHAR", SinkType: "VARCHAR", Method: "text", Normalize: []string{"trim", "casefold"}}}}
 	}
-	all := []string{"id", "measures", "compare", "reperform", "allow_empty"}
+	all := []string{"id", "measures", "compare", "reperform", "allow_empty", "duplicates"}
 	scope := func(p *Parameters, c *Comparison) []ScopeField { return CheckScope(p, c, all, "balance") }
 	base := scope(params(), comparison())
 
@@ -55,6 +55,10 @@ func TestCheckScope(t *testing.T) {
 		"the window":                  func(p *Parameters, _ *Comparison) { p.Reperform.Window.Size = "2h" },
 		"allow_empty":                 func(p *Parameters, _ *Comparison) { p.AllowEmpty = nil },
 		"the balance tolerance":       func(p *Parameters, _ *Comparison) { p.BalanceTolerance["amount"] = "0.02" },
+		"the posting's columns":       func(p *Parameters, _ *Comparison) { p.Duplicates = []string{"account"} },
+		"a default tolerance applied": func(_ *Parameters, c *Comparison) {
+			c.Compared[1].Tolerance, c.Compared[1].ToleranceFrom = "1", "default"
+		},
 	}
 	for name, change := range differ {
 		p, c := params(), comparison()

@@ -181,6 +181,9 @@ type Parameters struct {
 	GroupBy    []string `json:"group_by,omitempty"`
 	Checkpoint string   `json:"checkpoint,omitempty"`
 	LogicalKey []string `json:"logical_key,omitempty"`
+	// Duplicates are the columns that make a posting unique (duplicates:),
+	// which duplicate_postings checks for repeated rows.
+	Duplicates []string `json:"duplicates,omitempty"`
 	// Out is the evidence folder, as resolved (relative to the working
 	// directory, or absolute when the spec file gave it).
 	Out       string     `json:"out,omitempty"`

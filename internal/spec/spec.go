@@ -14,6 +14,7 @@
 //	group_by: [account]           # balance count and sums per group too
 //	checkpoint: checkpoint_id     # sink column: checkpoint/epoch that wrote the row
 //	logical_key: [entry_id]       # sink's deterministic output key
+//	duplicates: [aid, tid, delta, mtime]   # columns that make a posting unique (duplicate_postings)
 //	out: evidence/ledger          # evidence folder
 //
 // compare, ignore, normalize, tolerance, balance_tolerance and allow_empty
@@ -79,7 +80,12 @@ type Spec struct {
 	GroupBy     []string `yaml:"group_by,omitempty" json:"group_by,omitempty"`
 	Checkpoint  string   `yaml:"checkpoint,omitempty" json:"checkpoint,omitempty"`
 	LogicalKey  []string `yaml:"logical_key,omitempty" json:"logical_key,omitempty"`
-	Out         string   `yaml:"out,omitempty" json:"out,omitempty"`
+	// Duplicates are the columns that together make a posting unique
+	// (duplicates: [aid, tid, delta, mtime]): the check duplicate_postings
+	// lists every combination of their values on more than one row of an
+	// input that has all of them, with or without an id. Nil for none.
+	Duplicates []string `yaml:"duplicates,omitempty" json:"duplicates,omitempty"`
+	Out        string   `yaml:"out,omitempty" json:"out,omitempty"`
 
 	// Reperform describes how a windowed sink was computed from the source
 	// events; with it, id is not required (an aggregate row has no record id).
@@ -307,6 +313,7 @@ func Parse(data []byte) (*Spec, error) {
 		GroupBy     columns    `yaml:"group_by"`
 		Checkpoint  string     `yaml:"checkpoint"`
 		LogicalKey  columns    `yaml:"logical_key"`
+		Duplicates  columns    `yaml:"duplicates"`
 		Out         string     `yaml:"out"`
 		Reperform   *Reperform `yaml:"reperform"`
 		Watermark   string     `yaml:"watermark"`
@@ -339,7 +346,7 @@ func Parse(data []byte) (*Spec, error) {
 		BalanceTolerance: raw.BalanceTolerance, AllowEmpty: raw.AllowEmpty,
 		Name: raw.Name, Description: raw.Description, Source: raw.Source, Sink: raw.Sink,
 		ID: raw.ID, Measures: raw.Measures, GroupBy: raw.GroupBy, Checkpoint: raw.Checkpoint,
-		LogicalKey: raw.LogicalKey, Out: raw.Out,
+		LogicalKey: raw.LogicalKey, Duplicates: raw.Duplicates, Out: raw.Out,
 		Reperform: raw.Reperform, Watermark: raw.Watermark, Emission: raw.Emission, Restarts: raw.Restarts, TimeZone: raw.TimeZone,
 		History: raw.History,
 	}, nil
@@ -417,7 +424,7 @@ func (s *Spec) Validate() error {
 	for _, f := range []struct {
 		field string
 		cols  []string
-	}{{"id", s.ID}, {"measures", s.Measures}, {"group_by", s.GroupBy}, {"logical_key", s.LogicalKey}} {
+	}{{"id", s.ID}, {"measures", s.Measures}, {"group_by", s.GroupBy}, {"logical_key", s.LogicalKey}, {"duplicates", s.Duplicates}} {
 		seen := map[string]bool{}
 		for _, c := range f.cols {
 			if c == "" {
@@ -445,6 +452,9 @@ func (s *Spec) Validate() error {
 	}
 	errs = append(errs, validateRename("source.rename", s.Source.Rename)...)
 	errs = append(errs, validateRename("sink.rename", s.Sink.Rename)...)
+	if len(s.Duplicates) > 0 && s.Reperform != nil {
+		errs = append(errs, "duplicates applies to inputs of records or postings; a windowed sink is re-performed (reperform:), where duplicate_keys lists the windows written more than once")
+	}
 	errs = append(errs, s.validateReplay()...)
 	errs = append(errs, s.validateAccuracy()...)
 	if len(errs) > 0 {

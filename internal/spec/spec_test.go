@@ -166,3 +166,32 @@ func TestInputTimeZone(t *testing.T) {
 		t.Errorf("default zone %q", got)
 	}
 }
+
+// duplicates: is a list of columns like group_by (one name or a list);
+// an empty or repeated name is refused, and so is the key for a windowed
+// sink (reperform:), whose repeated windows duplicate_keys lists.
+func TestDuplicatesKey(t *testing.T) {
+	base := "source: a.csv\nsink: b.csv\nout: e\n"
+	s, err := Parse([]byte(base + "duplicates: aid\n"))
+	if err != nil || !reflect.DeepEqual(s.Duplicates, []string{"aid"}) {
+		t.Fatalf("one name: %+v, %v", s, err)
+	}
+	for _, tc := range []struct{ yaml, want string }{
+		{"id: [id]\nduplicates: [aid, tid, aid]\n", "duplicates: column aid named twice"},
+		{"id: [id]\nduplicates: [aid, '']\n", "duplicates: empty column name"},
+		{"reperform: {event_time: t, window: {size: 1h}, window_end: w, aggregates: {n: count(*)}}\nduplicates: [aid]\n", "duplicates applies to inputs of records or postings"},
+		{"id: [id]\nduplicates: [aid, tid]\n", ""},
+	} {
+		s, err := Parse([]byte(base + tc.yaml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.Validate()
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.yaml, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want %q", tc.yaml, err, tc.want)
+		}
+	}
+}
