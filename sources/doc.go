@@ -8,7 +8,11 @@
 // Inputs are addressed by a URI. A kind is chosen, in this order, by the
 // spec's `kind:` option, by a scheme ("postgres://…"), by a "kind:" prefix
 // ("csv:exports/part-*"), or by the file extension (.csv .tsv .txt .parquet
-// .pq .ndjson .jsonl, optionally followed by .gz or .zst). Kinds register
+// .pq .ndjson .jsonl, optionally followed by .gz or .zst); a folder (or a
+// glob without an extension) given without any of these is read as the
+// file kind its files' extensions name when they all carry the same one,
+// and refused, naming the extensions found and the prefixes to write, when
+// they do not (Open). Kinds register
 // themselves with Register, in the manner of database/sql drivers; the
 // contract a kind implements is the doc comment of Source. This package
 // registers none: a program imports the kinds it reads, or sources/all for
@@ -18,7 +22,9 @@
 //
 // This package is the contract and what every kind uses: Source, Location,
 // Input and Column; the optional Schemer, Scanner and UncommittedReader;
-// the registry (Register, Open, Kinds, KindOf); the one batch builder
+// the registry (Register, RegisterFileKind, Open, Kinds, Aliases, KindOf,
+// and SetLister, with which sources/fileset lists a folder whose kind Open
+// reads from its files); the one batch builder
 // (ReadRows, RowWriter); option reading (Options, DeclaredTypes,
 // DeclaredFormats); the run's Group; Progress; the provenance columns.
 // Each input kind is a package of its own below it:

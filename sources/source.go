@@ -47,6 +47,12 @@ type Location struct {
 	// BaseDir is the folder relative file paths are resolved against (the
 	// spec file's folder, or the working directory for flags).
 	BaseDir string
+	// Extension is set by Open when it read the kind of a folder or glob
+	// given without one from its files' extensions: the extension they all
+	// carry, in lower case, without the dot or a .gz/.zst after it ("tsv").
+	// A kind whose defaults follow the file extension reads it as it reads
+	// the URI's (csv: a tab delimiter for tsv).
+	Extension string
 	// Progress, when set, receives the progress of a long read: a live
 	// line of rows and rows/s when it is a terminal, else one summary line.
 	Progress io.Writer

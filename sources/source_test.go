@@ -58,9 +58,11 @@ func TestUnknownOptionListsInputKeys(t *testing.T) {
 	}
 }
 
-// A location with no kind says what its path is: a folder, whose kind is
-// never guessed from its files, or nothing at all (an on-call engineer's
-// mistyped sink folder used to read only "unknown kind """).
+// A location with no kind says what its path is: a folder whose kind its
+// files do not tell (here: it has none), or nothing at all (an on-call
+// engineer's mistyped sink folder used to read only "unknown kind """).
+// The folders whose files do tell are in sources/file's
+// TestFolderKindFromExtensions.
 func TestNoKindSaysWhatThePathIs(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "out"), 0o755); err != nil {
@@ -68,7 +70,7 @@ func TestNoKindSaysWhatThePathIs(t *testing.T) {
 	}
 	for _, c := range []struct{ uri, want string }{
 		{"nosuch/", "there is no file or folder nosuch/"},
-		{"out", "out is a folder, and a folder's kind is not guessed from its files: give kind: csv (or parquet, ndjson) or a prefix such as csv:out"},
+		{"out", "out is a folder whose kind cannot be told from its files (sources: no files match out: it matches no file): give its kind with a prefix (csv:out, iceberg:out, kcat:out, ndjson:out, parquet:out) or kind: in the spec"},
 	} {
 		_, err := sources.Open(sources.Location{Role: "sink", URI: c.uri, BaseDir: dir})
 		if !errors.Is(err, sources.ErrUnknownKind) || !strings.Contains(err.Error(), c.want) {

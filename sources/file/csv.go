@@ -17,6 +17,7 @@ import (
 
 func init() {
 	sources.Register("csv", openCSV, "tsv", "txt")
+	sources.RegisterFileKind("csv")
 }
 
 // csvSource reads delimited text files. Nothing is sniffed: the header is
@@ -27,7 +28,8 @@ func init() {
 // and line. __line is the physical line a record starts on, after blank
 // lines and quoted fields that span lines too.
 //
-// Options: delimiter (default ","; a tab for .tsv), quote (default '"'; a
+// Options: delimiter (default ","; a tab for .tsv, and for a folder of
+// .tsv files given without a kind: Location.Extension), quote (default '"'; a
 // quote inside a quoted field is doubled, RFC 4180), header (default true;
 // without one, columns are named column0, column1, …), columns (the names
 // of a header-less file's columns, in order: header then defaults to false,
@@ -75,7 +77,7 @@ type csvSource struct {
 func openCSV(loc sources.Location) (sources.Source, error) {
 	o := sources.NewOptions("csv", loc.Options)
 	def := ","
-	if name := strings.ToLower(loc.URI); strings.HasSuffix(strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst"), ".tsv") {
+	if name := strings.ToLower(loc.URI); strings.HasSuffix(strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst"), ".tsv") || loc.Extension == "tsv" {
 		def = "\t"
 	}
 	delim := o.String("delimiter", def)

@@ -22,6 +22,7 @@ import (
 
 func init() {
 	sources.Register("ndjson", openNDJSON, "jsonl")
+	sources.RegisterFileKind("ndjson")
 }
 
 // ndjsonSource reads newline-delimited JSON: one object per line, blank

@@ -18,6 +18,7 @@ import (
 
 func init() {
 	sources.Register("parquet", openParquet, "pq")
+	sources.RegisterFileKind("parquet")
 }
 
 // parquetSource reads Apache Parquet files. Every file is read with its own

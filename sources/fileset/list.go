@@ -43,6 +43,19 @@ var ErrValidLength = fault.Runtime.New("sources: valid-length file")
 // input cannot be read.
 var ErrLink = fault.Runtime.New("sources: symbolic link")
 
+// A location given without a kind is read as the file kind its files'
+// extensions name when they agree (sources.Open): the files it looks at
+// are those List would read.
+func init() {
+	sources.SetLister(func(pattern, baseDir string) ([]string, error) {
+		l, err := List(pattern, baseDir)
+		if err != nil {
+			return nil, err
+		}
+		return l.Files, nil
+	})
+}
+
 // Listing is the files of one input: those to read, in read order, and
 // those a pattern matched but that are not read, each with the reason.
 type Listing struct {

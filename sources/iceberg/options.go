@@ -23,6 +23,7 @@ const (
 
 func init() {
 	sources.Register(KindFS, openFS)
+	sources.RegisterFileKind(KindFS) // a table folder or metadata file
 	// A database URI keeps its scheme after the prefix, so the kind is
 	// found by it: iceberg+sql:postgres://… (sources.KindOf takes what
 	// stands before "://" as the kind), iceberg+sql:sqlite:catalog.db.

@@ -19,6 +19,7 @@ import (
 
 func init() {
 	sources.Register("kcat", openKcat, "kafkacat")
+	sources.RegisterFileKind("kcat")
 }
 
 // kcatSource reads the output of `kcat -C -J` (one JSON object per line
