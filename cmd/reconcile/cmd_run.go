@@ -50,13 +50,12 @@ func newCmdRun(f *factory) *cobra.Command {
 		Short: "Reconcile a source against a sink and write evidence",
 		Long: `Reconcile source records against a sink's committed output.
 
-Inputs are CSV, Parquet or NDJSON files (a path or a glob; names and
-folders starting with "." or "_" are skipped), chosen by extension or a
-kind: prefix (csv:, parquet:, ndjson:), or PostgreSQL tables and queries
-(postgres://…?table=schema.name or ?query=SELECT…). Ids are compared as
-written; measures as exact decimals; every other column in both inputs is
-compared on each matched id by its type (--compare, --ignore). A YAML spec
-(--config) holds the same fields in snake case; flags override it.
+` + inputKindsHelp() + `
+
+Ids are compared as written; measures as exact decimals; every other column
+in both inputs is compared on each matched id by its type (--compare,
+--ignore). A YAML spec (--config) holds the same fields in snake case; flags
+override it.
 
 Checks: population, null_ids, missing_ids, unexpected_ids, duplicate_ids,
 duplicate_postings (--duplicates), normalized_matches, value_mismatches,
