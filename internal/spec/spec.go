@@ -332,7 +332,7 @@ func Parse(data []byte) (*Spec, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalid, friendlyYAML(err, reflect.TypeOf(raw)))
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, friendlyYAML(syntaxLine(data, err), reflect.TypeOf(raw)))
 	}
 	var normalize map[string][]string
 	for col, ns := range raw.Normalize {
