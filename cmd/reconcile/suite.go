@@ -39,7 +39,7 @@ func (n *nightly) flags(fl *pflag.FlagSet) {
 	fl.StringArrayVar(&n.params, "param", nil, "NAME=VALUE for ${NAME} in the spec's strings (repeatable); ${run_date} and ${env:NAME} are built in")
 	onceVar(fl, &n.history, "history", "run history database file to classify exceptions against and append the run to (the spec's history:)")
 	onceVar(fl, &n.metrics, "metrics", "write Prometheus metrics (text format, atomically) to this file, for node_exporter's textfile collector")
-	fl.BoolVar(&n.quiet, "quiet", false, "print only the verdict line, failed checks, warnings and the evidence path")
+	fl.BoolVar(&n.quiet, "quiet", false, "print only the verdict line, what was resolved since the last run, failed checks, warnings and the evidence path")
 	fl.BoolVar(&n.progress, "progress", false, "print progress lines on stderr even when it is not a terminal")
 }
 
@@ -355,12 +355,16 @@ func plural[N int | int64](n N) string {
 }
 
 // printSummary writes what a cron mail keeps: the verdict line (status,
-// control, start, run id, parameters, row and sum differences), one line
-// per check (with --quiet only the failed ones), the replay figures,
-// warnings, and the evidence folder as an absolute path.
+// control, start, run id, parameters, row and sum differences), with
+// --quiet what was resolved since the last run (resolvedLine), one line per
+// check (with --quiet only the failed ones), the replay figures, warnings,
+// and the evidence folder as an absolute path.
 func printSummary(f *factory, res *evidence.Summary, out string, quiet bool) {
 	w := f.stdout
 	fmt.Fprintln(w, verdictLine(res))
+	if line := resolvedLine(res); quiet && line != "" {
+		fmt.Fprintln(w, line)
+	}
 	for _, c := range res.Checks {
 		if quiet && c.Status != evidence.Fail {
 			continue
@@ -417,6 +421,24 @@ func verdictLine(res *evidence.Summary) string {
 		}
 	}
 	return strings.Join(parts, "  ")
+}
+
+// resolvedLine is what a run with a history resolved since the last run,
+// check by check in the summary's order: "resolved since last run: 3
+// missing_ids, 2 duplicate_ids"; "" when nothing was (or there is no
+// history, or no previous run). --quiet prints it below the verdict line,
+// where the passed checks whose lines would say it are left out.
+func resolvedLine(res *evidence.Summary) string {
+	var parts []string
+	for _, c := range res.Checks {
+		if sl := c.SinceLastRun; sl != nil && sl.Resolved > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", sl.Resolved, c.ID))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "resolved since last run: " + strings.Join(parts, ", ")
 }
 
 // signed puts a + before a positive decimal text (a difference sink −
