@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/pflag"
 )
@@ -24,6 +25,10 @@ func (v columnsValue) Set(s string) error {
 	return nil
 }
 
+// GetSlice returns the columns given so far; with it, cobra's completion
+// knows the flag may repeat and offers it again.
+func (v columnsValue) GetSlice() []string { return strings.Split(*v.p, ",") }
+
 // columnsVar defines a columns flag (columnsValue) stored in p.
 func columnsVar(fl *pflag.FlagSet, p *string, name, usage string) {
 	fl.Var(columnsValue{p}, name, usage+" (the flag may repeat)")
@@ -31,25 +36,28 @@ func columnsVar(fl *pflag.FlagSet, p *string, name, usage string) {
 
 // onceValue is a string flag that takes one value: given twice, it is an
 // error naming both values (a usage error, exit 2), not the last one read
-// as if the first had never been written.
+// as if the first had never been written. While the shell completes a
+// command line (completing, set by setUpCompletion), which cobra parses
+// twice, a second value is taken without complaint.
 type onceValue struct {
-	p   *string
-	set *bool
+	p          *string
+	set        bool
+	completing bool
 }
 
-func (v onceValue) String() string { return *v.p }
-func (v onceValue) Type() string   { return "string" }
+func (v *onceValue) String() string { return *v.p }
+func (v *onceValue) Type() string   { return "string" }
 
-func (v onceValue) Set(s string) error {
-	if *v.set {
+func (v *onceValue) Set(s string) error {
+	if v.set && !v.completing {
 		return fmt.Errorf("given twice (%q, then %q); it takes one value", *v.p, s)
 	}
-	*v.p, *v.set = s, true
+	*v.p, v.set = s, true
 	return nil
 }
 
 // onceVar defines a string flag that refuses a second value (onceValue),
 // stored in p.
 func onceVar(fl *pflag.FlagSet, p *string, name, usage string) {
-	fl.Var(onceValue{p, new(bool)}, name, usage)
+	fl.Var(&onceValue{p: p}, name, usage)
 }

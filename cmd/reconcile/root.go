@@ -60,6 +60,9 @@ type factory struct {
 	// accepted is set when cobra has accepted the command line and runs a
 	// command's RunE (see acceptance).
 	accepted bool
+	// completing is set when the command line asks for shell completions
+	// (completion.go).
+	completing bool
 }
 
 // subcommands are the constructors of commands beyond run; each command file
@@ -93,6 +96,7 @@ and re-perform.
 		Short: "What each exit code of reconcile means",
 		Long:  exitCodesHelp,
 	})
+	setUpCompletion(root, f.completing)
 	acceptance(root, &f.accepted)
 	return root
 }
@@ -121,7 +125,7 @@ func acceptance(c *cobra.Command, accepted *bool) {
 // run executes reconcile with args and returns the exit code. It is main
 // without os.Exit, so tests drive the real entry point.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) exitCode {
-	f := &factory{stdin: stdin, stdout: stdout, stderr: stderr}
+	f := &factory{stdin: stdin, stdout: stdout, stderr: stderr, completing: completing(args)}
 	root := newRoot(f)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
