@@ -13,8 +13,9 @@ import (
 	"sync"
 )
 
-// The registry of kinds (Register, Kinds, Open, KindOf) and Redact, which
-// every message naming a location goes through.
+// The registry of kinds (Register, RegisterFileKind, Kinds, Aliases, Open,
+// KindOf, and SetLister for the kind of a folder read from its files) and
+// Redact, which every message naming a location goes through.
 var (
 	mu      sync.RWMutex
 	openers = map[string]Opener{}
@@ -154,13 +155,13 @@ func Open(loc Location) (Source, error) {
 // inferKind reads the kind of a location that names none (no kind:
 // option, no scheme, no prefix, no extension of a kind: named is what
 // KindOf found) from its files: for an existing folder, or a glob without
-// an extension, whose files (as a file kind would list
-// them: SetLister) all carry one extension (after .gz or .zst, in any
-// letter case, as KindOf reads a file's) that names a file kind, it
-// returns that kind and the extension ("csv", "tsv"). Otherwise kind is ""
-// and hint completes the unknown-kind error: the path does not exist, or
-// the extensions found (with a file each) and the prefixes to write
-// instead — files that disagree are never read as one of them.
+// an extension, whose files (those a file kind would read: SetLister) all
+// carry one extension (after .gz or .zst, in any letter case, as KindOf
+// reads a file's) that names a file kind, it returns that kind and the
+// extension ("csv", "tsv"). Otherwise kind is "" and hint completes the
+// unknown-kind error: the path does not exist, or the extensions found
+// (with a file of each) and the prefixes to write instead — files that
+// disagree are never read as one of them.
 func inferKind(loc Location, named string) (kind, ext, hint string) {
 	if k, ok := loc.Options["kind"].(string); ok && k != "" || strings.Contains(loc.URI, "://") {
 		return "", "", "" // a kind was given: it is unknown, not to be guessed
