@@ -18,14 +18,21 @@ import (
 //	                                 column present in both inputs but the id, checkpoint and
 //	                                 logical-key columns)
 //	ignore: [posted_at]              or: columns removed from that default
-//	normalize: {name: [trim, casefold]}   text columns compared after trimming / lower-casing
+//	normalize: {name: [trim, casefold], entry_id: [strip_leading_zeros]}
+//	                                 text columns compared, and text id and group columns
+//	                                 matched and grouped, after trimming / lower-casing /
+//	                                 removing leading zeros
 //	tolerance: {amount: 0.01, fx_rate: "0.1%", settled_at: 2s}
 //	tolerance: {default: 0.01, fx_rate: "0.1%"}   default: every compared column not named that it can apply to
 //	balance_tolerance: {amount: 1.00}     for sum_balance, per group and in total
 //	balance_tolerance: {default: 1.00}    every measure not named
 //	allow_empty: [sink]              an input that may hold no records (source, sink)
 
-// The normalisations a text column can be compared after (normalize:).
+// The normalisations a text column can be compared after, and a text id
+// or group column matched and grouped after (normalize:). However a spec
+// lists them, they apply in one order — trim, then strip_leading_zeros,
+// then casefold — and a value they leave empty is NULL
+// (queries/rules/normalized_text.sql). Source: issue 31, item 4.
 const (
 	// NormalizeTrim drops leading and trailing ASCII white space (space,
 	// tab, CR, LF, FF, VT) before comparing.
@@ -33,6 +40,12 @@ const (
 	// NormalizeCasefold compares lower-cased text (DuckDB's lower(), the
 	// Unicode lower-case mapping).
 	NormalizeCasefold = "casefold"
+	// NormalizeStripLeadingZeros removes the '0' characters a text value
+	// starts with, for ids that one system pads ("00042" is "42", "007A"
+	// is "7A"); a value of zeros only becomes "0". Nothing else is read:
+	// "-007" and " 07" keep their zeros (list trim too for the second, which
+	// trims first). Only text is normalised: an integer 007 is 7 already.
+	NormalizeStripLeadingZeros = "strip_leading_zeros"
 )
 
 // ToleranceDefault is the key of tolerance: and balance_tolerance: that
@@ -62,6 +75,10 @@ func TolerancesOf(m map[string]Tolerance) (named map[string]Tolerance, def *Tole
 	}
 	return named, def
 }
+
+// Normalizations are the normalisations normalize: accepts, in the order
+// they apply.
+var Normalizations = []string{NormalizeTrim, NormalizeStripLeadingZeros, NormalizeCasefold}
 
 // The kinds of Tolerance.
 const (
@@ -220,19 +237,21 @@ func (s *Spec) validateAccuracy() []string {
 	for _, col := range slices.Sorted(maps.Keys(s.Normalize)) {
 		ns := s.Normalize[col]
 		if len(ns) == 0 {
-			errs = append(errs, fmt.Sprintf("normalize.%s: list at least one of trim, casefold", col))
+			errs = append(errs, fmt.Sprintf("normalize.%s: list at least one of trim, casefold, strip_leading_zeros", col))
 		}
 		seen := map[string]bool{}
 		for _, n := range ns {
-			if n != NormalizeTrim && n != NormalizeCasefold {
-				errs = append(errs, fmt.Sprintf("normalize.%s: %q: want trim or casefold", col, n))
+			if !slices.Contains(Normalizations, n) {
+				errs = append(errs, fmt.Sprintf("normalize.%s: %q: want trim, casefold or strip_leading_zeros", col, n))
 			} else if seen[n] {
 				errs = append(errs, fmt.Sprintf("normalize.%s: %s named twice", col, n))
 			}
 			seen[n] = true
 		}
-		if slices.Contains(s.Ignore, col) {
-			errs = append(errs, fmt.Sprintf("normalize.%s: the column is in ignore, so it is not compared", col))
+		// An id or group column is matched and grouped after normalising
+		// whether or not it is compared.
+		if slices.Contains(s.Ignore, col) && !slices.Contains(s.ID, col) && !slices.Contains(s.GroupBy, col) {
+			errs = append(errs, fmt.Sprintf("normalize.%s: the column is in ignore, so it is not compared (and it is no id or group_by column)", col))
 		}
 	}
 	for _, col := range slices.Sorted(maps.Keys(s.Tolerance)) {

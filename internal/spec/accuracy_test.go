@@ -84,13 +84,38 @@ out: ev
 	}
 }
 
+// normalize: takes strip_leading_zeros besides trim and casefold, and an
+// id or group column whether or not it is compared: a group column in
+// ignore: is still grouped after normalising (issue 31, item 4).
+func TestNormalizeKeys(t *testing.T) {
+	s, err := Parse([]byte(`source: s.csv
+sink: k.csv
+id: [entry_id]
+group_by: [account]
+ignore: [account]
+normalize: {entry_id: [trim, strip_leading_zeros], account: [casefold]}
+out: ev
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.Normalize["entry_id"], ","); got != "trim,strip_leading_zeros" {
+		t.Errorf("normalize entry_id = %q", got)
+	}
+}
+
 func TestValidateAccuracy(t *testing.T) {
 	base := "source: s.csv\nsink: k.csv\nout: ev\n"
 	tests := []struct{ name, yaml, want string }{
 		{"compare and ignore", "id: [id]\ncompare: [a]\nignore: [b]\n", "not both"},
 		{"id compared", "id: [id]\ncompare: [id]\n", "is an id column"},
 		{"twice", "id: [id]\nignore: [a, a]\n", "named twice"},
-		{"bad normalisation", "id: [id]\nnormalize: {a: [upper]}\n", `"upper": want trim or casefold`},
+		{"bad normalisation", "id: [id]\nnormalize: {a: [upper]}\n", `"upper": want trim, casefold or strip_leading_zeros`},
+		{"no normalisation", "id: [id]\nnormalize: {a: []}\n", "list at least one of trim, casefold, strip_leading_zeros"},
+		{"normalisation twice", "id: [id]\nnormalize: {id: [strip_leading_zeros, strip_leading_zeros]}\n", "strip_leading_zeros named twice"},
 		{"normalised but ignored", "id: [id]\nignore: [a]\nnormalize: {a: [trim]}\n", "in ignore"},
 		{"balance of no measure", "id: [id]\nmeasures: [amount]\nbalance_tolerance: {fee: 1}\n", "not a measure"},
 		{"balance by duration", "id: [id]\nmeasures: [amount]\nbalance_tolerance: {amount: 2s}\n", "is a duration"},

@@ -117,11 +117,12 @@ type Spec struct {
 	// Accuracy of attributes and empty inputs (see accuracy.go): Compare
 	// lists the columns compared on every matched id (nil: every column in
 	// both inputs but the id, checkpoint and logical-key columns), Ignore
-	// removes columns from that default, Normalize compares text columns
-	// after trimming and/or lower-casing, Tolerance and BalanceTolerance
-	// accept a difference up to a declared amount, share or duration (by
-	// column or measure, or for all not named under the key default:
-	// ToleranceDefault), and
+	// removes columns from that default, Normalize compares text columns,
+	// and matches and groups text id and group columns, after trimming,
+	// removing leading zeros and/or lower-casing, Tolerance and
+	// BalanceTolerance accept a difference up to a declared amount, share
+	// or duration (by column or measure, or for all not named under the
+	// key default: ToleranceDefault), and
 	// AllowEmpty names the inputs that may hold no records.
 	Compare          []string             `yaml:"compare,omitempty" json:"compare,omitempty"`
 	Ignore           []string             `yaml:"ignore,omitempty" json:"ignore,omitempty"`
