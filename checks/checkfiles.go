@@ -14,6 +14,7 @@
 //	-- requires: id                    spec fields the check needs (id, measures,
 //	--                                  group_by, checkpoint, logical_key,
 //	--                                  reperform, watermark, emission, records,
+//	--                                  compare, normalize, normalize_keys,
 //	--                                  bad_records, commit_history, duplicates);
 //	--                                  without them it is skipped, not passed
 //	-- reads: id_counts                optional: the template reads table id_counts
@@ -112,10 +113,13 @@ const (
 	// (compare:, or a column in both inputs besides the id, checkpoint and
 	// logical key).
 	NeedCompare Requirement = "compare"
-	// NeedNormalize: a compared column has normalize:. A check requiring it
-	// applies only then (like a window check, it is left out otherwise,
-	// not skipped: there is nothing it could find).
+	// NeedNormalize: a compared column or an id column has normalize:. A
+	// check requiring it applies only then (like a window check, it is
+	// left out otherwise, not skipped: there is nothing it could find).
 	NeedNormalize Requirement = "normalize"
+	// NeedNormalizeKeys: an id or group column has normalize:
+	// (Params.KeyNormalize); a check requiring it applies only then.
+	NeedNormalizeKeys Requirement = "normalize_keys"
 	// NeedBadRecords: an input lists the records it could not decode
 	// (bad_records: report), in table bad_records; a check that needs
 	// them is not listed in any other run.
@@ -136,7 +140,7 @@ const (
 
 var knownRequirements = map[Requirement]bool{NeedID: true, NeedMeasures: true, NeedGroupBy: true, NeedCheckpoint: true, NeedLogicalKey: true,
 	NeedReperform: true, NeedWatermark: true, NeedEmission: true, NeedRecords: true, NeedCompare: true, NeedNormalize: true, NeedBadRecords: true,
-	NeedCommitHistory: true, NeedDuplicates: true}
+	NeedCommitHistory: true, NeedNormalizeKeys: true, NeedDuplicates: true}
 
 // Check is one parsed check file.
 type Check struct {
@@ -277,7 +281,7 @@ func parse(name, text string) (*Check, error) {
 	for _, r := range f.List("requires") {
 		r := Requirement(r)
 		if !knownRequirements[r] {
-			return nil, fmt.Errorf("%s:%d: requires %q: want id, measures, group_by, checkpoint, logical_key, reperform, watermark, emission, records, compare, normalize, bad_records, commit_history or duplicates", name, f.Line("requires"), r)
+			return nil, fmt.Errorf("%s:%d: requires %q: want id, measures, group_by, checkpoint, logical_key, reperform, watermark, emission, records, compare, normalize, normalize_keys, bad_records, commit_history or duplicates", name, f.Line("requires"), r)
 		}
 		c.Requires = append(c.Requires, r)
 	}
@@ -468,9 +472,11 @@ func (c *Check) Missing(p *Params) []Requirement {
 // checks (requires: reperform) apply only to a re-performed windowed sink,
 // record checks (requires: id or records) only to a sink of records, a
 // check of normalised matches (requires: normalize) only when a compared
-// column is normalised, and a check of repeated postings (requires:
-// duplicates) to a control that names duplicates: or has no id (see
-// NeedDuplicates), never to a windowed sink. A check that applies but lacks configuration is
+// or an id column is normalised, one of normalised keys (requires:
+// normalize_keys) only when an id or group column is, and a check of
+// repeated postings (requires: duplicates) to a control that names
+// duplicates: or has no id (see NeedDuplicates), never to a windowed sink.
+// A check that applies but lacks configuration is
 // Skipped instead.
 func (c *Check) Applies(p *Params) bool {
 	windowed := p.Replay != nil && len(p.ID) == 0
@@ -480,7 +486,9 @@ func (c *Check) Applies(p *Params) bool {
 			return false
 		case (r == NeedID || r == NeedRecords) && windowed:
 			return false
-		case r == NeedNormalize && len(p.Normalized()) == 0:
+		case r == NeedNormalize && len(p.Normalized()) == 0 && len(p.NormalizedID()) == 0:
+			return false
+		case r == NeedNormalizeKeys && len(p.KeyNormalize) == 0:
 			return false
 		case r == NeedBadRecords && !p.BadRecords:
 			return false

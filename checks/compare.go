@@ -304,6 +304,11 @@ type KeyColumn struct {
 	Method               Method
 	// AsText: a number against text, matched as text (see Comparison).
 	AsText bool
+	// Normalize are the column's normalize: (spec.NormalizeTrim, …):
+	// Prepare rewrites it so normalised in both inputs, and every check
+	// matches and groups by the normalised value. Only a key matched as
+	// text (MethodText) has them.
+	Normalize []string
 }
 
 // PlanComparison decides, from c and the columns of each input (name and
@@ -317,7 +322,9 @@ type KeyColumn struct {
 //     Comparison accepts — a timestamp against an integer is refused here,
 //     naming the column and both types;
 //   - a measure is compared as a number, whatever it is stored as;
-//   - normalize: names compared text columns; tolerance: compared columns
+//   - normalize: names compared text columns, or id and group columns
+//     matched as text (an integer id is refused: nothing to normalise);
+//     tolerance: compared columns
 //     of numbers (an amount or a percentage) or of timestamps and dates (a
 //     duration); balance_tolerance: measures;
 //   - tolerance: {default: X} applies X to every compared column it does
@@ -375,7 +382,8 @@ type planner struct {
 
 // planKeys decides how each id and group column in both inputs is matched
 // (Plan.Keys): as text when a number meets text, else by Comparison; a
-// binary floating-point type against another type is refused.
+// binary floating-point type against another type is refused, and so is
+// a normalize: of a key not matched as text.
 func (pl *planner) planKeys() {
 	c := pl.c
 	seen := map[string]bool{}
@@ -404,8 +412,33 @@ func (pl *planner) planKeys() {
 				continue
 			}
 		}
+		if ns, ok := c.Normalize[col]; ok {
+			if k.Method != MethodText {
+				typed := st // the side that is not text
+				if familyOf(st) == famText {
+					typed = kt
+				}
+				pl.errs = append(pl.errs, fmt.Sprintf("normalize.%s: the %s column is %s in the source and %s in the sink, matched as %s; only a text id or group is normalised (trim, strip_leading_zeros and casefold act on text: %s has no white space, leading zeros or case to remove)",
+					col, keyKind(c, col), st, kt, k.Method, describe(typed, familyOf(typed))))
+				continue
+			}
+			k.Normalize = ns
+		}
 		pl.p.Keys = append(pl.p.Keys, k)
 	}
+}
+
+// keyKind says what key column col is: "id" or "group_by".
+func keyKind(c Columns, col string) string {
+	if slices.Contains(c.ID, col) {
+		return "id"
+	}
+	return "group_by"
+}
+
+// isKey reports whether col is an id or group column of c.
+func isKey(c Columns, col string) bool {
+	return slices.Contains(c.ID, col) || slices.Contains(c.GroupBy, col)
 }
 
 // excluded are the columns never compared, with why: the id, the logical
@@ -532,7 +565,9 @@ func (pl *planner) planCompared(names []string) {
 		}
 		cc.Method = m
 		if ns, ok := c.Normalize[col]; ok {
-			if m != MethodText {
+			// A group column compared is normalised as a key (planKeys
+			// checks its type, matched as text when a number meets text).
+			if m != MethodText && !isKey(c, col) {
 				pl.errs = append(pl.errs, fmt.Sprintf("normalize.%s: the column is compared as %s (%s in the source, %s in the sink); only text is normalised", col, m, cc.SourceType, cc.SinkType))
 			}
 			cc.Normalize = ns
@@ -562,7 +597,7 @@ func (pl *planner) planCompared(names []string) {
 func (pl *planner) checkNotCompared(names []string) {
 	c := pl.c
 	for _, col := range slices.Sorted(maps.Keys(c.Normalize)) {
-		if !slices.Contains(names, col) {
+		if !slices.Contains(names, col) && !isKey(c, col) {
 			pl.errs = append(pl.errs, fmt.Sprintf("normalize.%s: the column is not compared%s", col, notComparedWhy(col, pl.p.Uncompared)))
 		}
 	}

@@ -35,6 +35,12 @@ type Compared struct {
 	WallClock bool
 	// Tol is the tolerance as SQL applies it (nil when none).
 	Tol *ToleranceSQL
+	// Keyed is true for a group column with normalize: that is compared
+	// too: Prepare normalised it in place as a key (Params.KeyNormalize),
+	// so its stored values are the normalised ones and are compared as
+	// they are; its values as written, where normalising changed them, are
+	// in table key_spellings.
+	Keyed bool
 }
 
 // Operand is one input's side of a compared column.
@@ -51,10 +57,6 @@ type Operand struct {
 	// the type it is read as ("" otherwise).
 	Cast string
 }
-
-// Trim and Casefold report the column's normalisations, for templates.
-func (c *Compared) Trim() bool     { return slices.Contains(c.Normalize, "trim") }
-func (c *Compared) Casefold() bool { return slices.Contains(c.Normalize, "casefold") }
 
 // ToleranceSQL is a declared tolerance as queries/rules/within_tolerance.sql
 // applies it, exactly: a difference d = sink − source is within an absolute
@@ -114,9 +116,10 @@ func toleranceSQL(t Tolerance, m Method, dec string) (*ToleranceSQL, error) {
 // as the templates see it with notes on how it was compared. keyEmpty are
 // the key columns whose empty text Prepare counted (emptyIDs) and then
 // converted to NULL: such a column holds none, and is not counted again for
-// the note on empty values.
-func prepareCompared(ctx context.Context, db *duck.DB, cc ComparedColumn, zones map[string]string, measures []string, keyEmpty map[string]int64) (Compared, []string, error) {
-	c := Compared{ComparedColumn: cc}
+// the note on empty values. keyed: the column is a key Prepare normalised
+// in place (Compared.Keyed).
+func prepareCompared(ctx context.Context, db *duck.DB, cc ComparedColumn, zones map[string]string, measures []string, keyEmpty map[string]int64, keyed bool) (Compared, []string, error) {
+	c := Compared{ComparedColumn: cc, Keyed: keyed && len(cc.Normalize) > 0}
 	c.Source = operand(cc.SourceType, cc.SinkType, cc.Method, zones[SourceTable])
 	c.Sink = operand(cc.SinkType, cc.SourceType, cc.Method, zones[SinkTable])
 	var notes []string
@@ -188,7 +191,7 @@ func prepareCompared(ctx context.Context, db *duck.DB, cc ComparedColumn, zones 
 		if empty > 0 {
 			notes = append(notes, fmt.Sprintf("column %s: %d empty value(s) compared as NULL, as an empty CSV field is", cc.Name, empty))
 		}
-		if len(cc.Normalize) > 0 {
+		if len(cc.Normalize) > 0 && !c.Keyed { // a key's note is Prepare's (keyNormalizeNote)
 			notes = append(notes, fmt.Sprintf("column %s compared after %s; every match that needed it is listed by normalized_matches", cc.Name, strings.Join(cc.Normalize, " and ")))
 		}
 	}

@@ -84,6 +84,16 @@ type Params struct {
 	// the statement that built it, kept in the evidence for re-performance.
 	IDCounts    bool
 	IDCountsSQL string
+	// KeyNormalize are the id and group columns with normalize:, each with
+	// its normalisations as the spec lists them (they apply in the order
+	// of spec.Normalizations): Prepare rewrote them normalised in both
+	// tables (rules/normalized_text.sql), so that every check matches and
+	// groups by the normalised value, after keeping in table key_spellings
+	// (KeySpellingsTable) every row whose value as written differs. nil
+	// when none. KeySpellingsSQL is the statement that built
+	// key_spellings, kept in the evidence for re-performance.
+	KeyNormalize    map[string][]string
+	KeySpellingsSQL string
 }
 
 // Dec returns a measure's exact type, for templates: {{$.Dec .}}.
@@ -108,7 +118,8 @@ func (p *Params) IDCountsKey() bool {
 	return slices.Equal(slices.Compact(a), slices.Compact(b))
 }
 
-// Normalized returns the compared columns with normalize:, for templates.
+// Normalized returns the compared columns with normalize:, for templates
+// (a group column normalised in place as a key among them, Keyed).
 func (p *Params) Normalized() []*Compared {
 	var out []*Compared
 	for _, c := range p.Compared {
@@ -159,7 +170,11 @@ func (p *Params) BalanceTol(measure string) *ToleranceSQL { return p.BalanceTole
 //	rowtext ALIAS REPLAY             one replay_sink row as evidence text (replay/row_text.sql)
 //	cmpvalue ALIAS SIDE C            one side ("source" or "sink") of compared column C as the value it is
 //	                                 compared by, normalised (rules/compared_value.sql)
-//	cmpraw ALIAS SIDE C              the same, not normalised
+//	cmpraw ALIAS SIDE C              the same, not normalised (as stored: normalised already when C.Keyed)
+//	normtext TEXT NORMALIZE          text TEXT normalised as the list NORMALIZE says (rules/normalized_text.sql)
+//	written ALIAS W COL              key column COL of ALIAS as written, W its key_spellings row (writtenKey)
+//	spelling ALIAS W COLS            the key columns COLS of ALIAS as written: one text, or a struct (spellingOf)
+//	has LIST S                       slices.Contains
 //	cmpdiffers A B C                 C differs between aliases A (source) and B (sink) (rules/compared_differs.sql)
 //	cmpdifference A B C              their difference as text: exact for numbers, an interval for timestamps
 //	                                 and dates, NULL otherwise (rules/compared_difference.sql)
@@ -260,6 +275,10 @@ func checkFuncs() template.FuncMap {
 	f["cmpwithin"] = func(a, b string, c *Compared) (string, error) {
 		return comparedPair(queries.RulesComparedWithin, a, b, c)
 	}
+	f["normtext"] = normalizedText
+	f["written"] = writtenKey
+	f["spelling"] = spellingOf
+	f["has"] = slices.Contains[[]string]
 	f["within"] = within
 	f["postingkey"] = func(alias string, c PostingColumn) (string, error) {
 		return rule(queries.RulesPostingKey, struct {

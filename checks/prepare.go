@@ -92,7 +92,10 @@ func decimalType(p, s int) string { return fmt.Sprintf("DECIMAL(%d,%d)", p, s) }
 // instants (TIMESTAMP WITH TIME ZONE, a zone-less value read in its
 // input's zone), text read as the other input's BOOLEAN, DATE, TIME or UUID,
 // an empty text id as NULL; an INTERVAL (or text against one) is rewritten
-// as its text in both, whatever the types (intervalKeyConversion). The compared columns are left as
+// as its text in both, whatever the types (intervalKeyConversion). A text
+// id or group column with normalize: is rewritten normalised in both, its
+// values as written kept first in table key_spellings where they differ
+// (Params.KeyNormalize, KeySpellingsTable). The compared columns are left as
 // loaded; the checks compare them through the helpers of Compared.
 //
 // The columns of duplicates: are planned last, over the prepared types
@@ -100,8 +103,9 @@ func decimalType(p, s int) string { return fmt.Sprintf("DECIMAL(%d,%d)", p, s) }
 //
 // Errors: ErrColumn (a column is missing, a measure is not numeric text or a
 // number type, two columns have incomparable types (ErrIncomparable), a
-// compare:, normalize: or tolerance: that does not fit, no input has every
-// column of duplicates:; floating-point
+// compare:, normalize: or tolerance: that does not fit — a normalize: of
+// an id or group column that is not text names the column and its types
+// —, no input has every column of duplicates:; floating-point
 // measures are refused), ErrValue (a value is not what its comparison
 // needs: a measure or a text compared with a number that is not a decimal,
 // a text compared with a timestamp, boolean or date that does not read as
@@ -147,6 +151,9 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := p.keySpellings(ctx, db, plan.Keys); err != nil {
+		return nil, nil, err
+	}
 	notes, err := convertKeysAndMeasures(ctx, db, c, plan, tc, zones, empty, storage, p.MeasureTypes)
 	if err != nil {
 		return nil, nil, err
@@ -173,6 +180,12 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 			notes = append(notes, note)
 		}
 	}
+	// Last: a row refused as a bad record on the way is not counted.
+	if n, err := p.keyNormalizeNote(ctx, db); err != nil {
+		return nil, nil, err
+	} else if n != "" {
+		notes = append(notes, n)
+	}
 	return p, notes, nil
 }
 
@@ -190,6 +203,18 @@ func convertKeysAndMeasures(ctx context.Context, db *duck.DB, c Columns, plan *P
 			return nil, err
 		}
 		notes = append(notes, kn...)
+		if len(k.Normalize) > 0 {
+			// Normalised in the same rewrite as the key's other
+			// conversions: the empty text and a number's text first.
+			for _, t := range []string{SourceTable, SinkTable} {
+				cv := conv[t]
+				cv.Name, cv.Normalize = k.Name, k.Normalize
+				if conv == nil {
+					conv = map[string]conversion{}
+				}
+				conv[t] = cv
+			}
+		}
 		for t, cv := range conv {
 			convert[t] = append(convert[t], cv)
 		}
@@ -260,7 +285,8 @@ func (p *Params) prepareComparedColumns(ctx context.Context, db *duck.DB, c Colu
 	}
 	var notes []string
 	for _, cc := range plan.Compared {
-		cmp, cn, err := prepareCompared(ctx, db, cc, zones, c.Measures, empty)
+		_, keyed := p.KeyNormalize[cc.Name]
+		cmp, cn, err := prepareCompared(ctx, db, cc, zones, c.Measures, empty, keyed)
 		if err != nil {
 			return nil, c.decimalHint(err)
 		}
@@ -495,6 +521,10 @@ type conversion struct {
 	// Typed is a rendered expression of the column's new value (an instant,
 	// text read as a type), when it is not one of the above.
 	Typed string
+	// Normalize are the normalize: of an id or group column matched as
+	// text: its text (AsText, empty text as NULL) normalised by
+	// rules/normalized_text.sql.
+	Normalize []string
 }
 
 // emptyIDs counts, for every key column compared as text (or as text

@@ -176,6 +176,7 @@ func TestBuiltinHeaderKeys(t *testing.T) {
 		"population":               "chart= finding= notes=[]",
 		"value_mismatches":         "chart= finding= notes=[partial_null_ids]",
 		"normalized_matches":       "chart= finding= notes=[partial_null_ids]",
+		"normalized_collisions":    "chart= finding= notes=[]",
 		"row_count_balance":        "chart=balance finding= notes=[]",
 		"sum_balance":              "chart=balance finding= notes=[]",
 		"key_checkpoint_conflicts": "chart=replayed_keys finding=replay notes=[]",
@@ -201,7 +202,8 @@ func TestBuiltinHeaderKeys(t *testing.T) {
 
 // recordColumns exercise every template branch of the record checks: a
 // composite id, two measures of different scales, a group, a checkpoint, a
-// logical key, a normalised text column, absolute, relative and duration
+// logical key, a normalised text column, a normalised id column and a
+// normalised group column (compared too), absolute, relative and duration
 // tolerances of compared columns (posted_at zoned in the source, zone-less
 // in the sink, read in Asia/Shanghai), a balance tolerance and the
 // columns of a posting (duplicates:; posted_at typed differently in the
@@ -217,7 +219,7 @@ func recordColumns(t *testing.T) checks.Columns {
 	return checks.Columns{ID: []string{"entry_id", "leg"}, Measures: []string{"amount", "fee"}, GroupBy: []string{"account"},
 		Checkpoint: "checkpoint_id", LogicalKey: []string{"entry_id", "leg"},
 		Duplicates:       []string{"account", "amount", "posted_at"},
-		Normalize:        map[string][]string{"memo": {"trim", "casefold"}},
+		Normalize:        map[string][]string{"memo": {"trim", "casefold"}, "entry_id": {"trim"}, "account": {"trim", "strip_leading_zeros"}},
 		Tolerance:        map[string]checks.Tolerance{"amount": tol("0.001"), "fee": tol("0.1%"), "posted_at": tol("2s")},
 		BalanceTolerance: map[string]checks.Tolerance{"amount": tol("0.01")},
 		SinkZone:         "Asia/Shanghai"}

@@ -17,6 +17,7 @@ const (
 	CheckUnexpectedIDs           = "unexpected_ids"           // 030_unexpected_ids.sql
 	CheckDuplicateIDs            = "duplicate_ids"            // 040_duplicate_ids.sql
 	CheckDuplicatePostings       = "duplicate_postings"       // 042_duplicate_postings.sql
+	CheckNormalizedCollisions    = "normalized_collisions"    // 044_normalized_collisions.sql
 	CheckNormalizedMatches       = "normalized_matches"       // 045_normalized_matches.sql
 	CheckValueMismatches         = "value_mismatches"         // 050_value_mismatches.sql
 	CheckRowCountBalance         = "row_count_balance"        // 060_row_count_balance.sql
@@ -229,17 +230,19 @@ const (
 
 // The files of prepare/.
 const (
-	PrepareAlterColumn   = "alter_column"   // prepare/alter_column.sql
-	PrepareConvert       = "convert"        // prepare/convert.sql
-	PrepareDigitsOver    = "digits_over"    // prepare/digits_over.sql
-	PrepareEmptyIDs      = "empty_ids"      // prepare/empty_ids.sql
-	PrepareIntervalKey   = "interval_key"   // prepare/interval_key.sql
-	PrepareMeasureDigits = "measure_digits" // prepare/measure_digits.sql
-	PrepareNotDecimal    = "not_decimal"    // prepare/not_decimal.sql
-	PrepareNotReadable   = "not_readable"   // prepare/not_readable.sql
-	PrepareNumberDigits  = "number_digits"  // prepare/number_digits.sql
-	PreparePlainDigits   = "plain_digits"   // prepare/plain_digits.sql
-	PrepareWallClock     = "wall_clock"     // prepare/wall_clock.sql
+	PrepareAlterColumn       = "alter_column"        // prepare/alter_column.sql
+	PrepareConvert           = "convert"             // prepare/convert.sql
+	PrepareDigitsOver        = "digits_over"         // prepare/digits_over.sql
+	PrepareEmptyIDs          = "empty_ids"           // prepare/empty_ids.sql
+	PrepareIntervalKey       = "interval_key"        // prepare/interval_key.sql
+	PrepareKeySpellingCounts = "key_spelling_counts" // prepare/key_spelling_counts.sql
+	PrepareKeySpellings      = "key_spellings"       // prepare/key_spellings.sql
+	PrepareMeasureDigits     = "measure_digits"      // prepare/measure_digits.sql
+	PrepareNotDecimal        = "not_decimal"         // prepare/not_decimal.sql
+	PrepareNotReadable       = "not_readable"        // prepare/not_readable.sql
+	PrepareNumberDigits      = "number_digits"       // prepare/number_digits.sql
+	PreparePlainDigits       = "plain_digits"        // prepare/plain_digits.sql
+	PrepareWallClock         = "wall_clock"          // prepare/wall_clock.sql
 )
 
 // The files of replay/.
@@ -270,6 +273,7 @@ const (
 	RulesInexactText        = "inexact_text"        // rules/inexact_text.sql
 	RulesInstant            = "instant"             // rules/instant.sql
 	RulesIntervalFields     = "interval_fields"     // rules/interval_fields.sql
+	RulesNormalizedText     = "normalized_text"     // rules/normalized_text.sql
 	RulesPostingKey         = "posting_key"         // rules/posting_key.sql
 	RulesReplayed           = "replayed"            // rules/replayed.sql
 	RulesRestartOf          = "restart_of"          // rules/restart_of.sql

@@ -1,9 +1,9 @@
 -- fragment: compared_value
 -- description: One input's side (.Op) of compared column .C (a checks.Compared), qualified by alias .Alias (none
 -- description: when ""), as the value it is compared by (checks.Comparison): text as text, empty text as NULL,
--- description: with .Normalized and the column's normalize: trimmed of leading and trailing ASCII white space and/or
--- description: lower-cased; a number as the exact .C.Decimal; binary floating point, and a number or text compared
--- description: with it, as .C.Float (FLOAT or DOUBLE: the nearest value); text read as .Op.Cast (BOOLEAN,
+-- description: with .Normalized the column's normalize: applied (rules/normalized_text.sql) unless .C.Keyed (an id or
+-- description: group column normalised in place by checks.Prepare: its stored value is the normalised one); a number
+-- description: as the exact .C.Decimal; binary floating point, and a number or text compared with it, as .C.Float (FLOAT or DOUBLE: the nearest value); text read as .Op.Cast (BOOLEAN,
 -- description: DATE, TIME, UUID, INTERVAL, a DECIMAL by rules/text_decimal.sql); a timestamp as an instant — TIMESTAMP WITH TIME ZONE as it is, a
 -- description: zone-less value as wall-clock time in .Op.Zone, text naming a zone or offset as that instant and other
 -- description: text as wall-clock time in .Op.Zone — or, unless .Instant, two zone-less timestamps of one type and
@@ -14,8 +14,7 @@
 {{ $c := q .C.Name}}{{if .Alias}}{{$c = printf "%s.%s" .Alias $c}}{{end}}
 {{- $m := print .C.Method}}
 {{- if eq $m "text"}}{{$v := printf "NULLIF(CAST(%s AS VARCHAR), '')" $c}}
-  {{- if and .Normalized .C.Trim}}{{$v = printf "NULLIF(regexp_replace(%s, '^\\s+|\\s+$', '', 'g'), '')" $v}}{{end}}
-  {{- if and .Normalized .C.Casefold}}{{$v = printf "lower(%s)" $v}}{{end}}{{$v}}
+  {{- if and .Normalized (not .C.Keyed)}}{{normtext $v .C.Normalize}}{{else}}{{$v}}{{end}}
 {{- else if eq $m "number"}}{{.Cast}}({{$c}} AS {{sqltype .C.Decimal}})
 {{- else if eq $m "float"}}{{.Cast}}({{if eq .Op.Kind "text"}}NULLIF(trim(CAST({{$c}} AS VARCHAR)), ''){{else}}{{$c}}{{end}} AS {{sqltype .C.Float}})
 {{- else if eq $m "timestamp"}}
