@@ -9,12 +9,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/spec"
 )
 
 // runChecks prepares source and sink (loaded in db) with c and runs the
@@ -325,5 +328,31 @@ func TestNormalizeKeysOfAnotherTable(t *testing.T) {
 	}
 	if got := query(t, db, "SELECT x FROM other"); !slices.Equal(got, []string{" 007"}) {
 		t.Errorf("other %q", got)
+	}
+}
+
+// The whole control: the evidence keeps the statement of key_spellings for
+// re-performance, the notes say which keys were normalised and how many
+// rows each input wrote otherwise, and the run history's scope of the id
+// checks names the id's normalisation.
+func TestNormalizedKeysEvidence(t *testing.T) {
+	dir := t.TempDir()
+	src, snk := filepath.Join(dir, "source.csv"), filepath.Join(dir, "sink.csv")
+	if err := os.WriteFile(src, []byte("id,amount\nD  ,1.00\nE,2.00\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(snk, []byte("id,amount\nD,1.00\nE,2.00\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, out := reconcile(t, src, snk, spec.Spec{ID: []string{"id"}, Measures: []string{"amount"}, Normalize: map[string][]string{"id": {"trim"}}})
+	wantStatuses(t, res, map[string]string{"missing_ids": "pass 0", "unexpected_ids": "pass 0", "normalized_matches": "info 1", "normalized_collisions": "pass 0"})
+	b, err := os.ReadFile(filepath.Join(out, "queries", "_key_spellings.sql"))
+	if err != nil || !strings.Contains(string(b), "CREATE OR REPLACE TEMP TABLE key_spellings AS") {
+		t.Errorf("queries/_key_spellings.sql: %v\n%s", err, b)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool {
+		return strings.HasPrefix(n, "matched and grouped after normalising, in every check: id (id: trim); 1 source and 0 sink row(s) were written otherwise")
+	}) {
+		t.Errorf("notes %q", res.Notes)
 	}
 }

@@ -214,7 +214,8 @@ type prepared struct {
 }
 
 // prepare checks the input files read, converts the loaded tables to exact
-// types (checks.Prepare), reads the sink's uncommitted records and
+// types (checks.Prepare), reads the sink's uncommitted records (their ids
+// normalised as the sink's are) and
 // re-performs a windowed sink, and gathers the notes of each step and of
 // the inputs.
 func prepare(ctx context.Context, s *spec.Spec, set *runSetup, ss *session, logw io.Writer) (*prepared, error) {
@@ -250,6 +251,12 @@ func prepare(ctx context.Context, s *spec.Spec, set *runSetup, ss *session, logw
 		return nil, err
 	}
 	params.Uncommitted = uncommitted
+	if uncommitted {
+		// Matched with the sink's ids, so normalised as they are.
+		if err := params.NormalizeKeys(ctx, db, checks.SinkUncommittedTable); err != nil {
+			return nil, err
+		}
+	}
 	notes = append(notes, unotes...)
 	replay, rnotes, err := prepareReplay(ctx, db, s, params, set.restarts, logw)
 	if err != nil {

@@ -98,7 +98,8 @@ type ExplainRow struct {
 // windowed sink, values are the window timestamp (the sink's window_end or
 // window_start; any spelling with or without zone) then one value per
 // group column; otherwise one value per id column. Values are compared as
-// text, as the inputs wrote them.
+// text, as the inputs wrote them — an id column with normalize: as the
+// checks match it, normalised, and the value given normalised alike.
 func Explain(ctx context.Context, s *spec.Spec, values []string) (*Explanation, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -187,11 +188,12 @@ var explainSQL *queries.Set
 
 func init() {
 	f := checks.Funcs()
-	f["recordkey"] = func(alias string, key []KeyPart) (string, error) {
+	f["recordkey"] = func(alias string, key []KeyPart, normalize map[string][]string) (string, error) {
 		return explainSQL.SQL(queries.ExplainRecordKey, struct {
-			Alias string
-			Key   []KeyPart
-		}{alias, key})
+			Alias     string
+			Key       []KeyPart
+			Normalize map[string][]string
+		}{alias, key, normalize})
 	}
 	f["windowkey"] = func(alias string, key windowKey) (string, error) {
 		return explainSQL.SQL(queries.ExplainWindowKey, struct {
@@ -209,7 +211,8 @@ func explainRecord(ctx context.Context, db *duck.DB, s *spec.Spec, values []stri
 	cols, srcRows, err := db.StringsFile(ctx, explainSQL, queries.ExplainRecordRows, struct {
 		Table, Loc string
 		Key        []KeyPart
-	}{checks.SourceTable, sourceLoc, ex.Key})
+		Normalize  map[string][]string
+	}{checks.SourceTable, sourceLoc, ex.Key, s.Normalize})
 	if err != nil {
 		return err
 	}
@@ -219,7 +222,8 @@ func explainRecord(ctx context.Context, db *duck.DB, s *spec.Spec, values []stri
 	cols, sinkRows, err := db.StringsFile(ctx, explainSQL, queries.ExplainRecordRows, struct {
 		Table, Loc string
 		Key        []KeyPart
-	}{checks.SinkTable, sinkLoc, ex.Key})
+		Normalize  map[string][]string
+	}{checks.SinkTable, sinkLoc, ex.Key, s.Normalize})
 	if err != nil {
 		return err
 	}

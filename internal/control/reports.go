@@ -109,6 +109,16 @@ func writeQueries(folder *evidence.Folder, outs []*checks.Outcome, p *checks.Par
 			return err
 		}
 	}
+	if p.KeySpellingsSQL != "" {
+		// normalized_matches and normalized_collisions read table
+		// key_spellings, which holds the ids and groups as written.
+		body := "-- Run this over tables source and sink as loaded by reconcile, before their id and group columns with normalize: are\n" +
+			"-- normalised (the checks in this folder run over the normalised tables: reconcile's queries/rules/normalized_text.sql).\n" +
+			strings.TrimSpace(p.KeySpellingsSQL) + ";\n"
+		if err := folder.WriteFile(evidence.KeySpellingsFile, []byte(body)); err != nil {
+			return err
+		}
+	}
 	for _, o := range outs {
 		if o.SQL == "" {
 			continue

@@ -14,6 +14,8 @@ import "path"
 //	queries/<check>.sql           the exact SQL a check ran
 //	queries/_replay_tables.sql    the re-performance of a windowed sink
 //	queries/_id_counts.sql        table id_counts, which the id checks read (when built)
+//	queries/_key_spellings.sql    table key_spellings, the ids and groups as written where
+//	                              normalize: changed them (when an id or group is normalised)
 //	resolved/<check>.csv          with a run history: the previous run's exceptions now absent
 //	manifest.json                 Manifest, written last
 //	manifest.sig                  Ed25519 signature of manifest.json (run --sign-key)
@@ -28,6 +30,7 @@ const (
 	QueriesDir       = "queries"
 	ReplayTablesFile = QueriesDir + "/_replay_tables.sql"
 	IDCountsFile     = QueriesDir + "/_id_counts.sql"
+	KeySpellingsFile = QueriesDir + "/_key_spellings.sql"
 	ResolvedDir      = "resolved"
 )
 

@@ -21,8 +21,11 @@ type ScopeField struct {
 // comparison (nil for a windowed sink), settings the check's
 // "-- requires:" and "-- scope:" keys and tolerance its "-- tolerance:"
 // key (package checks). By setting: id, group_by, checkpoint,
-// logical_key and duplicates their columns in order (they make the key);
-// measures the
+// logical_key and duplicates their columns in order (they make the key),
+// an id or group column with normalize: with its normalisations
+// ("entry_id (normalize strip_leading_zeros trim)": every check matches
+// and groups by the normalised value); normalize_keys the id and the group
+// so; measures the
 // measures; reperform the re-performance (window, event time, aggregates,
 // columns) and the spec's time zone; watermark and emission theirs;
 // compare and normalize every compared column with its normalisations,
@@ -53,11 +56,11 @@ func CheckScope(p *Parameters, c *Comparison, settings []string, tolerance strin
 	for _, r := range settings {
 		switch r {
 		case "id":
-			add("id", strings.Join(p.ID, ", "))
+			add("id", keyText(p.ID, p.Normalize))
 		case "measures":
 			add("measures", sorted(p.Measures))
 		case "group_by":
-			add("group_by", strings.Join(p.GroupBy, ", "))
+			add("group_by", keyText(p.GroupBy, p.Normalize))
 		case "checkpoint":
 			add("checkpoint", p.Checkpoint)
 		case "logical_key":
@@ -79,6 +82,9 @@ func CheckScope(p *Parameters, c *Comparison, settings []string, tolerance strin
 			add("emission", jsonText(p.Emission))
 		case "compare", "normalize":
 			add("compared", comparedText(c))
+		case "normalize_keys":
+			add("id", keyText(p.ID, p.Normalize))
+			add("group_by", keyText(p.GroupBy, p.Normalize))
 		case "allow_empty":
 			add("allow_empty", sorted(p.AllowEmpty))
 		}
@@ -122,6 +128,20 @@ func ScopeChange(prev, cur []ScopeField) string {
 		}
 	}
 	return strings.Join(diffs, "; ")
+}
+
+// keyText lists key columns cols in order, each with its normalize: when
+// it has one ("entry_id (normalize strip_leading_zeros trim)", the
+// normalisations sorted): a key with none reads as it always did.
+func keyText(cols []string, normalize map[string][]string) string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c
+		if ns := normalize[c]; len(ns) > 0 {
+			out[i] += " (normalize " + strings.Join(slices.Sorted(slices.Values(ns)), " ") + ")"
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // comparedText lists the compared columns by name as "name (normalize …,

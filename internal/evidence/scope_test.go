@@ -6,6 +6,8 @@ import "testing"
 // what follows the data or the order of lists whose order means nothing:
 // the compared columns' types and the method they give, the order of the
 // compared columns, of the measures and of the re-performed aggregates.
+// An id with normalize: is another key (every check matches by the
+// normalised id), so its normalisation is part of the id's scope.
 func TestCheckScope(t *testing.T) {
 	params := func() *Parameters {
 		return &Parameters{ID: []string{"id"}, Measures: []string{"amount", "fee"}, AllowEmpty: []string{"sink"}, Duplicates: []string{"account", "amount"},
@@ -34,6 +36,7 @@ func TestCheckScope(t *testing.T) {
 			a := p.Reperform.Aggregates
 			a[0], a[1] = a[1], a[0]
 		},
+		"a column that is no key normalised": func(p *Parameters, _ *Comparison) { p.Normalize = map[string][]string{"note": {"trim"}} },
 		"paths and parameters": func(p *Parameters, _ *Comparison) {
 			p.Source.URI, p.Out, p.Params = "2026-11-30/source.csv", "ev/2026-11-30", map[string]string{"day": "2026-11-30"}
 		},
@@ -59,6 +62,7 @@ func TestCheckScope(t *testing.T) {
 		"a default tolerance applied": func(_ *Parameters, c *Comparison) {
 			c.Compared[1].Tolerance, c.Compared[1].ToleranceFrom = "1", "default"
 		},
+		"the id normalised": func(p *Parameters, _ *Comparison) { p.Normalize = map[string][]string{"id": {"trim"}} },
 	}
 	for name, change := range differ {
 		p, c := params(), comparison()
