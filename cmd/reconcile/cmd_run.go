@@ -52,13 +52,13 @@ func newCmdRun(f *factory) *cobra.Command {
 
 ` + inputKindsHelp() + `
 
-Ids are compared as written; measures as exact decimals; every other column
-in both inputs is compared on each matched id by its type (--compare,
---ignore). A YAML spec (--config) holds the same fields in snake case; flags
-override it.
+Ids are compared as written (or as a spec's normalize: says); measures as
+exact decimals; every other column in both inputs is compared on each
+matched id by its type (--compare, --ignore). A YAML spec (--config) holds
+the same fields in snake case; flags override it.
 
 Checks: population, null_ids, missing_ids, unexpected_ids, duplicate_ids,
-duplicate_postings (--duplicates), normalized_matches, value_mismatches,
+duplicate_postings (--duplicates), normalized_collisions, normalized_matches, value_mismatches,
 row_count_balance, sum_balance, key_checkpoint_conflicts.
 A windowed sink (reperform: in the spec) is re-performed from the source
 events instead: duplicate_keys, reperformance_mismatches, missing_keys,
