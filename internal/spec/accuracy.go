@@ -34,8 +34,9 @@ import (
 // then casefold — and a value they leave empty is NULL
 // (queries/rules/normalized_text.sql). Source: issue 31, item 4.
 const (
-	// NormalizeTrim drops leading and trailing ASCII white space (space,
-	// tab, CR, LF, FF, VT) before comparing.
+	// NormalizeTrim drops leading and trailing ASCII white space before
+	// comparing: space, tab, CR, LF and FF (RE2's \s; not VT, U+000B, nor a
+	// no-break space).
 	NormalizeTrim = "trim"
 	// NormalizeCasefold compares lower-cased text (DuckDB's lower(), the
 	// Unicode lower-case mapping).
