@@ -3,6 +3,7 @@ package checks
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,6 +38,27 @@ var keySpellingsColumns = []string{"__side", "__row"}
 // matched only after normalising with both spellings, and
 // normalized_collisions (an exception) every id or group written more
 // than one way within one input.
+
+// keysNormalized refuses a normalize: of an id or group column that the
+// plan does not normalise — a control the planner matches no keys of (no
+// id: PlanComparison plans nothing) — rather than matching and grouping by
+// the values as written while the spec says otherwise. Errors wrap
+// ErrColumn.
+func keysNormalized(c Columns, plan *Plan) error {
+	var errs []string
+	for _, col := range slices.Sorted(maps.Keys(c.Normalize)) {
+		if !isKey(c, col) {
+			continue
+		}
+		if !slices.ContainsFunc(plan.Keys, func(k KeyColumn) bool { return k.Name == col && len(k.Normalize) > 0 }) {
+			errs = append(errs, fmt.Sprintf("normalize.%s: the %s column is not matched as a key in this control (no id:), so it cannot be normalised before grouping", col, keyKind(c, col)))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%w: %s", ErrColumn, strings.Join(errs, "; "))
+	}
+	return nil
+}
 
 // keySpellings records in table key_spellings, before the keys are
 // normalised (convertKeysAndMeasures), every row whose normalised id or

@@ -304,6 +304,18 @@ func TestNormalizeKeysRefused(t *testing.T) {
 	}
 }
 
+// A normalize: of a group column in a control whose keys are not planned
+// (no id) is refused, not ignored: its groups would be those as written.
+func TestNormalizeKeysWithoutID(t *testing.T) {
+	db := newDB(t)
+	load(t, db, "source", "account VARCHAR, amount VARCHAR", []any{"A", "1"})
+	load(t, db, "sink", "account VARCHAR, amount VARCHAR", []any{"a", "1"})
+	_, _, err := checks.Prepare(context.Background(), db, checks.Columns{GroupBy: []string{"account"}, Measures: []string{"amount"}, Normalize: map[string][]string{"account": {"casefold"}}})
+	if !errors.Is(err, checks.ErrColumn) || !strings.Contains(err.Error(), "normalize.account: the group_by column is not matched as a key in this control (no id:)") {
+		t.Errorf("err = %v", err)
+	}
+}
+
 // NormalizeKeys rewrites a further table's normalised key columns as
 // Prepare did the source's and sink's (the sink's uncommitted ids), and
 // leaves a table without them alone.

@@ -146,6 +146,9 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 		return nil, nil, err
 	}
 	p.Uncompared = plan.Uncompared
+	if err := keysNormalized(c, plan); err != nil {
+		return nil, nil, err
+	}
 	zones := map[string]string{SourceTable: zoneOr(c.SourceZone), SinkTable: zoneOr(c.SinkZone)}
 	empty, err := emptyIDs(ctx, db, plan.Keys)
 	if err != nil {
