@@ -11,9 +11,9 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 )
 
-// runChecks prepares c over the loaded tables and runs the built-in checks
+// runChecksNotes prepares c over the loaded tables and runs the built-in checks
 // ids; it returns their outcomes by id and Prepare's notes.
-func runChecks(t *testing.T, db *duck.DB, c checks.Columns, ids ...string) (map[string]*checks.Outcome, string) {
+func runChecksNotes(t *testing.T, db *duck.DB, c checks.Columns, ids ...string) (map[string]*checks.Outcome, string) {
 	t.Helper()
 	ctx := context.Background()
 	p, notes, err := checks.Prepare(ctx, db, c)
@@ -61,7 +61,7 @@ func TestDuplicatePostingsWithoutID(t *testing.T) {
 	// 2, 3 and 4 hold what their rows sum to, repeats included.
 	load(t, db, "sink", "aid VARCHAR, delta VARCHAR",
 		[]any{"1", "7.00"}, []any{"2", "10"}, []any{"3", "14"}, []any{"4", "2"})
-	outs, notes := runChecks(t, db, checks.Columns{Measures: []string{"delta"}, GroupBy: []string{"aid"},
+	outs, notes := runChecksNotes(t, db, checks.Columns{Measures: []string{"delta"}, GroupBy: []string{"aid"},
 		Duplicates: []string{"aid", "tid", "delta", "mtime"}}, "sum_balance", "duplicate_postings")
 
 	sum := outs["sum_balance"]
@@ -109,7 +109,7 @@ func TestDuplicatePostingsTyped(t *testing.T) {
 	load(t, db, "sink", "id VARCHAR, delta DECIMAL(18,2), span INTERVAL",
 		[]any{"1", "10.0", "1 month"}, []any{"2", "10.00", "1 month"}, []any{"3", "10.00", "30 days"},
 		[]any{"4", "10.0", "1 month"})
-	outs, notes := runChecks(t, db, checks.Columns{ID: []string{"id"}, Ignore: []string{"delta"}, Duplicates: []string{"delta", "span"}},
+	outs, notes := runChecksNotes(t, db, checks.Columns{ID: []string{"id"}, Ignore: []string{"delta"}, Duplicates: []string{"delta", "span"}},
 		"duplicate_ids", "duplicate_postings")
 	if outs["duplicate_ids"].Exceptions != 0 {
 		t.Errorf("duplicate_ids %d: no id repeats", outs["duplicate_ids"].Exceptions)
@@ -133,7 +133,7 @@ func TestDuplicatePostingsPass(t *testing.T) {
 	db := newDB(t)
 	load(t, db, "source", "id VARCHAR, a VARCHAR, b VARCHAR", []any{"1", "x", nil}, []any{"2", "x", "y"}, []any{"3", nil, "y"})
 	load(t, db, "sink", "id VARCHAR, a VARCHAR, b VARCHAR", []any{"1", "x", nil}, []any{"2", "x", "y"}, []any{"3", nil, "y"})
-	outs, _ := runChecks(t, db, checks.Columns{ID: []string{"id"}, Duplicates: []string{"a", "b"}}, "duplicate_postings")
+	outs, _ := runChecksNotes(t, db, checks.Columns{ID: []string{"id"}, Duplicates: []string{"a", "b"}}, "duplicate_postings")
 	if o := outs["duplicate_postings"]; o.Status != checks.Pass || o.Exceptions != 0 {
 		t.Errorf("duplicate_postings %s, %d exceptions", o.Status, o.Exceptions)
 	}
