@@ -80,12 +80,9 @@ func completing(args []string) bool {
 // `run --out x --qu<TAB>` still offers --quiet; the guard stays in force
 // for every command that runs.
 func setUpCompletion(root *cobra.Command, completing bool) {
-	root.InitDefaultHelpCmd()
-	for _, c := range root.Commands() {
-		if c.Name() == "help" {
-			c.ValidArgsFunction = completeHelpTopics
-		}
-	}
+	help := newCmdHelp()
+	root.SetHelpCommand(help)
+	root.AddCommand(help) // as cobra adds it when it executes; so acceptance wraps it
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		path := strings.TrimPrefix(strings.TrimPrefix(c.CommandPath(), root.Name()), " ")
@@ -153,6 +150,30 @@ func completeArgs(path string) cobra.CompletionFunc {
 			return completionFunc(a.kinds[len(a.kinds)-1])(c, args, toComplete)
 		}
 		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// newCmdHelp is cobra's help command (its words, and what it does: the
+// help of the command its arguments name, else "Unknown help topic" and the
+// root's usage), with a RunE, as every command of reconcile has, and the
+// completion of help topics as well as commands (completeHelpTopics).
+func newCmdHelp() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Long: `Help provides help for any command in the application.
+Simply type reconcile help [path to command] for full details.`,
+		ValidArgsFunction: completeHelpTopics,
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, _, err := c.Root().Find(args)
+			if cmd == nil || err != nil {
+				c.Printf("Unknown help topic %#q\n", args)
+				return c.Root().Usage()
+			}
+			cmd.InitDefaultHelpFlag()
+			cmd.InitDefaultVersionFlag()
+			return cmd.Help()
+		},
 	}
 }
 
