@@ -58,8 +58,8 @@ matched id by its type (--compare, --ignore). A YAML spec (--config) holds
 the same fields in snake case; flags override it.
 
 Checks: population, null_ids, missing_ids, unexpected_ids, duplicate_ids,
-duplicate_postings (--duplicates), normalized_collisions, normalized_matches, value_mismatches,
-row_count_balance, sum_balance, key_checkpoint_conflicts.
+duplicate_postings (--duplicates), normalized_collisions, normalized_matches,
+value_mismatches, row_count_balance, sum_balance, key_checkpoint_conflicts.
 A windowed sink (reperform: in the spec) is re-performed from the source
 events instead: duplicate_keys, reperformance_mismatches, missing_keys,
 unexpected_keys, early_writes, superseded_emissions

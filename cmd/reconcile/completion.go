@@ -37,7 +37,7 @@ var flagCompletion = map[string]completionKind{
 	// run
 	"config": completeSpec, "source": completeInput, "sink": completeInput,
 	"source-option": completeNothing, "sink-option": completeNothing,
-	"id": completeNothing, "measure": completeNothing, "group-by": completeNothing,
+	"id": completeNothing, "measure": completeNothing, "group-by": completeNothing, "duplicates": completeNothing,
 	"checkpoint": completeNothing, "logical-key": completeNothing,
 	"compare": completeNothing, "ignore": completeNothing,
 	"out": completeDir, "name": completeNothing, "queries": completeDir,

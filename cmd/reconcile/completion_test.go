@@ -100,7 +100,7 @@ func TestCompletion(t *testing.T) {
 	values := map[string]want{
 		"run --config": spec, "run --source": input, "run --sink": input,
 		"run --source-option": nothing, "run --sink-option": nothing,
-		"run --id": nothing, "run --measure": nothing, "run --group-by": nothing, "run --checkpoint": nothing,
+		"run --id": nothing, "run --measure": nothing, "run --group-by": nothing, "run --duplicates": nothing, "run --checkpoint": nothing,
 		"run --logical-key": nothing, "run --compare": nothing, "run --ignore": nothing,
 		"run --out": folder, "run --name": nothing, "run --queries": folder, "run --format": format,
 		"run --memory-limit": nothing, "run --sign-key": file, "run --param": nothing,
