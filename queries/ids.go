@@ -249,6 +249,7 @@ const (
 const (
 	ReplayAttribution      = "attribution"       // replay/attribution.sql
 	ReplayCheckZone        = "check_zone"        // replay/check_zone.sql
+	ReplayEpisodes         = "episodes"          // replay/episodes.sql
 	ReplayExpected         = "expected"          // replay/expected.sql
 	ReplayNotInstant       = "not_instant"       // replay/not_instant.sql
 	ReplayNullEventTimes   = "null_event_times"  // replay/null_event_times.sql

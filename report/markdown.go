@@ -17,7 +17,8 @@ func (markdownWriter) Format() string { return "md" }
 func (markdownWriter) File() string   { return evidence.MarkdownFile }
 
 // Write writes report.md of v to w, section by section: the verdict and
-// run, what was compared, the population, the replay, the verdict per
+// run, what was compared, the population, the replay, the replay
+// episodes, the verdict per
 // check, the comparison with the last run, each check with its first
 // exceptions, and how to re-perform the run.
 func (markdownWriter) Write(_ context.Context, w io.Writer, v *View) error {
@@ -27,6 +28,7 @@ func (markdownWriter) Write(_ context.Context, w io.Writer, v *View) error {
 	writeCompared(&b, v)
 	writePopulation(&b, v.Population)
 	writeReplay(&b, v.Replay)
+	writeEpisodes(&b, v.Summary)
 	writeVerdicts(&b, v.Checks)
 	writeSinceLastRun(&b, v.SinceLastRun)
 	writeChecks(&b, v.Checks)

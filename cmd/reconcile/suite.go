@@ -24,6 +24,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/lock"
 	"github.com/reconcile-dev/reconcile/internal/metrics"
 	"github.com/reconcile-dev/reconcile/internal/spec"
+	"github.com/reconcile-dev/reconcile/report"
 )
 
 // nightly are the flags of `reconcile run` for unattended operation.
@@ -357,8 +358,9 @@ func plural[N int | int64](n N) string {
 // printSummary writes what a cron mail keeps: the verdict line (status,
 // control, start, run id, parameters, row and sum differences), with
 // --quiet what was resolved since the last run (resolvedLine), one line per
-// check (with --quiet only the failed ones), the replay figures, warnings,
-// and the evidence folder as an absolute path.
+// check (with --quiet only the failed ones), the replay figures, one line
+// per replay episode, warnings, and the evidence folder as an absolute
+// path.
 func printSummary(f *factory, res *evidence.Summary, out string, quiet bool) {
 	w := f.stdout
 	fmt.Fprintln(w, verdictLine(res))
@@ -381,6 +383,9 @@ func printSummary(f *factory, res *evidence.Summary, out string, quiet bool) {
 	}
 	if r := res.Replay; r != nil {
 		fmt.Fprintf(w, "replay: %.4f sink rows per window key; %d restart(s); unexplained findings: %d\n", r.SinkRowsPerKey, len(r.Restarts), sumValues(r.Unexplained))
+	}
+	for _, l := range report.EpisodeLines(res) {
+		fmt.Fprintf(w, "replay: %s\n", l)
 	}
 	for _, in := range res.Inputs {
 		if line := skippedLine(in); line != "" {

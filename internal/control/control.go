@@ -206,11 +206,13 @@ func setUp(ctx context.Context, s *spec.Spec, opt Options, logw io.Writer) (*run
 }
 
 // prepared is a loaded session made ready for the checks: their
-// parameters, the notes for the evidence, and the re-performance.
+// parameters, the notes for the evidence, the re-performance, and the
+// statements that made table restarts for a sink of records.
 type prepared struct {
-	params *checks.Params
-	notes  []string
-	replay *replayRun
+	params   *checks.Params
+	notes    []string
+	replay   *replayRun
+	restarts []string
 }
 
 // prepare checks the input files read, converts the loaded tables to exact
@@ -263,6 +265,10 @@ func prepare(ctx context.Context, s *spec.Spec, set *runSetup, ss *session, logw
 		return nil, inPlaceError(inputs[0], err)
 	}
 	notes = append(notes, rnotes...)
+	restartsSQL, err := recordRestarts(ctx, db, s, set.restarts)
+	if err != nil {
+		return nil, err
+	}
 	notes = append(notes, inputNotes...)
 	if n := snapshotNote(inputs, ss.readAt); n != "" {
 		notes = append(notes, n)
@@ -271,7 +277,7 @@ func prepare(ctx context.Context, s *spec.Spec, set *runSetup, ss *session, logw
 		notes = append(notes, in.Notes...)
 	}
 	fmt.Fprintf(logw, "prepared exact types in %s\n", time.Since(t0).Round(time.Millisecond))
-	return &prepared{params: params, notes: notes, replay: replay}, nil
+	return &prepared{params: params, notes: notes, replay: replay, restarts: restartsSQL}, nil
 }
 
 // countRefused updates each input that lists bad records (bad_records:
@@ -328,6 +334,10 @@ func conclude(ctx context.Context, s *spec.Spec, set *runSetup, ss *session, pre
 	if err != nil {
 		return nil, "", err
 	}
+	episodes, err := episodesOf(ctx, db, s, set.restarts, prep, folder)
+	if err != nil {
+		return nil, "", err
+	}
 	// The last statement over the inputs has run: each file must still be
 	// the one hashed before it was read (an input read in place is read by
 	// every statement).
@@ -352,8 +362,10 @@ func conclude(ctx context.Context, s *spec.Spec, set *runSetup, ss *session, pre
 		Totals:        totalsOf(totals),
 		Notes:         prep.notes,
 		Replay:        replayOf(replaySummary),
+		Episodes:      episodes,
 		Comparison:    comparisonOf(prep.params),
 	}
+	res.Notes = append(res.Notes, restartsNotes(s, set.restarts, episodes)...)
 	for _, in := range inputs {
 		res.Inputs = append(res.Inputs, inputOf(in))
 	}

@@ -44,12 +44,30 @@ type replayRun struct {
 }
 
 // readRestarts reads the spec's restarts: file(s), before any input is
-// loaded (nil when none is given).
+// loaded (nil when none is given): for a windowed sink, or for a sink of
+// records with a checkpoint column, whose duplicate copies the restarts
+// explain.
 func readRestarts(s *spec.Spec) (*restarts.Restarts, error) {
-	if s.Restarts == "" || s.Reperform == nil {
+	if s.Restarts == "" || s.Reperform == nil && s.Checkpoint == "" {
 		return nil, nil
 	}
 	return restarts.ReadRestarts(s.Restarts, s.Zone())
+}
+
+// recordRestarts creates table restarts for a sink of records with a
+// checkpoint column (empty without restarts:), which the replay episodes
+// and explain attribute duplicate copies by, and returns its statements;
+// nothing for a windowed sink (prepareReplay does it) or a sink without
+// checkpoints.
+func recordRestarts(ctx context.Context, db *duck.DB, s *spec.Spec, rs *restarts.Restarts) ([]string, error) {
+	if s.Reperform != nil || s.Checkpoint == "" {
+		return nil, nil
+	}
+	stmts, err := checks.LoadRestarts(ctx, db, rs)
+	if err != nil {
+		return nil, fmt.Errorf("restarts: %w", err)
+	}
+	return stmts, nil
 }
 
 // prepareReplay re-performs the windowed sink (tables replay_events,

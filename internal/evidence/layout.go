@@ -13,6 +13,7 @@ import "path"
 //	exceptions/<check>.csv        every exception row of a check that ran
 //	queries/<check>.sql           the exact SQL a check ran
 //	queries/_replay_tables.sql    the re-performance of a windowed sink
+//	queries/_replay_episodes.sql  the replay episodes (with a checkpoint column)
 //	queries/_id_counts.sql        table id_counts, which the id checks read (when built)
 //	queries/_key_spellings.sql    table key_spellings, the ids and groups as written where
 //	                              normalize: changed them (when an id or group is normalised)
@@ -29,9 +30,11 @@ const (
 	ExceptionsDir    = "exceptions"
 	QueriesDir       = "queries"
 	ReplayTablesFile = QueriesDir + "/_replay_tables.sql"
-	IDCountsFile     = QueriesDir + "/_id_counts.sql"
-	KeySpellingsFile = QueriesDir + "/_key_spellings.sql"
-	ResolvedDir      = "resolved"
+	// ReplayEpisodesFile holds the statements of Summary.Episodes.
+	ReplayEpisodesFile = QueriesDir + "/_replay_episodes.sql"
+	IDCountsFile       = QueriesDir + "/_id_counts.sql"
+	KeySpellingsFile   = QueriesDir + "/_key_spellings.sql"
+	ResolvedDir        = "resolved"
 )
 
 // ResolvedFileOf is the path of the resolved keys of check:

@@ -54,6 +54,10 @@ type Summary struct {
 	// Replay is the re-performance of a windowed sink; nil unless the spec
 	// has reperform:.
 	Replay *Replay `json:"replay,omitempty"`
+	// Episodes are the replay episodes of the sink (see Episode), in
+	// restart order, those no restart explains last; absent when no key was
+	// written more than once or the spec names no checkpoint column.
+	Episodes []Episode `json:"replay_episodes,omitempty"`
 	// Comparison lists the columns compared on every matched id and the
 	// columns of either input left uncompared; nil for a windowed sink.
 	Comparison *Comparison `json:"comparison,omitempty"`
@@ -571,6 +575,45 @@ type Restart struct {
 	Findings map[string]int64 `json:"findings"`
 	// Keys counts the distinct windows and groups among them.
 	Keys int64 `json:"keys"`
+}
+
+// Episode is one replay episode: the keys of the sink written again under
+// one pair of checkpoint ids, attributed to the restart that rewound the
+// earlier write (package checks, queries/replay/episodes.sql). A key's
+// copies are ordered by checkpoint epoch, then input order; each copy after
+// the first is a write again, across the pair (the copy before it, this
+// copy).
+type Episode struct {
+	// Restart is the label of the restart that explains the episode
+	// ("restart 1 at 2026-11-27T03:14:00Z from checkpoint 150"), RestartNo
+	// its number and RestartTime its time (UTC); absent when no restart
+	// does (or none was given: restarts:).
+	Restart     string     `json:"restart,omitempty"`
+	RestartNo   int        `json:"restart_no,omitempty"`
+	RestartTime *time.Time `json:"restart_time,omitempty"`
+	// FromCheckpoint and ToCheckpoint are the checkpoint ids of the
+	// earlier write and of the write again, as the sink wrote them ("NULL"
+	// for a row without one).
+	FromCheckpoint string `json:"from_checkpoint"`
+	ToCheckpoint   string `json:"to_checkpoint"`
+	// Unit is what a key is: "entries" (record ids) or "windows" (windows
+	// and groups).
+	Unit string `json:"unit"`
+	// Keys counts the keys written again; Copies the rows written again
+	// (more than Keys when a key was written three times or more).
+	Keys   int64 `json:"keys"`
+	Copies int64 `json:"copies"`
+	// Amounts are, per measure (records) or aggregate (windows), the exact
+	// sum of the rows written again as decimal text: what was posted
+	// twice. Absent without measures.
+	Amounts []EpisodeAmount `json:"amounts,omitempty"`
+}
+
+// EpisodeAmount is the exact sum of one measure or aggregate over an
+// episode's rows written again.
+type EpisodeAmount struct {
+	Column string `json:"column"`
+	Amount string `json:"amount"`
 }
 
 // Encode writes s as summary.json: indented by two spaces, HTML characters

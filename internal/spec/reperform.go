@@ -292,10 +292,15 @@ func (s *Spec) validateReplay() []string {
 		for _, k := range []struct {
 			key string
 			set bool
-		}{{"watermark", s.Watermark != ""}, {"emission", s.Emission != nil}, {"restarts", s.Restarts != ""}} {
+		}{{"watermark", s.Watermark != ""}, {"emission", s.Emission != nil}} {
 			if k.set {
 				errs = append(errs, k.key+" is only meaningful with reperform: (a windowed sink)")
 			}
+		}
+		// A record-level sink's duplicate copies are attributed to
+		// restarts by their checkpoint ids: restarts: needs them.
+		if s.Restarts != "" && s.Checkpoint == "" {
+			errs = append(errs, "restarts is only meaningful with checkpoint: (the sink column of each write's checkpoint id, by which duplicate copies are attributed to restarts) or reperform: (a windowed sink)")
 		}
 		return errs
 	}

@@ -80,6 +80,7 @@ func TestReperformInvalid(t *testing.T) {
 		{"slide above size", strings.Replace(windowed, "slide: 5m", "slide: 20m", 1), "slide must be positive and at most the size"},
 		{"id and reperform", windowed + "id: [x]\n", "id and reperform exclude each other"},
 		{"watermark without reperform", "source: a.csv\nsink: b.csv\nid: x\nout: o\nwatermark: w\n", "watermark is only meaningful with reperform"},
+		{"restarts without checkpoint", "source: a.csv\nsink: b.csv\nid: x\nout: o\nrestarts: r.csv\n", "restarts is only meaningful with checkpoint: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,5 +92,17 @@ func TestReperformInvalid(t *testing.T) {
 				t.Errorf("err %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// A record-level control with a checkpoint column takes restarts: (issue
+// 34): its duplicate copies are attributed to restarts by checkpoint id.
+func TestRestartsWithCheckpoint(t *testing.T) {
+	s, err := Parse([]byte("source: a.csv\nsink: b.csv\nid: x\nout: o\ncheckpoint: cp\nrestarts: r.csv\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(); err != nil {
+		t.Errorf("restarts: with checkpoint: refused: %v", err)
 	}
 }

@@ -107,7 +107,7 @@ func TestValidateIsDeterministic(t *testing.T) {
 			want: "spec: invalid: id: column id named twice; measures: empty column name; measures: column amount named twice; " +
 				"group_by: column account named twice; logical_key: empty column name; logical_key: column key named twice; " +
 				"watermark is only meaningful with reperform: (a windowed sink); emission is only meaningful with reperform: (a windowed sink); " +
-				"restarts is only meaningful with reperform: (a windowed sink)",
+				"restarts is only meaningful with checkpoint: (the sink column of each write's checkpoint id, by which duplicate copies are attributed to restarts) or reperform: (a windowed sink)",
 		},
 		{
 			name: "windowed spec with record-level keys",
