@@ -105,7 +105,9 @@ const (
 
 // The files of explain/.
 const (
+	ExplainFindings         = "findings"           // explain/findings.sql
 	ExplainRecordKey        = "record_key"         // explain/record_key.sql
+	ExplainRecordRestart    = "record_restart"     // explain/record_restart.sql
 	ExplainRecordRows       = "record_rows"        // explain/record_rows.sql
 	ExplainWindowBounds     = "window_bounds"      // explain/window_bounds.sql
 	ExplainWindowExpected   = "window_expected"    // explain/window_expected.sql

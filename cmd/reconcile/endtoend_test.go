@@ -120,8 +120,8 @@ var update = flag.Bool("update", false, "rewrite the want/ folders of testdata/e
 // compared as the main command's are.
 //
 // Normalised means: the run's id, times, user, host and tool and DuckDB
-// versions are dropped from summary.json; on stdout the verdict line's
-// start and run id read $STARTED and $RUN_ID, and verify's versions
+// versions are dropped from summary.json; on stdout and stderr the verdict
+// line's start and a run id read $STARTED and $RUN_ID, and verify's versions
 // $TOOL_VERSION and $DUCKDB_VERSION; the evidence folder's path reads
 // $OUT, the repository's path $REPO, and each placeholder's value $NAME
 // (so ${PG_SCHEMA} in a spec reads $PG_SCHEMA in want/); keys are sorted.
@@ -453,7 +453,7 @@ func (c *endToEndCase) runOne(args []string, out, prefix string, got map[string]
 		}
 	}
 	if len(said) > 0 {
-		got[prefix+"stderr"] = c.normal(strings.Join(said, ""), out)
+		got[prefix+"stderr"] = c.normalRun(strings.Join(said, ""), out) // an error may name a run by its id
 	}
 	if !all {
 		return

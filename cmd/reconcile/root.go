@@ -23,6 +23,7 @@ const (
 	exitFailed  = exitCode(fault.Failed)  // at least one check found exceptions; evidence written
 	exitUsage   = exitCode(fault.Usage)   // bad flag, spec, column or location
 	exitRuntime = exitCode(fault.Runtime) // an input could not be read, a query failed, cancelled
+	exitStale   = exitCode(fault.Stale)   // explain --evidence: an input changed since the run
 )
 
 const exitCodesHelp = `Exit codes of reconcile:
@@ -48,6 +49,11 @@ const exitCodesHelp = `Exit codes of reconcile:
      run read it), a value is not what its column needs, a query failed,
      an --out that cannot be written, or the run was cancelled; no
      evidence folder is left
+  4  explain --evidence: an input is no longer what the run read (a
+     file's SHA-256 or size changed, a file is gone or new, another number
+     of rows); the message names the input, the file and both
+     fingerprints, and nothing is explained (--allow-changed-inputs
+     explains from the inputs as they are now, with a warning)
 
 Nothing else exits 0: a run that could not reach a verdict never passes.
 A suite exits with the worst code of its controls (3 before 2 before 1).

@@ -8,16 +8,17 @@ import (
 
 	"github.com/reconcile-dev/reconcile/checks"
 	"github.com/reconcile-dev/reconcile/internal/duck"
+	"github.com/reconcile-dev/reconcile/internal/evidence"
 	"github.com/reconcile-dev/reconcile/internal/fault"
-	"github.com/reconcile-dev/reconcile/internal/load"
 	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
-// ErrNoKey is returned by Explain when no source or sink row has the key
-// (a usage error: the key was probably mistyped).
+// ErrNoKey is what `reconcile explain` returns (wrapped, naming the keys)
+// when no source or sink row has a key asked for (a usage error: the key
+// was probably mistyped); Explain itself marks such a key Found false.
 var ErrNoKey = fault.Usage.New("explain: no row has this key")
 
 // Explanation is everything reconcile knows about one key: a record id, or
@@ -28,6 +29,9 @@ type Explanation struct {
 	Kind string `json:"kind"`
 	// Key pairs the key columns with the values asked for.
 	Key []KeyPart `json:"key"`
+	// Checkpoint is the sink's checkpoint column (spec checkpoint:), ""
+	// when the spec names none.
+	Checkpoint string `json:"checkpoint_column,omitempty"`
 	// TimeZone is the zone zone-less timestamps were read in.
 	TimeZone string `json:"time_zone,omitempty"`
 	// Window is the window of the key, start inclusive, end exclusive,
@@ -39,6 +43,9 @@ type Explanation struct {
 	// SinkSum is the sum of the compared sink rows per aggregate — what a
 	// dashboard summing the rows shows (window kind only).
 	SinkSum []Value `json:"sink_sum,omitempty"`
+	// Found is false when no row of either input has the key (then the
+	// verdict says so and every list is empty).
+	Found bool `json:"found"`
 	// Verdict is one sentence on the key.
 	Verdict string `json:"verdict"`
 	// Restart is the restart that explains the key's finding ("" if none).
@@ -46,8 +53,17 @@ type Explanation struct {
 	// Sink and Source are every row of the key, in input order.
 	Sink   []ExplainRow `json:"sink_rows"`
 	Source []ExplainRow `json:"source_rows"`
+	// Findings are the exception rows of every check that carry the key,
+	// in run order of the checks (see Finding); empty when no check found
+	// anything on it.
+	Findings []Finding `json:"findings"`
 	// Restarts are all restarts known.
 	Restarts []restarts.Restart `json:"restarts,omitempty"`
+	// Warnings say why the rows shown may not be those a run read (inputs
+	// changed since, explained all the same: ExplainOptions.AllowChanged)
+	// or what could not be compared with the run (a database input's rows
+	// are compared by their count only).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // KeyPart is one key column and its value.
@@ -93,23 +109,39 @@ type ExplainRow struct {
 	NearestRestart string `json:"nearest_restart,omitempty"`
 }
 
-// Explain loads the inputs of s (as `reconcile run` does, without writing
-// evidence) and returns every source and sink row of one key. For a
-// windowed sink, values are the window timestamp (the sink's window_end or
-// window_start; any spelling with or without zone) then one value per
-// group column; otherwise one value per id column. Values are compared as
-// text, as the inputs wrote them — an id column with normalize: as the
-// checks match it, normalised, and the value given normalised alike.
-func Explain(ctx context.Context, s *spec.Spec, values []string) (*Explanation, error) {
+// ExplainOptions tune Explain.
+type ExplainOptions struct {
+	// Recorded, when set, are the inputs as a run's evidence records them
+	// (summary.json inputs, source then sink): each input is fingerprinted
+	// again before anything is explained, and one that is no longer what
+	// the run read is refused with ErrInputChanged (see compareRecorded).
+	Recorded []*evidence.Input
+	// RunID names the run Recorded comes from, in messages.
+	RunID string
+	// AllowChanged explains from changed inputs all the same: the
+	// differences are returned in every Explanation's Warnings instead of
+	// an error.
+	AllowChanged bool
+}
+
+// Explain loads the inputs of s and runs its checks (as `reconcile run`
+// does, without writing evidence), then returns, for each key of keys in
+// order, every source and sink row of the key and every exception row of
+// every check that carries it (Explanation.Findings). For a windowed sink,
+// a key is the window timestamp (the sink's window_end or window_start;
+// any spelling with or without zone) then one value per group column;
+// otherwise one value per id column. Values are compared as text, as the
+// inputs wrote them — an id column with normalize: as the checks match it,
+// normalised, and the value given normalised alike.
+//
+// A key no row has gets an Explanation with Found false and a verdict
+// saying so; it is no error (the caller decides: `reconcile explain` exits
+// 2, ErrNoKey). Errors: spec.ErrInvalid (a key of the wrong arity, a
+// window timestamp that is not one), ErrInputChanged (opt.Recorded), the
+// loads' and the checks' errors.
+func Explain(ctx context.Context, s *spec.Spec, keys [][]string, opt ExplainOptions) ([]*Explanation, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
-	}
-	var rs *restarts.Restarts
-	if s.Restarts != "" {
-		var err error
-		if rs, err = restarts.ReadRestarts(s.Restarts, s.Zone()); err != nil {
-			return nil, err
-		}
 	}
 	want := len(s.ID)
 	what := "the id column(s) " + strings.Join(s.ID, ", ")
@@ -117,8 +149,18 @@ func Explain(ctx context.Context, s *spec.Spec, values []string) (*Explanation, 
 		want = 1 + len(r.GroupBy)
 		what = "the window timestamp then the group column(s) " + strings.Join(r.GroupBy, ", ")
 	}
-	if len(values) != want {
-		return nil, fmt.Errorf("%w: --key has %d value(s); this spec's key needs %d: %s", spec.ErrInvalid, len(values), want, what)
+	for _, values := range keys {
+		if len(values) != want {
+			return nil, fmt.Errorf("%w: key %s has %d value(s); this spec's key needs %d: %s", spec.ErrInvalid, strings.Join(values, ","), len(values), want, what)
+		}
+	}
+	all, err := checks.Load(queries.FS)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := readRestarts(s)
+	if err != nil {
+		return nil, err
 	}
 	ins, err := openInputs(s, nil)
 	if err != nil {
@@ -127,6 +169,12 @@ func Explain(ctx context.Context, s *spec.Spec, values []string) (*Explanation, 
 	defer ins.Close()
 	if err := checkColumns(ctx, s, ins); err != nil {
 		return nil, err
+	}
+	var warnings []string
+	if opt.Recorded != nil { // before any row is read
+		if warnings, err = refingerprint(ctx, s, opt); err != nil {
+			return nil, err
+		}
 	}
 	budget, err := memory.Machine("/")
 	if err != nil {
@@ -137,40 +185,78 @@ func Explain(ctx context.Context, s *spec.Spec, values []string) (*Explanation, 
 		return nil, err
 	}
 	defer ss.Close()
-	db := ss.db
-	cols := columnsOf(s)
-	cols.SourceLocation, cols.SinkLocation = ss.inputs[0].LocationForm, ss.inputs[1].LocationForm
-	cols.SourceProvenance, cols.SinkProvenance = ss.inputs[0].Provenance, ss.inputs[1].Provenance
-	cols.SourceDecimalSeparator, cols.SinkDecimalSeparator = ss.inputs[0].Formats.DecimalSeparator, ss.inputs[1].Formats.DecimalSeparator
-	// An input that lists bad records (bad_records: report) has them
-	// added by the preparation too.
-	if cols.BadRecords, err = load.BadRecords(ctx, db, ss.inputs); err != nil {
-		return nil, err
-	}
-	params, _, err := checks.Prepare(ctx, db, cols)
+	set := &runSetup{checks: all, restarts: rs, ins: ins}
+	prep, err := prepare(ctx, s, set, ss, io.Discard)
 	if err != nil {
 		return nil, err
 	}
-	ex := &Explanation{Kind: "record"}
+	// After prepare: an input listing its bad records counts them out of
+	// its rows there, as the run recorded them.
+	if opt.Recorded != nil {
+		more, err := compareLoaded(ss.inputs, opt)
+		if err != nil {
+			return nil, err
+		}
+		warnings = append(warnings, more...)
+	}
+	outcomes, err := checks.Run(ctx, ss.db, all, prep.params, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Explanation
+	for _, values := range keys {
+		ex, err := explainKey(ctx, ss, s, prep.params, rs, outcomes, values)
+		if err != nil {
+			return nil, err
+		}
+		ex.Warnings = warnings
+		out = append(out, ex)
+	}
+	return out, nil
+}
+
+// explainKey explains one key in a session whose checks ran (outcomes).
+func explainKey(ctx context.Context, ss *session, s *spec.Spec, params *checks.Params, rs *restarts.Restarts, outcomes []*checks.Outcome, values []string) (*Explanation, error) {
+	db := ss.db
+	ex := &Explanation{Kind: "record", Findings: []Finding{}}
 	if rs != nil {
 		ex.Restarts = rs.Restarts
 	}
+	var err error
 	if s.Reperform == nil {
-		err = explainRecord(ctx, db, s, values, ex, ss.inputs[0].LocationForm, ss.inputs[1].LocationForm)
+		err = explainRecord(ctx, db, s, rs, values, ex, ss.inputs[0].LocationForm, ss.inputs[1].LocationForm)
 	} else {
-		if _, _, err = prepareReplay(ctx, db, s, params, rs, nil); err != nil {
-			return nil, err
-		}
-		params.Replay.SinkLocation = ss.inputs[1].LocationForm
 		err = explainWindow(ctx, db, params.Replay, values, ex, ss.inputs[0].LocationForm)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if len(ex.Sink) == 0 && len(ex.Source) == 0 && ex.Expected == nil {
-		return nil, fmt.Errorf("%w: %s", ErrNoKey, keyText(ex.Key))
+	ex.Found = len(ex.Sink) > 0 || len(ex.Source) > 0 || ex.Expected != nil
+	if !ex.Found {
+		ex.Verdict = "not found: no row of the source or the sink has this key"
+		ex.Window, ex.Expected, ex.SinkSum, ex.Restart = nil, nil, nil, ""
+		ex.Sink, ex.Source = []ExplainRow{}, []ExplainRow{}
+		return ex, nil
+	}
+	if err := explainFindings(ctx, db, s, outcomes, ex); err != nil {
+		return nil, err
+	}
+	if ex.Kind == "record" {
+		ex.Verdict += findingsVerdict(ex)
 	}
 	return ex, nil
+}
+
+// NotFound returns the keys of exs that no row has, as text
+// ("entry_id=E9", …), for ErrNoKey.
+func NotFound(exs []*Explanation) []string {
+	var out []string
+	for _, ex := range exs {
+		if !ex.Found {
+			out = append(out, keyText(ex.Key))
+		}
+	}
+	return out
 }
 
 func keyText(k []KeyPart) string {
@@ -204,32 +290,63 @@ func init() {
 	explainSQL = queries.MustSet("explain", f)
 }
 
-func explainRecord(ctx context.Context, db *duck.DB, s *spec.Spec, values []string, ex *Explanation, sourceLoc, sinkLoc string) error {
+// recordRows is what explain/record_rows.sql renders.
+type recordRows struct {
+	Table, Loc string
+	Key        []KeyPart
+	// Normalize is the spec's normalize: (an id column with it is matched
+	// normalised).
+	Normalize map[string][]string
+	// Restarts and Checkpoint: the sink's rows get their nearest restart
+	// by checkpoint (a control with checkpoint: and restarts:).
+	Restarts   bool
+	Checkpoint string
+}
+
+// explainRecord explains one record id: its source and sink rows, the
+// verdict by their numbers, and with restarts: (rs) each sink row's nearest
+// restart by checkpoint and the restart that explains an id written more
+// than once.
+func explainRecord(ctx context.Context, db *duck.DB, s *spec.Spec, rs *restarts.Restarts, values []string, ex *Explanation, sourceLoc, sinkLoc string) error {
+	ex.Checkpoint = s.Checkpoint
 	for i, c := range s.ID {
 		ex.Key = append(ex.Key, KeyPart{c, values[i]})
 	}
-	cols, srcRows, err := db.StringsFile(ctx, explainSQL, queries.ExplainRecordRows, struct {
-		Table, Loc string
-		Key        []KeyPart
-		Normalize  map[string][]string
-	}{checks.SourceTable, sourceLoc, ex.Key, s.Normalize})
+	cols, srcRows, err := db.StringsFile(ctx, explainSQL, queries.ExplainRecordRows, recordRows{Table: checks.SourceTable, Loc: sourceLoc, Key: ex.Key, Normalize: s.Normalize})
 	if err != nil {
 		return err
 	}
 	for _, r := range srcRows {
 		ex.Source = append(ex.Source, plainRow(cols, r, ""))
 	}
-	cols, sinkRows, err := db.StringsFile(ctx, explainSQL, queries.ExplainRecordRows, struct {
-		Table, Loc string
-		Key        []KeyPart
-		Normalize  map[string][]string
-	}{checks.SinkTable, sinkLoc, ex.Key, s.Normalize})
+	withRestarts := rs != nil && s.Checkpoint != ""
+	cols, sinkRows, err := db.StringsFile(ctx, explainSQL, queries.ExplainRecordRows,
+		recordRows{Table: checks.SinkTable, Loc: sinkLoc, Key: ex.Key, Normalize: s.Normalize, Restarts: withRestarts, Checkpoint: s.Checkpoint})
 	if err != nil {
 		return err
 	}
-	// No nearest restart: restarts: needs reperform: (a windowed sink).
 	for _, r := range sinkRows {
-		ex.Sink = append(ex.Sink, plainRow(cols, r, s.Checkpoint))
+		x := plainRow(cols, r, s.Checkpoint)
+		var epoch, nearest, relation string
+		for i, c := range cols {
+			switch c {
+			case "__epoch":
+				epoch = deref(r[i])
+			case "__nearest_restart":
+				nearest = deref(r[i])
+			case "__nearest_relation":
+				relation = deref(r[i])
+			}
+		}
+		x.NearestRestart = nearestByEpoch(nearest, relation, epoch)
+		ex.Sink = append(ex.Sink, x)
+	}
+	if withRestarts {
+		_, v, err := db.StringsFile(ctx, explainSQL, queries.ExplainRecordRestart, recordRows{Key: ex.Key, Checkpoint: s.Checkpoint})
+		if err != nil {
+			return err
+		}
+		ex.Restart = deref(v[0][0])
 	}
 	ex.Verdict = fmt.Sprintf("%d source row(s), %d sink row(s)", len(ex.Source), len(ex.Sink))
 	switch {

@@ -37,6 +37,10 @@ const (
 	// needs, a query failed, the engine ran out of memory, the run was
 	// cancelled (exit 3). The class of every error not marked otherwise.
 	Runtime Class = 3
+	// Stale: an input is no longer what a run's evidence says it read
+	// (explain --evidence), so what would be shown is not what the run
+	// saw; nothing was explained (exit 4).
+	Stale Class = 4
 )
 
 // String names the class: "ok", "failed", "usage" or "runtime".
@@ -50,6 +54,8 @@ func (c Class) String() string {
 		return "usage"
 	case Runtime:
 		return "runtime"
+	case Stale:
+		return "stale"
 	}
 	return "class " + strconv.Itoa(int(c))
 }
@@ -75,15 +81,15 @@ func (c Class) Mark(err error) error {
 }
 
 // Of returns the class of err: OK for nil; otherwise the first of Failed,
-// Usage and Runtime that errors.Is finds anywhere in err's chain (joined
-// errors included); Runtime when err belongs to none. The order settles a
+// Stale, Usage and Runtime that errors.Is finds anywhere in err's chain
+// (joined errors included); Runtime when err belongs to none. The order settles a
 // chain holding two classes: a usage sentinel that wraps an I/O error (a
 // restarts file that cannot be read) is a usage error.
 func Of(err error) Class {
 	if err == nil {
 		return OK
 	}
-	for _, c := range []Class{Failed, Usage, Runtime} {
+	for _, c := range []Class{Failed, Stale, Usage, Runtime} {
 		if errors.Is(err, c) {
 			return c
 		}

@@ -14,6 +14,7 @@ var (
 	errUsage   = fault.Usage.New("pkg: bad spec")
 	errFailed  = fault.Failed.New("pkg: exceptions found")
 	errRuntime = fault.Runtime.New("pkg: out of memory")
+	errStale   = fault.Stale.New("pkg: input changed since the run")
 	errPlain   = errors.New("pkg: plain")
 )
 
@@ -42,6 +43,8 @@ func TestOf(t *testing.T) {
 		{"joined plain and usage", errors.Join(errPlain, errUsage), fault.Usage},
 		{"failed before usage", errors.Join(errUsage, errFailed), fault.Failed},
 		{"usage before runtime", fmt.Errorf("%w: %w", errRuntime, errUsage), fault.Usage},
+		{"stale sentinel wrapped", fmt.Errorf("explain: %w", errStale), fault.Stale},
+		{"stale before usage", errors.Join(errUsage, errStale), fault.Stale},
 		{"%v breaks the chain", fmt.Errorf("a: %v", errUsage), fault.Runtime},
 	}
 	for _, tt := range tests {
@@ -87,12 +90,12 @@ func TestSentinelAndMark(t *testing.T) {
 }
 
 func TestClassValues(t *testing.T) {
-	for want, c := range []fault.Class{fault.OK, fault.Failed, fault.Usage, fault.Runtime} {
+	for want, c := range []fault.Class{fault.OK, fault.Failed, fault.Usage, fault.Runtime, fault.Stale} {
 		if int(c) != want {
 			t.Errorf("%v = %d, want exit code %d", c, int(c), want)
 		}
 	}
-	if fault.Usage.String() != "usage" || fault.Class(9).String() != "class 9" {
-		t.Errorf("String: %q %q", fault.Usage.String(), fault.Class(9).String())
+	if fault.Usage.String() != "usage" || fault.Stale.String() != "stale" || fault.Class(9).String() != "class 9" {
+		t.Errorf("String: %q %q %q", fault.Usage.String(), fault.Stale.String(), fault.Class(9).String())
 	}
 }

@@ -11,7 +11,7 @@
 -- returns: __nearest_restart, __nearest_relation, __loc
 SELECT t.* EXCLUDE (__row), k.__checkpoint AS __checkpoint, k.__epoch AS __epoch, strftime(k.__watermark, '%Y-%m-%dT%H:%M:%S.%gZ') AS __watermark,
        k.__emission AS __emission, k.__compared AS __compared, n.restart AS __nearest_restart, n.relation AS __nearest_relation,
-       t.__file || {{locsep .SinkLoc}} || t.__line AS __loc
+       {{loc "t" .SinkLoc}} AS __loc
 FROM replay_sink AS k JOIN sink AS t ON t.__row = k.__row
 LEFT JOIN LATERAL (
     SELECT r.restart, CASE WHEN k.__epoch <= r.restored_checkpoint THEN 'covered' WHEN k.__epoch = r.open_epoch THEN 'open'

@@ -10,7 +10,7 @@ SELECT t.* EXCLUDE (__row), strftime(v.__event_time, '%Y-%m-%dT%H:%M:%S.%gZ') AS
        (SELECT string_agg('[' || strftime(a.__window_start, '%Y-%m-%dT%H:%M:%SZ') || ', ' || strftime(a.__window_end, '%Y-%m-%dT%H:%M:%SZ') || ')', ' ' ORDER BY a.__window_start)
           FROM replay_events AS a WHERE a.__row = v.__row) AS __windows,
        n.restart AS __nearest_restart, n.micros AS __nearest_micros, coalesce(n.replayed, FALSE) AS __nearest_replayed,
-       t.__file || {{locsep .SourceLocation}} || t.__line AS __loc
+       {{loc "t" .SourceLocation}} AS __loc
 FROM replay_events AS v JOIN source AS t ON t.__row = v.__row
 LEFT JOIN LATERAL (
     SELECT r.restart, epoch_us(r.restart_time) - epoch_us(v.__event_time) AS micros, {{replayed "r" "v.__event_time"}} AS replayed
