@@ -106,6 +106,7 @@ func TestCompletion(t *testing.T) {
 		"run --memory-limit": nothing, "run --sign-key": file, "run --param": nothing,
 		"run --history": file, "run --metrics": file,
 		"explain --config": spec, "explain --key": nothing, "explain --param": nothing,
+		"explain --keys-from": file, "explain --evidence": folder,
 		"history --history": file, "history --control": nothing,
 		"verify --public-key":        file,
 		"sample load-postgres --url": nothing, "sample load-postgres --table": nothing, "sample load-postgres --csv": file,
