@@ -197,6 +197,8 @@ func percentOf(p string) string {
 const (
 	RoleSource = "source"
 	RoleSink   = "sink"
+	// RoleOpening is a roll-forward's third input (opening:).
+	RoleOpening = "opening"
 )
 
 // validateAccuracy checks compare, ignore, normalize, tolerance,
@@ -283,8 +285,14 @@ func (s *Spec) validateAccuracy() []string {
 	}
 	seen := map[string]bool{}
 	for _, side := range s.AllowEmpty {
-		if side != RoleSource && side != RoleSink {
-			errs = append(errs, fmt.Sprintf("allow_empty: %q: want source and/or sink", side))
+		if side == RoleOpening && s.Opening == nil {
+			errs = append(errs, "allow_empty: opening: the spec has no opening:")
+		} else if side != RoleSource && side != RoleSink && side != RoleOpening {
+			want := "source and/or sink"
+			if s.Opening != nil {
+				want = "source, sink and/or opening"
+			}
+			errs = append(errs, fmt.Sprintf("allow_empty: %q: want %s", side, want))
 		} else if seen[side] {
 			errs = append(errs, "allow_empty: "+side+" named twice")
 		}

@@ -7,8 +7,12 @@ import (
 )
 
 // renameOf reads the value of a rename: key: a mapping of the input's
-// column names to the control's names, each a non-empty text.
+// column names to the control's names, each a non-empty text, or the
+// flag's text form "abalance:delta,bid:branch" (see ParseRename).
 func renameOf(v any) (map[string]string, error) {
+	if text, isText := v.(string); isText {
+		return renamePairs(text)
+	}
 	m, ok := v.(map[string]any)
 	if !ok || len(m) == 0 {
 		return nil, fmt.Errorf("rename: want a mapping of the input's column: the control's name, such as {txn_id: entry_id, amt: amount}, got %v", v)
@@ -28,15 +32,25 @@ func renameOf(v any) (map[string]string, error) {
 // rename=txn_id:entry_id,amt:amount): comma-separated pairs of the input's
 // name, a colon, the control's name. Errors wrap ErrInvalid.
 func ParseRename(v string) (map[string]string, error) {
+	out, err := renamePairs(v)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	return out, nil
+}
+
+// renamePairs is ParseRename without the ErrInvalid wrapping (a spec
+// file's rename: "txn_id:entry_id" is wrapped where the file is parsed).
+func renamePairs(v string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, pair := range strings.Split(v, ",") {
 		from, to, ok := strings.Cut(pair, ":")
 		from, to = strings.TrimSpace(from), strings.TrimSpace(to)
 		if !ok || from == "" || to == "" {
-			return nil, fmt.Errorf("%w: rename=%s: want the input's name:the control's name, comma-separated (rename=txn_id:entry_id,amt:amount)", ErrInvalid, v)
+			return nil, fmt.Errorf("rename=%s: want the input's name:the control's name, comma-separated (rename=txn_id:entry_id,amt:amount)", v)
 		}
 		if _, dup := out[from]; dup {
-			return nil, fmt.Errorf("%w: rename=%s: column %s renamed twice", ErrInvalid, v, from)
+			return nil, fmt.Errorf("rename=%s: column %s renamed twice", v, from)
 		}
 		out[from] = to
 	}

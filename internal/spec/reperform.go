@@ -271,12 +271,15 @@ func (s *Spec) Zone() string {
 }
 
 // ZoneOf is the zone in which the zone-less timestamps of one input (role
-// "source" or "sink") are read: the input's own time_zone, else the
+// "source", "sink" or "opening") are read: the input's own time_zone, else the
 // spec's, else UTC.
 func (s *Spec) ZoneOf(role string) string {
 	in := s.Source
-	if role == "sink" {
+	switch {
+	case role == "sink":
 		in = s.Sink
+	case role == RoleOpening && s.Opening != nil:
+		in = *s.Opening
 	}
 	if in.TimeZone != "" {
 		return in.TimeZone

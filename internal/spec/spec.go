@@ -12,6 +12,8 @@
 //	id: [entry_id]                # record id; several columns = composite id
 //	measures: [amount]            # exact-decimal columns that must balance
 //	group_by: [account]           # balance count and sums per group too
+//	grain: {sink: balance}        # a balance control (group_by + measures, no id):
+//	opening: opening.csv          # postings vs balances, or a roll-forward (ledger.go)
 //	checkpoint: checkpoint_id     # sink column: checkpoint/epoch that wrote the row
 //	logical_key: [entry_id]       # sink's deterministic output key
 //	duplicates: [aid, tid, delta, mtime]   # columns that make a posting unique (duplicate_postings)
@@ -86,6 +88,15 @@ type Spec struct {
 	// input that has all of them, with or without an id. Nil for none.
 	Duplicates []string `yaml:"duplicates,omitempty" json:"duplicates,omitempty"`
 	Out        string   `yaml:"out,omitempty" json:"out,omitempty"`
+
+	// Opening is a roll-forward's third input: the balances at the start
+	// of the period, per group (a balance control only; see ledger.go).
+	// Nil for none.
+	Opening *Input `yaml:"opening,omitempty" json:"opening,omitempty"`
+	// Grain says, per input of a balance control, whether its rows are
+	// postings or balances (see ledger.go); nil: every input at posting
+	// grain, the opening at balance grain.
+	Grain *Grain `yaml:"grain,omitempty" json:"grain,omitempty"`
 
 	// Reperform describes how a windowed sink was computed from the source
 	// events; with it, id is not required (an aggregate row has no record id).
@@ -228,14 +239,17 @@ func (in Input) MarshalYAML() (any, error) {
 	return m, nil
 }
 
-// InputDir is the folder the relative paths of one input (role "source" or
-// "sink") resolve against: the input's own Dir (a flag input: the working
-// directory), else the spec file's folder, else the working directory. An
-// error is the working directory's (os.Getwd).
+// InputDir is the folder the relative paths of one input (role "source",
+// "sink" or "opening") resolve against: the input's own Dir (a flag input:
+// the working directory), else the spec file's folder, else the working
+// directory. An error is the working directory's (os.Getwd).
 func (s *Spec) InputDir(role string) (string, error) {
 	in := s.Source
-	if role == "sink" {
+	switch {
+	case role == "sink":
 		in = s.Sink
+	case role == RoleOpening && s.Opening != nil:
+		in = *s.Opening
 	}
 	switch {
 	case in.Dir != "":
@@ -329,6 +343,9 @@ func Parse(data []byte) (*Spec, error) {
 		Tolerance        map[string]Tolerance `yaml:"tolerance"`
 		BalanceTolerance map[string]Tolerance `yaml:"balance_tolerance"`
 		AllowEmpty       columns              `yaml:"allow_empty"`
+
+		Opening *Input `yaml:"opening"`
+		Grain   *Grain `yaml:"grain"`
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -345,8 +362,8 @@ func Parse(data []byte) (*Spec, error) {
 	return &Spec{
 		Compare: raw.Compare, Ignore: raw.Ignore, Normalize: normalize, Tolerance: raw.Tolerance,
 		BalanceTolerance: raw.BalanceTolerance, AllowEmpty: raw.AllowEmpty,
-		Name: raw.Name, Description: raw.Description, Source: raw.Source, Sink: raw.Sink,
-		ID: raw.ID, Measures: raw.Measures, GroupBy: raw.GroupBy, Checkpoint: raw.Checkpoint,
+		Name: raw.Name, Description: raw.Description, Source: raw.Source, Sink: raw.Sink, Opening: raw.Opening,
+		ID: raw.ID, Measures: raw.Measures, GroupBy: raw.GroupBy, Grain: raw.Grain, Checkpoint: raw.Checkpoint,
 		LogicalKey: raw.LogicalKey, Duplicates: raw.Duplicates, Out: raw.Out,
 		Reperform: raw.Reperform, Watermark: raw.Watermark, Emission: raw.Emission, Restarts: raw.Restarts, TimeZone: raw.TimeZone,
 		History: raw.History,
@@ -411,8 +428,8 @@ func (s *Spec) Validate() error {
 	if s.Sink.URI == "" {
 		errs = append(errs, "sink is required (--sink or sink:)")
 	}
-	if len(s.ID) == 0 && s.Reperform == nil {
-		errs = append(errs, "id is required (--id or id:): the column(s) that identify a record in both inputs")
+	if len(s.ID) == 0 && s.Reperform == nil && !s.BalanceControl() {
+		errs = append(errs, "id is required (--id or id:): the column(s) that identify a record in both inputs (a balance control, which has no record id, needs group_by and measures instead)")
 	}
 	if s.Out == "" {
 		errs = append(errs, "out is required (--out or out:): the evidence folder to create")
@@ -456,6 +473,7 @@ func (s *Spec) Validate() error {
 	if len(s.Duplicates) > 0 && s.Reperform != nil {
 		errs = append(errs, "duplicates applies to inputs of records or postings; a windowed sink is re-performed (reperform:), where duplicate_keys lists the windows written more than once")
 	}
+	errs = append(errs, s.validateLedger()...)
 	errs = append(errs, s.validateReplay()...)
 	errs = append(errs, s.validateAccuracy()...)
 	if len(errs) > 0 {
