@@ -15,8 +15,12 @@
 //	--                                  group_by, checkpoint, logical_key,
 //	--                                  reperform, watermark, emission, records,
 //	--                                  compare, normalize, normalize_keys,
-//	--                                  bad_records, commit_history, duplicates);
+//	--                                  bad_records, commit_history, duplicates,
+//	--                                  postings, balance_grain, opening);
 //	--                                  without them it is skipped, not passed
+//	-- replaces: sum_balance           optional: a check left out of every run this
+//	                                    check applies to (roll_forward replaces
+//	                                    sum_balance when the spec has opening:)
 //	-- reads: id_counts                optional: the template reads table id_counts
 //	                                    (queries/run/id_counts.sql) when .IDCounts is set;
 //	                                    Run builds it only when such a check will run
@@ -136,11 +140,23 @@ const (
 	// named. Its output columns of those names get the role key (the
 	// exception's key in the run history).
 	NeedDuplicates Requirement = "duplicates"
+	// NeedPostings: the source and the sink are both at posting grain
+	// (spec grain:; the default), so their rows are postings that can be
+	// counted against each other. A balance-grain input has one row per
+	// group, so a check that needs it is skipped, saying which input.
+	NeedPostings Requirement = "postings"
+	// NeedBalanceGrain: an input is at balance grain (Params.BalanceInputs);
+	// a check that needs it is not listed in any other run.
+	NeedBalanceGrain Requirement = "balance_grain"
+	// NeedOpening: the spec has opening: (table opening, a roll-forward's
+	// balances at the start of the period); a check that needs it is not
+	// listed in any other run.
+	NeedOpening Requirement = "opening"
 )
 
 var knownRequirements = map[Requirement]bool{NeedID: true, NeedMeasures: true, NeedGroupBy: true, NeedCheckpoint: true, NeedLogicalKey: true,
 	NeedReperform: true, NeedWatermark: true, NeedEmission: true, NeedRecords: true, NeedCompare: true, NeedNormalize: true, NeedBadRecords: true,
-	NeedCommitHistory: true, NeedNormalizeKeys: true, NeedDuplicates: true}
+	NeedCommitHistory: true, NeedNormalizeKeys: true, NeedDuplicates: true, NeedPostings: true, NeedBalanceGrain: true, NeedOpening: true}
 
 // Check is one parsed check file.
 type Check struct {
@@ -168,6 +184,9 @@ type Check struct {
 	// Reads are the "-- reads:" entries: the tables Run prepares for the
 	// check besides source and sink (ReadsIDCounts).
 	Reads []string
+	// Replaces is the "-- replaces:" key: the id of a check left out of
+	// every run this check applies to ("" for none).
+	Replaces string
 	// Roles are the "-- columns:" entries, in header order.
 	Roles []ColumnRole
 	// Writes are the "-- writes:" entries: the other columns the check
@@ -226,7 +245,7 @@ func Load(fsys fs.FS) ([]*Check, error) {
 // checkKeys are the header keys a check file may carry; reportKeys those of
 // them that only tell reconcile's reports how to read the exceptions.
 var (
-	checkKeys  = []string{"check", "assertion", "description", "requires", "reads", "severity", "chart", "finding", "notes", "columns", "writes", "tolerance", "totals", "scope"}
+	checkKeys  = []string{"check", "assertion", "description", "requires", "reads", "severity", "chart", "finding", "notes", "columns", "writes", "tolerance", "totals", "scope", "replaces"}
 	reportKeys = []string{"chart", "finding", "notes", "columns", "writes", "tolerance", "totals", "scope"}
 )
 
@@ -281,7 +300,7 @@ func parse(name, text string) (*Check, error) {
 	for _, r := range f.List("requires") {
 		r := Requirement(r)
 		if !knownRequirements[r] {
-			return nil, fmt.Errorf("%s:%d: requires %q: want id, measures, group_by, checkpoint, logical_key, reperform, watermark, emission, records, compare, normalize, normalize_keys, bad_records, commit_history or duplicates", name, f.Line("requires"), r)
+			return nil, fmt.Errorf("%s:%d: requires %q: want id, measures, group_by, checkpoint, logical_key, reperform, watermark, emission, records, compare, normalize, normalize_keys, bad_records, commit_history, duplicates, postings, balance_grain or opening", name, f.Line("requires"), r)
 		}
 		c.Requires = append(c.Requires, r)
 	}
@@ -317,6 +336,9 @@ func parse(name, text string) (*Check, error) {
 		c.Reads = append(c.Reads, r)
 	}
 	c.Writes = f.List("writes")
+	if c.Replaces = f.Value("replaces"); c.Replaces != "" && (c.Replaces == c.ID || strings.ContainsAny(c.Replaces, " ,")) {
+		return nil, fmt.Errorf("%s:%d: replaces %q: want the id of one other check", name, f.Line("replaces"), c.Replaces)
+	}
 	for _, n := range f.List("notes") {
 		if !slices.Contains(notes, n) {
 			return nil, fmt.Errorf("%s:%d: notes %q: want %s", name, f.Line("notes"), n, strings.Join(notes, ", "))
@@ -460,6 +482,12 @@ func (c *Check) Missing(p *Params) []Requirement {
 			ok = p.CommitHistory
 		case NeedDuplicates:
 			ok = len(p.Postings) > 0
+		case NeedPostings:
+			ok = p.Grain(SourceTable) == GrainPosting && p.Grain(SinkTable) == GrainPosting
+		case NeedBalanceGrain:
+			ok = len(p.BalanceInputs()) > 0
+		case NeedOpening:
+			ok = p.Opening
 		}
 		if !ok {
 			miss = append(miss, r)
@@ -473,9 +501,11 @@ func (c *Check) Missing(p *Params) []Requirement {
 // record checks (requires: id or records) only to a sink of records, a
 // check of normalised matches (requires: normalize) only when a compared
 // or an id column is normalised, one of normalised keys (requires:
-// normalize_keys) only when an id or group column is, and a check of
+// normalize_keys) only when an id or group column is, a check of
 // repeated postings (requires: duplicates) to a control that names
-// duplicates: or has no id (see NeedDuplicates), never to a windowed sink.
+// duplicates: or has no id (see NeedDuplicates), never to a windowed sink,
+// and the checks of a balance control's balance-grain inputs (requires:
+// balance_grain) and opening (requires: opening) only when it has them.
 // A check that applies but lacks configuration is
 // Skipped instead.
 func (c *Check) Applies(p *Params) bool {
@@ -495,6 +525,10 @@ func (c *Check) Applies(p *Params) bool {
 		case r == NeedCommitHistory && !p.CommitHistory:
 			return false
 		case r == NeedDuplicates && (windowed || len(p.Duplicates) == 0 && len(p.ID) > 0):
+			return false
+		case r == NeedBalanceGrain && len(p.BalanceInputs()) == 0:
+			return false
+		case r == NeedOpening && !p.Opening:
 			return false
 		}
 	}

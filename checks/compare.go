@@ -339,10 +339,12 @@ type KeyColumn struct {
 //
 // It reads no row, so the same call refuses a spec before any row is read
 // (from sources.Schemer's columns) and after the load (Prepare). With no id
-// (a windowed sink) nothing is compared. Errors wrap ErrColumn (exit code
-// 2), every problem at once; incomparable types wrap ErrIncomparable too.
+// nothing is compared: a windowed sink plans nothing, a balance control
+// (Columns.Balance) only how its group columns are matched (Plan.Keys).
+// Errors wrap ErrColumn (exit code 2), every problem at once; incomparable
+// types wrap ErrIncomparable too.
 func PlanComparison(c Columns, source, sink []sources.Column) (*Plan, error) {
-	if len(c.ID) == 0 {
+	if len(c.ID) == 0 && !c.Balance {
 		return &Plan{}, nil
 	}
 	pl := &planner{c: c, source: source, sink: sink, p: &Plan{}, srcType: map[string]string{}, sinkType: map[string]string{}}
@@ -353,11 +355,13 @@ func PlanComparison(c Columns, source, sink []sources.Column) (*Plan, error) {
 		pl.sinkType[col.Name] = col.Type
 	}
 	pl.planKeys()
-	excluded := pl.excluded()
-	names := pl.comparedNames(excluded)
-	pl.planUncompared(names, excluded)
-	pl.planCompared(names)
-	pl.checkNotCompared(names)
+	if len(c.ID) > 0 {
+		excluded := pl.excluded()
+		names := pl.comparedNames(excluded)
+		pl.planUncompared(names, excluded)
+		pl.planCompared(names)
+		pl.checkNotCompared(names)
+	}
 	if len(pl.errs) > 0 {
 		err := fmt.Errorf("%w: %s", ErrColumn, strings.Join(pl.errs, "; "))
 		if pl.incomparable {

@@ -11,14 +11,24 @@ import (
 	"github.com/reconcile-dev/reconcile/queries"
 )
 
-// measureType validates a measure in both tables and returns the exact
-// types for it: storage, the narrowest of DECIMAL(18,s) (a 64-bit integer,
-// ten times faster to parse than a 128-bit one) and DECIMAL(38,s) that holds
-// every value of both inputs; and arith, DECIMAL(38,s), for sums and
-// differences. See numberType for how the digits are found and the errors.
-func measureType(ctx context.Context, db *duck.DB, m, srcType, sinkType string) (storage, arith string, err error) {
-	return numberType(ctx, db, "measure", m, srcType, sinkType)
+// measureType validates a measure in both tables (and in the opening, when
+// openingType is not "": a roll-forward's third table) and returns the
+// exact types for it: storage, the narrowest of DECIMAL(18,s) (a 64-bit
+// integer, ten times faster to parse than a 128-bit one) and DECIMAL(38,s)
+// that holds every value of the inputs; and arith, DECIMAL(38,s), for sums
+// and differences. See numberType for how the digits are found and the
+// errors.
+func measureType(ctx context.Context, db *duck.DB, m, srcType, sinkType, openingType string) (storage, arith string, err error) {
+	sides := []numberSide{{SourceTable, "source", srcType}, {SinkTable, "sink", sinkType}}
+	if openingType != "" {
+		sides = append(sides, numberSide{OpeningTable, "opening", openingType})
+	}
+	return numberTypeOf(ctx, db, "measure", m, sides)
 }
+
+// numberSide is one table a number column is sized over: its table, its
+// role in messages and the column's DuckDB type there.
+type numberSide struct{ table, side, typ string }
 
 // numberType is measureType for a column that what names in messages
 // ("measure", "compared column"). The digits come from the declared types
@@ -35,7 +45,12 @@ func measureType(ctx context.Context, db *duck.DB, m, srcType, sinkType string) 
 // (file:line, or the input kind's location) that needs the integer digits
 // and the one that needs the fraction digits.
 func numberType(ctx context.Context, db *duck.DB, what, m, srcType, sinkType string) (storage, arith string, err error) {
-	sides := []struct{ table, side, typ string }{{SourceTable, "source", srcType}, {SinkTable, "sink", sinkType}}
+	return numberTypeOf(ctx, db, what, m, []numberSide{{SourceTable, "source", srcType}, {SinkTable, "sink", sinkType}})
+}
+
+// numberTypeOf is numberType over sides: source and sink, and the opening
+// of a roll-forward.
+func numberTypeOf(ctx context.Context, db *duck.DB, what, m string, sides []numberSide) (storage, arith string, err error) {
 	scale, intDigits := 0, 0
 	declared := make([]int, len(sides)) // each side's scale
 	for k, sd := range sides {
@@ -97,8 +112,12 @@ func numberType(ctx context.Context, db *duck.DB, what, m, srcType, sinkType str
 				}
 			}
 		}
-		return "", "", tooWide{fmt.Errorf("%w: %s %s needs %d integer and %d fraction digits, more than the %d an exact DECIMAL holds (the source's %s is %s, the sink's %s; no value is rounded to fit): %s",
-			ErrValue, what, m, intDigits, scale, maxPrecision, m, srcType, sinkType, strings.Join(where, "; "))}
+		types := fmt.Sprintf("the source's %s is %s, the sink's %s", m, sides[0].typ, sides[1].typ)
+		for _, sd := range sides[2:] {
+			types += fmt.Sprintf(", the %s's %s", sd.side, sd.typ)
+		}
+		return "", "", tooWide{fmt.Errorf("%w: %s %s needs %d integer and %d fraction digits, more than the %d an exact DECIMAL holds (%s; no value is rounded to fit): %s",
+			ErrValue, what, m, intDigits, scale, maxPrecision, types, strings.Join(where, "; "))}
 	}
 	arith = decimalType(maxPrecision, scale)
 	storage = arith

@@ -94,6 +94,72 @@ type Params struct {
 	// key_spellings, kept in the evidence for re-performance.
 	KeyNormalize    map[string][]string
 	KeySpellingsSQL string
+	// SourceGrain and SinkGrain are the grains of the source and the sink
+	// in a balance control (GrainPosting, GrainBalance; "" is
+	// GrainPosting): a balance-grain input has one row per group, holding
+	// its balance (spec grain:).
+	SourceGrain, SinkGrain string
+	// Opening says table opening (OpeningTable) exists: a roll-forward's
+	// balances at the start of the period, one row per group, with the
+	// group columns typed as the sink's and the measures as MeasureTypes'
+	// storage (Prepare); OpeningLocation is its location form, as
+	// SourceLocation's.
+	Opening         bool
+	OpeningLocation string
+}
+
+// The grains of a balance control's input (Params.Grain, spec grain:).
+const (
+	// GrainPosting: the input's rows are postings, summed and counted.
+	GrainPosting = "posting"
+	// GrainBalance: the input has one row per group, its balance.
+	GrainBalance = "balance"
+)
+
+// BalanceControl reports whether p is a balance control: no record id and
+// no windowed sink (the spec's group_by and measures without id).
+func (p *Params) BalanceControl() bool { return len(p.ID) == 0 && p.Replay == nil }
+
+// Grain returns the grain of table (SourceTable, SinkTable or
+// OpeningTable): GrainBalance for the opening, else the input's grain,
+// GrainPosting by default.
+func (p *Params) Grain(table string) string {
+	g := ""
+	switch table {
+	case SourceTable:
+		g = p.SourceGrain
+	case SinkTable:
+		g = p.SinkGrain
+	case OpeningTable:
+		return GrainBalance
+	}
+	if g == "" {
+		return GrainPosting
+	}
+	return g
+}
+
+// BalanceInput is an input at balance grain, for templates: its table
+// (which is also its role: source, sink or opening) and location form.
+type BalanceInput struct {
+	Table, Location string
+}
+
+// BalanceInputs returns the inputs at balance grain in the order source,
+// sink, opening (the opening when it exists), for templates:
+// {{range .BalanceInputs}}.
+func (p *Params) BalanceInputs() []BalanceInput {
+	var out []BalanceInput
+	if p.Grain(SourceTable) == GrainBalance {
+		out = append(out, BalanceInput{SourceTable, p.SourceLocation})
+	}
+	if p.Grain(SinkTable) == GrainBalance {
+		out = append(out, BalanceInput{SinkTable, p.SinkLocation})
+	}
+	if p.Opening {
+		out = append(out, BalanceInput{OpeningTable, p.OpeningLocation})
+	}
+	return out
 }
 
 // Dec returns a measure's exact type, for templates: {{$.Dec .}}.
@@ -184,6 +250,8 @@ func (p *Params) BalanceTol(measure string) *ToleranceSQL { return p.BalanceTole
 //	                                 (rules/within_tolerance.sql)
 //	postingkey ALIAS C               posting column C (a PostingColumn) as duplicate_postings compares it
 //	                                 (rules/posting_key.sql)
+//	percentof PART WHOLE             PART as an exact percentage of WHOLE, two decimals of one type, rounded
+//	                                 half away from zero to 6 places; NULL when WHOLE is 0 (rules/percent_of.sql)
 //	hasprefix S PREFIX               strings.HasPrefix, for type names
 var funcs = checkFuncs()
 
@@ -285,6 +353,9 @@ func checkFuncs() template.FuncMap {
 			Alias string
 			C     PostingColumn
 		}{alias, c})
+	}
+	f["percentof"] = func(part, whole string) (string, error) {
+		return rule(queries.RulesPercentOf, struct{ Part, Whole string }{part, whole})
 	}
 	f["hasprefix"] = strings.HasPrefix
 	return f

@@ -27,6 +27,8 @@ const (
 	// SinkUncommittedTable holds the ids of the sink's uncommitted rows
 	// (Params.Uncommitted).
 	SinkUncommittedTable = "sink_uncommitted"
+	// OpeningTable holds a roll-forward's opening balances (Params.Opening).
+	OpeningTable = "opening"
 )
 
 // ErrColumn is returned by Prepare when the spec names a column an input
@@ -70,6 +72,17 @@ type Columns struct {
 	// decimal_separator: ("" when not set; sources.ValueFormats), for the
 	// hint of a number that does not read.
 	SourceDecimalSeparator, SinkDecimalSeparator string
+	// Balance says the control is a balance control (group_by and
+	// measures, no id, no reperform): its group columns are matched
+	// (PlanComparison's Keys) and nothing is compared. SourceGrain and
+	// SinkGrain are its inputs' grains (Params).
+	Balance                bool
+	SourceGrain, SinkGrain string
+	// Opening says table opening (OpeningTable) is loaded: a
+	// roll-forward's opening balances. OpeningZone is the zone of its
+	// zone-less timestamps ("" is UTC), OpeningLocation its location form.
+	Opening                      bool
+	OpeningZone, OpeningLocation string
 }
 
 // maxPrecision is DuckDB's widest DECIMAL (a 128-bit integer).
@@ -86,6 +99,12 @@ func decimalType(p, s int) string { return fmt.Sprintf("DECIMAL(%d,%d)", p, s) }
 // exact (never float64). It returns the Params the check templates see and
 // notes for the report: how each column was compared where it is not plain
 // (zones, text read as a type, empty text as NULL).
+//
+// With an opening (Columns.Opening), its measures are sized and converted
+// with the source's and the sink's, and its group columns must have the
+// sink's types as loaded (or, where the sink's are not rewritten, be
+// numbers matched by exact value): they are rewritten as the sink's are
+// (prepareOpening).
 //
 // The id and group columns are rewritten in place where their types differ
 // (Comparison, with a number against text matched as text): timestamps to
@@ -112,7 +131,7 @@ func decimalType(p, s int) string { return fmt.Sprintf("DECIMAL(%d,%d)", p, s) }
 // one, a nanosecond a microsecond instant would drop; the message names
 // file:line, column and value), or a DuckDB error.
 func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, error) {
-	tc, err := readColumns(ctx, db)
+	tc, err := readColumns(ctx, db, c.Opening)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -120,6 +139,10 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 		tc.need(side, "id", c.ID...)
 		tc.need(side, "measures", c.Measures...)
 		tc.need(side, "group_by", c.GroupBy...)
+	}
+	if c.Opening {
+		tc.need("opening", "measures", c.Measures...)
+		tc.need("opening", "group_by", c.GroupBy...)
 	}
 	tc.need("sink", "checkpoint", c.Checkpoint)
 	tc.need("sink", "logical_key", c.LogicalKey...)
@@ -133,9 +156,10 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	p := &Params{ID: c.ID, Measures: c.Measures, GroupBy: c.GroupBy, Checkpoint: c.Checkpoint, LogicalKey: c.LogicalKey,
 		MeasureTypes: map[string]string{}, AllowEmpty: c.AllowEmpty,
 		SourceLocation: c.SourceLocation, SinkLocation: c.SinkLocation, BadRecords: c.BadRecords,
-		CommitHistory: c.CommitHistory}
+		CommitHistory: c.CommitHistory, SourceGrain: c.SourceGrain, SinkGrain: c.SinkGrain,
+		Opening: c.Opening, OpeningLocation: c.OpeningLocation}
 	for _, m := range c.Measures {
-		st, arith, err := measureType(ctx, db, m, src[m], sink[m])
+		st, arith, err := measureType(ctx, db, m, src[m], sink[m], tc.types["opening"][m])
 		if err != nil {
 			return nil, nil, c.decimalHint(err)
 		}
@@ -171,7 +195,7 @@ func Prepare(ctx context.Context, db *duck.DB, c Columns) (*Params, []string, er
 	notes = append(notes, cn...)
 	if len(c.Duplicates) > 0 {
 		// Over the prepared types: a measure is its exact DECIMAL now.
-		tc, err := readColumns(ctx, db)
+		tc, err := readColumns(ctx, db, c.Opening)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -222,6 +246,14 @@ func convertKeysAndMeasures(ctx context.Context, db *duck.DB, c Columns, plan *P
 			convert[t] = append(convert[t], cv)
 		}
 	}
+	if c.Opening {
+		oc, on, err := prepareOpening(c, plan, tc, zones, convert[SinkTable], storage)
+		if err != nil {
+			return nil, err
+		}
+		convert[OpeningTable] = oc
+		notes = append(notes, on...)
+	}
 	side := map[string]string{SourceTable: "source", SinkTable: "sink"}
 	for _, m := range c.Measures {
 		for _, t := range []string{SourceTable, SinkTable} {
@@ -234,15 +266,75 @@ func convertKeysAndMeasures(ctx context.Context, db *duck.DB, c Columns, plan *P
 		}
 		notes = append(notes, fmt.Sprintf("measure %s compared as %s, summed as %s (scale from the data; no value rounded)", m, storage[m], arith[m]))
 	}
-	for _, t := range []string{SourceTable, SinkTable} {
+	for _, t := range []string{SourceTable, SinkTable, OpeningTable} {
 		if len(convert[t]) == 0 {
 			continue
 		}
-		if err := convertTable(ctx, db, t, convert[t], tc.types[side[t]]); err != nil {
+		types := tc.types[side[t]]
+		if t == OpeningTable {
+			types = tc.types["opening"]
+		}
+		if err := convertTable(ctx, db, t, convert[t], types); err != nil {
 			return nil, fmt.Errorf("convert the %s's ids and measures to exact types: %w", t, err)
 		}
 	}
 	return notes, nil
+}
+
+// prepareOpening returns the conversions of table opening (a roll-forward's
+// opening balances) and their notes: each group column as the sink's is
+// converted (sinkConv: the sink's conversions, keys by plan), each measure
+// to its storage type. The opening's group columns are matched with the
+// sink's (the closing balances, already made comparable with the source):
+// a column must have the sink's type as loaded (then it is rewritten as the
+// sink's is), or, when the sink's is not rewritten, be a number matched
+// with the sink's number by exact value; a column rewritten to instants in
+// a zone must be read in the same zone in both. Anything else is refused
+// (ErrColumn, naming the column, both types and types: as the remedy),
+// never matched loosely.
+func prepareOpening(c Columns, plan *Plan, tc *tableColumns, zones map[string]string, sinkConv []conversion, storage map[string]string) ([]conversion, []string, error) {
+	var out []conversion
+	var notes, errs []string
+	ot := tc.types["opening"]
+	for _, k := range plan.Keys {
+		typ, ok := ot[k.Name]
+		if !ok {
+			continue // Prepare's need() named it
+		}
+		i := slices.IndexFunc(sinkConv, func(cv conversion) bool { return cv.Name == k.Name })
+		switch {
+		case strings.EqualFold(typ, k.SinkType):
+			if i < 0 {
+				continue
+			}
+			if sinkConv[i].Typed != "" && zoneOr(c.OpeningZone) != zones[SinkTable] {
+				errs = append(errs, fmt.Sprintf("group column %s is %s in the opening and in the sink, read as instants, the opening's zone-less values in %s and the sink's in %s: give both one time_zone:", k.Name, typ, zoneOr(c.OpeningZone), zones[SinkTable]))
+				continue
+			}
+			out = append(out, sinkConv[i])
+			notes = append(notes, fmt.Sprintf("group column %s of the opening rewritten as the sink's (its type there, %s, too)", k.Name, typ))
+		case i < 0 && !matchedAsText(typ, k.SinkType) && numberFamily(typ) && numberFamily(k.SinkType):
+			notes = append(notes, fmt.Sprintf("group column %s is %s in the opening and %s in the sink: matched by exact value", k.Name, typ, k.SinkType))
+		default:
+			errs = append(errs, fmt.Sprintf("group column %s is %s in the opening and %s in the sink: the opening's group columns are matched with the closing balances' (the sink's), so they must have the sink's type; declare it with types: {%s: %s} in the opening's long form", k.Name, typ, k.SinkType, k.Name, k.SinkType))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, nil, fmt.Errorf("%w: %s", ErrColumn, strings.Join(errs, "; "))
+	}
+	for _, m := range c.Measures {
+		if !strings.EqualFold(ot[m], storage[m]) {
+			out = append(out, conversion{Name: m, Decimal: storage[m]})
+		}
+	}
+	return out, notes, nil
+}
+
+// numberFamily reports whether DuckDB type typ is an integer or an exact
+// decimal.
+func numberFamily(typ string) bool {
+	f := familyOf(typ)
+	return f == famInteger || f == famDecimal
 }
 
 // balanceTolerances renders the balance_tolerance: of each measure as the
@@ -278,7 +370,7 @@ func (p *Params) balanceTolerances(c Columns) error {
 // columns, and returns their notes, the note of what was compared, and
 // those of names that differ only in case.
 func (p *Params) prepareComparedColumns(ctx context.Context, db *duck.DB, c Columns, zones map[string]string, empty map[string]int64) ([]string, error) {
-	tc, err := readColumns(ctx, db)
+	tc, err := readColumns(ctx, db, false)
 	if err != nil {
 		return nil, err
 	}
@@ -428,7 +520,7 @@ var decimalTypeName = regexp.MustCompile(`^DECIMAL\((\d+),(\d+)\)$`)
 // measureDigits returns the fraction and integer digits a measure column
 // needs in one table.
 func measureDigits(ctx context.Context, db *duck.DB, table, m, typ string) (scale, intDigits int, err error) {
-	side := map[string]string{SourceTable: "source", SinkTable: "sink"}[table]
+	side := map[string]string{SourceTable: "source", SinkTable: "sink", OpeningTable: "opening"}[table]
 	if mm := decimalTypeName.FindStringSubmatch(typ); mm != nil {
 		p, _ := strconv.Atoi(mm[1])
 		s, _ := strconv.Atoi(mm[2])
@@ -635,15 +727,17 @@ func suggest(col string, cols []duck.Column) string {
 	return ""
 }
 
-// tableColumns are the columns of the loaded source and sink, for checking
-// that a spec names only columns they have.
+// tableColumns are the columns of the loaded source and sink (and
+// opening), for checking that a spec names only columns they have.
 type tableColumns struct {
-	source, sink []duck.Column
-	types        map[string]map[string]string // "source"/"sink" → column → type
-	errs         []string
+	source, sink, opening []duck.Column
+	types                 map[string]map[string]string // "source"/"sink"/"opening" → column → type
+	errs                  []string
 }
 
-func readColumns(ctx context.Context, db *duck.DB) (*tableColumns, error) {
+// readColumns reads the columns of tables source and sink, and of table
+// opening when opening is set.
+func readColumns(ctx context.Context, db *duck.DB, opening bool) (*tableColumns, error) {
 	src, err := load.UserColumns(ctx, db, SourceTable)
 	if err != nil {
 		return nil, err
@@ -652,15 +746,26 @@ func readColumns(ctx context.Context, db *duck.DB) (*tableColumns, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tableColumns{source: src, sink: sink, types: map[string]map[string]string{"source": typeMap(src), "sink": typeMap(sink)}}, nil
+	tc := &tableColumns{source: src, sink: sink, types: map[string]map[string]string{"source": typeMap(src), "sink": typeMap(sink)}}
+	if opening {
+		if tc.opening, err = load.UserColumns(ctx, db, OpeningTable); err != nil {
+			return nil, err
+		}
+		tc.types["opening"] = typeMap(tc.opening)
+	}
+	return tc, nil
 }
 
 // need records an error for each of cols (named by spec field) that side
-// ("source" or "sink") does not have; "" and "*" are not columns.
+// ("source", "sink" or "opening") does not have; "" and "*" are not
+// columns.
 func (tc *tableColumns) need(side, field string, cols ...string) {
 	all := tc.source
-	if side == "sink" {
+	switch side {
+	case "sink":
 		all = tc.sink
+	case "opening":
+		all = tc.opening
 	}
 	for _, col := range cols {
 		if col == "" || col == "*" {

@@ -186,7 +186,7 @@ func PrepareReplay(ctx context.Context, db *duck.DB, s *spec.Spec) (*Replay, []s
 // known to be there (else ErrColumn, every missing column at once).
 func replayColumnTypes(ctx context.Context, db *duck.DB, s *spec.Spec, r *Replay) (src, sink map[string]string, err error) {
 	rp := s.Reperform
-	tc, err := readColumns(ctx, db)
+	tc, err := readColumns(ctx, db, false)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -120,6 +120,9 @@ const (
 	FindingReplay      = evidence.FindingReplay
 	RoleCheckpoints    = evidence.RoleCheckpoints
 	RoleDifference     = evidence.RoleDifference
+	RoleDifferencePct  = evidence.RoleDifferencePct
+	RoleExpected       = evidence.RoleExpected
+	RoleOpening        = evidence.RoleOpening
 	RoleFinding        = evidence.RoleFinding
 	RoleGroup          = evidence.RoleGroup
 	RoleID             = evidence.RoleID
@@ -178,14 +181,17 @@ func (o *Outcome) ColumnsWith(role string) []Column {
 	return out
 }
 
-// Run runs every check against the prepared source and sink tables. For each
+// Run runs every check against the prepared source and sink tables (and
+// opening, with Params.Opening). For each
 // check that runs, all exception rows are kept, sorted on every column (so
 // two runs give identical rows), in the session table Outcome.Table, with
 // their count and typed columns; Run writes no file (the caller
 // writes the evidence from the tables). A check whose requirements p does
-// not meet is Skipped. A check made for the other kind of sink (a window
+// not meet is Skipped, with the reason (skipReason). A check made for the
+// other kind of sink (a window
 // check on a record-level sink, a record check on a windowed one) does not
-// apply and is left out. A check whose SQL fails is reported as a
+// apply and is left out, as is a check another check that applies
+// replaces ("-- replaces:"). A check whose SQL fails is reported as a
 // *RunError, the other checks still run, and the errors are returned
 // joined.
 //
@@ -204,11 +210,17 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 	var outs []*Outcome
 	var ran []*Check
 	var errs []error
+	replaced := map[string]bool{}
+	for _, c := range all {
+		if c.Replaces != "" && c.Applies(p) {
+			replaced[c.Replaces] = true
+		}
+	}
 	for _, c := range all {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if !c.Applies(p) {
+		if !c.Applies(p) || replaced[c.ID] {
 			continue
 		}
 		o := &Outcome{ID: c.ID, Assertion: strings.Join(c.Assertion, ", "), Description: c.Description, Chart: c.Chart, Finding: c.Finding, Totals: c.Totals, ToleranceKey: c.Tolerance}
@@ -220,11 +232,7 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 		ran = append(ran, c)
 		if miss := c.Missing(p); len(miss) > 0 {
 			o.Status = Skipped
-			ms := make([]string, len(miss))
-			for i, m := range miss {
-				ms[i] = string(m)
-			}
-			o.SkipReason = "not configured: needs " + strings.Join(ms, ", ")
+			o.SkipReason = skipReason(miss, p)
 			continue
 		}
 		t0 := time.Now()
@@ -247,6 +255,44 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 		}
 	}
 	return outs, nil
+}
+
+// The skip reasons of a balance control (skipReason).
+const (
+	// SkipNoID: a record-id check of a balance control.
+	SkipNoID = "no id: balance control"
+	// SkipBalanceGrain: a check that counts postings, when an input is at
+	// balance grain; the first %s names the input(s), the second is "is"
+	// or "are".
+	SkipBalanceGrain = "the %s %s at balance grain (grain:): one row per group, holding its balance, so rows are not postings to count"
+)
+
+// skipReason says why a check that lacks requirements miss was not run: a
+// record-id check of a balance control (SkipNoID), a count of postings with
+// an input at balance grain (SkipBalanceGrain), else "not configured:
+// needs" and the spec fields it lacks.
+func skipReason(miss []Requirement, p *Params) string {
+	switch {
+	case p.BalanceControl() && slices.Contains(miss, NeedID):
+		return SkipNoID
+	case len(miss) == 1 && miss[0] == NeedPostings:
+		var which []string
+		for _, t := range []string{SourceTable, SinkTable} {
+			if p.Grain(t) == GrainBalance {
+				which = append(which, t)
+			}
+		}
+		verb := "is"
+		if len(which) > 1 {
+			verb = "are"
+		}
+		return fmt.Sprintf(SkipBalanceGrain, strings.Join(which, " and the "), verb)
+	}
+	ms := make([]string, len(miss))
+	for i, m := range miss {
+		ms[i] = string(m)
+	}
+	return "not configured: needs " + strings.Join(ms, ", ")
 }
 
 // countIDs builds table id_counts (queries/run/id_counts.sql: each id's
@@ -333,7 +379,7 @@ func sameTypes(ctx context.Context, db *duck.DB, cols []string) (bool, error) {
 var ErrNameClash = fault.Usage.New("checks: a check's column has an input column's name")
 
 // checkTables are the tables the checks read their input columns from.
-var checkTables = []string{"source", "sink", "expected", "replay_sink"}
+var checkTables = []string{"source", "sink", "expected", "replay_sink", "opening"}
 
 // inputColumns returns the column names of the checkTables that exist.
 func inputColumns(ctx context.Context, db *duck.DB) (map[string]bool, error) {

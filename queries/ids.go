@@ -277,6 +277,7 @@ const (
 	RulesInstant            = "instant"             // rules/instant.sql
 	RulesIntervalFields     = "interval_fields"     // rules/interval_fields.sql
 	RulesNormalizedText     = "normalized_text"     // rules/normalized_text.sql
+	RulesPercentOf          = "percent_of"          // rules/percent_of.sql
 	RulesPostingKey         = "posting_key"         // rules/posting_key.sql
 	RulesReplayed           = "replayed"            // rules/replayed.sql
 	RulesRestartOf          = "restart_of"          // rules/restart_of.sql

@@ -30,6 +30,16 @@ const (
 	RoleSource     = "source"
 	RoleSink       = "sink"
 	RoleDifference = "difference"
+	// RoleDifferencePct: the difference of a measure (Measure) as a
+	// percentage of its source-side figure, an exact DECIMAL rounded half
+	// away from zero (queries/rules/percent_of.sql); NULL when that figure
+	// is 0.
+	RoleDifferencePct = "difference_pct"
+	// RoleOpening: the opening balance of a measure (Measure), a
+	// roll-forward's third input; RoleExpected: opening + the postings
+	// (source), what the closing balance (sink) should be.
+	RoleOpening  = "opening"
+	RoleExpected = "expected"
 	// RoleLocation: where rows are, 'file:line', several separated by ';'.
 	RoleLocation = "location"
 	// RoleMeasure: the column whose value names the measure or aggregate
@@ -58,8 +68,8 @@ const (
 )
 
 // Roles lists every role, sorted.
-var Roles = []string{RoleCheckpoints, RoleColumn, RoleDifference, RoleFinding, RoleGroup, RoleID, RoleKey, RoleLocation, RoleMeasure,
-	RoleRestart, RoleSink, RoleSource, RoleTolerance, RoleTotal, RoleWindowEnd, RoleWindowStart, RoleWithinTolerance}
+var Roles = []string{RoleCheckpoints, RoleColumn, RoleDifference, RoleDifferencePct, RoleExpected, RoleFinding, RoleGroup, RoleID, RoleKey, RoleLocation, RoleMeasure,
+	RoleOpening, RoleRestart, RoleSink, RoleSource, RoleTolerance, RoleTotal, RoleWindowEnd, RoleWindowStart, RoleWithinTolerance}
 
 // The pictures a check can feed (summary.json checks[].chart, a check
 // file's "-- chart:").
