@@ -32,8 +32,9 @@
 //
 //	-- chart: balance                  the picture the check feeds: balance (source vs
 //	                                    sink per group), replayed_keys (keys written again
-//	                                    under a later checkpoint) or reperformance
-//	                                    (re-performed vs sink value per window)
+//	                                    under a later checkpoint), reperformance
+//	                                    (re-performed vs sink value per window) or
+//	                                    roll_forward (opening, postings and closing per group)
 //	-- finding: replay                 its exceptions are findings of a stream job's
 //	                                    replay: attributed to restarts (SummarizeReplay)
 //	                                    and drawn on the window timeline
@@ -276,7 +277,7 @@ const (
 )
 
 var (
-	charts   = []string{ChartBalance, ChartReperformance, ChartReplayedKeys}
+	charts   = []string{ChartBalance, ChartReperformance, ChartReplayedKeys, ChartRollForward}
 	findings = []string{FindingReplay}
 	tolKinds = []string{ToleranceCompare, ToleranceBalance}
 	// scopes are the values of the "-- scope:" key: spec settings a check

@@ -250,6 +250,8 @@ func (p *Params) BalanceTol(measure string) *ToleranceSQL { return p.BalanceTole
 //	                                 (rules/within_tolerance.sql)
 //	postingkey ALIAS C               posting column C (a PostingColumn) as duplicate_postings compares it
 //	                                 (rules/posting_key.sql)
+//	rollforward PARAMS TOTAL         every group's opening, postings, expected and closing balance, difference
+//	                                 and status, with the grand total when TOTAL (rules/roll_forward.sql)
 //	percentof PART WHOLE             PART as an exact percentage of WHOLE, two decimals of one type, rounded
 //	                                 half away from zero to 6 places; NULL when WHOLE is 0 (rules/percent_of.sql)
 //	hasprefix S PREFIX               strings.HasPrefix, for type names
@@ -353,6 +355,12 @@ func checkFuncs() template.FuncMap {
 			Alias string
 			C     PostingColumn
 		}{alias, c})
+	}
+	f["rollforward"] = func(p *Params, total bool) (string, error) {
+		return rule(queries.RulesRollForward, struct {
+			P     *Params
+			Total bool
+		}{p, total})
 	}
 	f["percentof"] = func(part, whole string) (string, error) {
 		return rule(queries.RulesPercentOf, struct{ Part, Whole string }{part, whole})

@@ -117,6 +117,7 @@ const (
 	ChartBalance       = evidence.ChartBalance
 	ChartReperformance = evidence.ChartReperformance
 	ChartReplayedKeys  = evidence.ChartReplayedKeys
+	ChartRollForward   = evidence.ChartRollForward
 	FindingReplay      = evidence.FindingReplay
 	RoleCheckpoints    = evidence.RoleCheckpoints
 	RoleDifference     = evidence.RoleDifference
@@ -268,12 +269,15 @@ const (
 )
 
 // skipReason says why a check that lacks requirements miss was not run: a
-// record-id check of a balance control (SkipNoID), a count of postings with
+// check of records (requires id, logical_key, checkpoint or compare: keys
+// a balance control refuses) in a balance control (SkipNoID), a count of postings with
 // an input at balance grain (SkipBalanceGrain), else "not configured:
 // needs" and the spec fields it lacks.
 func skipReason(miss []Requirement, p *Params) string {
 	switch {
-	case p.BalanceControl() && slices.Contains(miss, NeedID):
+	case p.BalanceControl() && slices.ContainsFunc(miss, func(r Requirement) bool {
+		return r == NeedID || r == NeedLogicalKey || r == NeedCheckpoint || r == NeedCompare
+	}):
 		return SkipNoID
 	case len(miss) == 1 && miss[0] == NeedPostings:
 		var which []string
@@ -532,6 +536,9 @@ type Totals struct {
 	SourceDistinctIDs int64          `json:"source_distinct_ids"`
 	SinkDistinctIDs   int64          `json:"sink_distinct_ids"`
 	Measures          []MeasureTotal `json:"measures,omitempty"`
+	// OpeningRows is the rows of table opening (Params.Opening); nil
+	// without one.
+	OpeningRows *int64 `json:"opening_rows,omitempty"`
 }
 
 // MeasureTotal is the exact sum of one measure on both sides, as decimal
@@ -542,11 +549,18 @@ type MeasureTotal struct {
 	SourceSum  string `json:"source_sum"`
 	SinkSum    string `json:"sink_sum"`
 	Difference string `json:"difference"`
+	// OpeningSum, ExpectedSum (opening + source) and RollForwardDifference
+	// (sink − expected) are a roll-forward's, at the same scale ("" without
+	// an opening: Params.Opening).
+	OpeningSum, ExpectedSum, RollForwardDifference string `json:"-"`
 }
 
 // ComputeTotals returns the population totals: each input's rows, its
 // distinct record ids (null ids left out, a composite id counted
-// NULL-safely) and the exact sum of each measure.
+// NULL-safely) and the exact sum of each measure; with an opening
+// (Params.Opening), its rows and, per measure, its sum, the expected
+// closing (opening + source) and the sink less that
+// (totals/opening_sums.sql).
 //
 // The distinct ids are counted from the outcome of a check with "-- totals:
 // repeated_ids" when one ran (duplicate_ids): an input's distinct ids are
@@ -637,7 +651,27 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome)
 				return nil, fmt.Errorf("%w: %s, %s, has %d digits, beyond %s, the widest exact decimal: no total is rounded to fit, so the totals cannot be computed", ErrOverflow, what, *r[i], n, typ)
 			}
 		}
-		t.Measures = append(t.Measures, MeasureTotal{Name: m, Type: typ, SourceSum: *r[0], SinkSum: *r[1], Difference: *r[2]})
+		mt := MeasureTotal{Name: m, Type: typ, SourceSum: *r[0], SinkSum: *r[1], Difference: *r[2]}
+		if p.Opening {
+			_, rs, err := db.StringsFile(ctx, totalsSQL, queries.TotalsOpeningSums, struct{ Measure, Type string }{m, typ})
+			if err != nil {
+				return nil, overflowError(ctx, db, p, nil, "the totals", err)
+			}
+			for i, what := range []string{"the sum of measure " + m + " in the opening", "the opening's plus the source's sum of measure " + m, "the roll-forward difference of measure " + m + " (sink - expected)"} {
+				if n := digitsOf(*rs[0][i]); n > 38 {
+					return nil, fmt.Errorf("%w: %s, %s, has %d digits, beyond %s, the widest exact decimal: no total is rounded to fit, so the totals cannot be computed", ErrOverflow, what, *rs[0][i], n, typ)
+				}
+			}
+			mt.OpeningSum, mt.ExpectedSum, mt.RollForwardDifference = *rs[0][0], *rs[0][1], *rs[0][2]
+		}
+		t.Measures = append(t.Measures, mt)
+	}
+	if p.Opening {
+		n, err := db.CountFile(ctx, totalsSQL, queries.TotalsRows, struct{ Table string }{OpeningTable})
+		if err != nil {
+			return nil, err
+		}
+		t.OpeningRows = &n
 	}
 	return t, nil
 }

@@ -189,6 +189,9 @@ func TestBuiltinHeaderKeys(t *testing.T) {
 		"bad_records":              "chart= finding= notes=[]",
 		"commit_history":           "chart= finding= notes=[]",
 		"commit_history_info":      "chart= finding= notes=[]",
+		"duplicate_balance_rows":   "chart= finding= notes=[]",
+		"roll_forward":             "chart=roll_forward finding= notes=[]",
+		"roll_forward_changes":     "chart= finding= notes=[]",
 	}
 	for id, w := range want {
 		if got[id] != w {
@@ -303,7 +306,7 @@ func TestRenderGolden(t *testing.T) {
 	for _, tc := range []struct {
 		kind string
 		p    *checks.Params
-	}{{"record", recordParams(t)}, {"replay", replayParams(t)}, {"idcounts", counted}} {
+	}{{"record", recordParams(t)}, {"replay", replayParams(t)}, {"idcounts", counted}, {"balance", ledgerParams(t)}} {
 		for _, c := range builtin(t) {
 			if !c.Applies(tc.p) || len(c.Missing(tc.p)) > 0 || tc.kind == "idcounts" && !slices.Contains(c.Reads, checks.ReadsIDCounts) {
 				continue
@@ -546,7 +549,8 @@ func checkDeclaredRoles(t *testing.T, c *checks.Check, o *checks.Outcome) {
 // check in the record or in the windowed configuration: a column renamed in
 // the SELECT but not in "-- columns:" fails here.
 func TestDeclaredColumnsAppear(t *testing.T) {
-	if !t.Run("records", TestRunColumnRoles) || !t.Run("windows", TestSummarizeReplay) {
+	if !t.Run("records", TestRunColumnRoles) || !t.Run("windows", TestSummarizeReplay) || !t.Run("balances", TestBalanceControlChecks) ||
+		!t.Run("roll-forward", TestRollForwardChecks) {
 		return
 	}
 	for _, c := range builtin(t) {

@@ -8,5 +8,9 @@
 SELECT side, n AS records
 FROM (SELECT 'source' AS side, count(*) AS n FROM source
       UNION ALL
-      SELECT 'sink', count(*) FROM sink) AS p
+      SELECT 'sink', count(*) FROM sink
+{{- if .Opening}}
+      UNION ALL
+      SELECT 'opening', count(*) FROM opening
+{{- end}}) AS p
 WHERE n = 0 AND NOT list_contains({{litlist .AllowEmpty}}::VARCHAR[], side)

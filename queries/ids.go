@@ -21,7 +21,10 @@ const (
 	CheckNormalizedMatches       = "normalized_matches"       // 045_normalized_matches.sql
 	CheckValueMismatches         = "value_mismatches"         // 050_value_mismatches.sql
 	CheckRowCountBalance         = "row_count_balance"        // 060_row_count_balance.sql
+	CheckDuplicateBalanceRows    = "duplicate_balance_rows"   // 065_duplicate_balance_rows.sql
 	CheckSumBalance              = "sum_balance"              // 070_sum_balance.sql
+	CheckRollForward             = "roll_forward"             // 075_roll_forward.sql
+	CheckRollForwardChanges      = "roll_forward_changes"     // 076_roll_forward_changes.sql
 	CheckKeyCheckpointConflicts  = "key_checkpoint_conflicts" // 080_key_checkpoint_conflicts.sql
 	CheckDuplicateKeys           = "duplicate_keys"           // 100_duplicate_keys.sql
 	CheckReperformanceMismatches = "reperformance_mismatches" // 110_reperformance_mismatches.sql
@@ -283,6 +286,7 @@ const (
 	RulesRestartOf          = "restart_of"          // rules/restart_of.sql
 	RulesRestartOfKey       = "restart_of_key"      // rules/restart_of_key.sql
 	RulesRewound            = "rewound"             // rules/rewound.sql
+	RulesRollForward        = "roll_forward"        // rules/roll_forward.sql
 	RulesTextDecimal        = "text_decimal"        // rules/text_decimal.sql
 	RulesWallDST            = "wall_dst"            // rules/wall_dst.sql
 	RulesWindowAgrees       = "window_agrees"       // rules/window_agrees.sql
@@ -305,6 +309,7 @@ const (
 	TotalsDistinctIDs    = "distinct_ids"    // totals/distinct_ids.sql
 	TotalsIDRows         = "id_rows"         // totals/id_rows.sql
 	TotalsMeasureSums    = "measure_sums"    // totals/measure_sums.sql
+	TotalsOpeningSums    = "opening_sums"    // totals/opening_sums.sql
 	TotalsRepeatedCopies = "repeated_copies" // totals/repeated_copies.sql
 	TotalsRows           = "rows"            // totals/rows.sql
 	TotalsSumOverflow    = "sum_overflow"    // totals/sum_overflow.sql

@@ -85,6 +85,10 @@ const (
 	// window and aggregate (roles measure, source, sink, difference,
 	// finding, window_start/window_end).
 	ChartReperformance = "reperformance"
+	// ChartRollForward: a roll-forward per group out of balance: the
+	// opening balance, the postings and the closing balance (roles
+	// opening, source, sink; expected and difference), per measure.
+	ChartRollForward = "roll_forward"
 )
 
 // What a check's exceptions are (summary.json checks[].finding, a check

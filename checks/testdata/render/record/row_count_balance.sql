@@ -2,7 +2,7 @@
 -- assertion: completeness, accuracy
 -- description: Record counts of source and sink, in total or per group when group_by is given; an exception is a
 -- description: total or group whose counts differ (difference = sink - source).
--- requires: records
+-- requires: records, postings
 -- chart: balance
 -- columns: source_rows=source, sink_rows=sink, difference=difference
 WITH s AS (
