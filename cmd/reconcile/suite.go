@@ -406,6 +406,10 @@ func printSummary(f *factory, res *evidence.Summary, out string, quiet bool) {
 // verdictLine is the first line of the summary:
 //
 //	FAIL  ledger-nightly  2026-11-30T06:00:04Z  run 20261130T060004Z-1a2b3c4d  day=2026-11-29  rows +130 (source 2000, sink 2130)  amount +126029.43 (source …, sink …)
+//
+// A balance control with an input at balance grain gives the rows without
+// a difference (postings and balances are different units), and a
+// roll-forward each measure's closing less opening plus postings.
 func verdictLine(res *evidence.Summary) string {
 	parts := []string{strings.ToUpper(string(res.Status)), res.Control.Name, res.Run.StartedAt, "run " + res.Run.ID}
 	if res.Parameters != nil {
@@ -420,8 +424,17 @@ func verdictLine(res *evidence.Summary) string {
 		// Events and window rows are different units: no difference.
 		parts = append(parts, fmt.Sprintf("source %d events, sink %d rows", t.SourceRows, t.SinkRows))
 	} else {
-		parts = append(parts, fmt.Sprintf("rows %s (source %d, sink %d)", signed(fmt.Sprint(t.SinkRows-t.SourceRows)), t.SourceRows, t.SinkRows))
+		if p := res.Parameters; p != nil && p.Grain != nil && (p.Grain.Source == spec.GrainBalance || p.Grain.Sink == spec.GrainBalance) {
+			// Balances against postings: rows of different units.
+			parts = append(parts, fmt.Sprintf("source %d rows, sink %d rows", t.SourceRows, t.SinkRows))
+		} else {
+			parts = append(parts, fmt.Sprintf("rows %s (source %d, sink %d)", signed(fmt.Sprint(t.SinkRows-t.SourceRows)), t.SourceRows, t.SinkRows))
+		}
 		for _, m := range t.Measures {
+			if m.ExpectedSum != "" { // a roll-forward
+				parts = append(parts, fmt.Sprintf("%s %s (opening %s + postings %s, closing %s)", m.Name, signed(m.RollForwardDifference), m.OpeningSum, m.SourceSum, m.SinkSum))
+				continue
+			}
 			parts = append(parts, fmt.Sprintf("%s %s (source %s, sink %s)", m.Name, signed(m.Difference), m.SourceSum, m.SinkSum))
 		}
 	}

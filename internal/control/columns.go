@@ -23,12 +23,14 @@ import (
 // them, and every column the spec names for that input must then exist:
 // id, measures and group_by in both; checkpoint, logical_key, watermark,
 // the window column and emission's last_by in the sink; the event time and
-// the aggregates' arguments in the source; reperform.group_by in both.
-// When both inputs can tell their columns, the comparison is planned too
-// (checks.PlanComparison), so that compare:, ignore:, normalize:,
-// tolerance: and two id columns of incomparable types are refused now
-// rather than after both loads, and so is duplicates: when no input has
-// every column of it (checks.PlanDuplicates). An input that cannot tell its columns
+// the aggregates' arguments in the source; reperform.group_by in both;
+// measures and group_by in an opening (a roll-forward's third input).
+// When both source and sink can tell their columns, the comparison is
+// planned too (checks.PlanComparison; a balance control's group columns),
+// so that compare:, ignore:, normalize:, tolerance: and two id or group
+// columns of incomparable types are refused now rather than after the
+// loads, and so is duplicates: when no input has every column of it
+// (checks.PlanDuplicates). An input that cannot tell its columns
 // (Kafka) is checked once loaded, as before.
 //
 // Errors: the kind's own (those Read would return for the listing or the
@@ -43,6 +45,9 @@ func checkColumns(ctx context.Context, s *spec.Spec, p *pair) error {
 		cols []sources.Column
 	}
 	sides := []*side{{role: "source", src: p.source, in: s.Source}, {role: "sink", src: p.sink, in: s.Sink}}
+	if p.opening != nil {
+		sides = append(sides, &side{role: spec.RoleOpening, src: p.opening, in: *s.Opening})
+	}
 	known := 0
 	for _, sd := range sides {
 		sc, ok := sd.src.(sources.Schemer)
@@ -90,7 +95,7 @@ func checkColumns(ctx context.Context, s *spec.Spec, p *pair) error {
 		// The comparison is planned before the load only when the kind
 		// names every column's type as the load will make it; a type it
 		// leaves unnamed (a Parquet TIMESTAMP, say) is planned once loaded.
-		if !slices.ContainsFunc(cols, func(c sources.Column) bool { return c.Type == "" }) {
+		if !slices.ContainsFunc(cols, func(c sources.Column) bool { return c.Type == "" }) && sd.role != spec.RoleOpening {
 			known++
 		}
 	}
@@ -118,7 +123,7 @@ func checkColumns(ctx context.Context, s *spec.Spec, p *pair) error {
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: %s (found before any row was read)", checks.ErrColumn, strings.Join(errs, "; "))
 	}
-	if known == 2 && len(s.ID) > 0 {
+	if known == 2 && (len(s.ID) > 0 || s.BalanceControl()) {
 		if _, err := checks.PlanComparison(columnsOf(s), sides[0].cols, sides[1].cols); err != nil {
 			return err
 		}
@@ -141,10 +146,7 @@ func checkColumns(ctx context.Context, s *spec.Spec, p *pair) error {
 // malformed option's sources.ErrInvalidLocation.
 func checkTypes(ctx context.Context, s *spec.Spec) error {
 	var db *duck.DB
-	for _, in := range []struct {
-		role string
-		in   spec.Input
-	}{{"source", s.Source}, {"sink", s.Sink}} {
+	for _, in := range specInputs(s) {
 		declared, err := sources.DeclaredTypes(in.in.Options)
 		if err != nil {
 			return fmt.Errorf("%s: %w", in.role, err)
@@ -175,8 +177,12 @@ type fieldColumns struct {
 	cols  []string
 }
 
-// namedColumns are the columns the spec names that input role must have.
+// namedColumns are the columns the spec names that input role must have
+// (an opening: the measures and group_by).
 func namedColumns(s *spec.Spec, role string) []fieldColumns {
+	if role == spec.RoleOpening {
+		return []fieldColumns{{"measures", s.Measures}, {"group_by", s.GroupBy}}
+	}
 	out := []fieldColumns{{"id", s.ID}, {"measures", s.Measures}, {"group_by", s.GroupBy}}
 	r := s.Reperform
 	if r != nil {
@@ -231,10 +237,7 @@ func checkLocations(s *spec.Spec) error {
 	if err != nil {
 		return err
 	}
-	for _, in := range []struct {
-		role string
-		in   spec.Input
-	}{{"source", s.Source}, {"sink", s.Sink}} {
+	for _, in := range specInputs(s) {
 		if strings.Contains(in.in.URI, "://") {
 			continue
 		}
@@ -254,6 +257,22 @@ func checkLocations(s *spec.Spec) error {
 		}
 	}
 	return nil
+}
+
+// roleInput is one input of the spec by its role.
+type roleInput struct {
+	role string
+	in   spec.Input
+}
+
+// specInputs are the inputs of s: source, sink and, when it has one, the
+// opening.
+func specInputs(s *spec.Spec) []roleInput {
+	out := []roleInput{{"source", s.Source}, {"sink", s.Sink}}
+	if s.Opening != nil {
+		out = append(out, roleInput{spec.RoleOpening, *s.Opening})
+	}
+	return out
 }
 
 // inside reports whether path p (absolute) is dir or lies below it.

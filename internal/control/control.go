@@ -230,6 +230,9 @@ func prepare(ctx context.Context, s *spec.Spec, set *runSetup, ss *session, logw
 	cols.SourceLocation, cols.SinkLocation = inputs[0].LocationForm, inputs[1].LocationForm
 	cols.SourceProvenance, cols.SinkProvenance = inputs[0].Provenance, inputs[1].Provenance
 	cols.SourceDecimalSeparator, cols.SinkDecimalSeparator = inputs[0].Formats.DecimalSeparator, inputs[1].Formats.DecimalSeparator
+	if len(inputs) > 2 { // a roll-forward's opening
+		cols.Opening, cols.OpeningZone, cols.OpeningLocation = true, s.ZoneOf(spec.RoleOpening), inputs[2].LocationForm
+	}
 	if cols.BadRecords, err = load.BadRecords(ctx, db, inputs); err != nil {
 		return nil, err
 	}
@@ -270,7 +273,7 @@ func prepare(ctx context.Context, s *spec.Spec, set *runSetup, ss *session, logw
 		return nil, err
 	}
 	notes = append(notes, inputNotes...)
-	if n := snapshotNote(inputs, ss.readAt); n != "" {
+	if n := snapshotNote(inputs[:2], ss.readAt[:2]); n != "" {
 		notes = append(notes, n)
 	}
 	for _, in := range inputs {
@@ -289,7 +292,7 @@ func countRefused(ctx context.Context, db *duck.DB, inputs []*sources.Input) err
 		if !in.ReportsBadRecords {
 			continue
 		}
-		table := []string{checks.SourceTable, checks.SinkTable}[i]
+		table := []string{checks.SourceTable, checks.SinkTable, checks.OpeningTable}[i]
 		n, err := load.CountRows(ctx, db, table)
 		if err != nil {
 			return err
@@ -450,10 +453,10 @@ func checkUnchanged(inputs []*sources.Input) error {
 }
 
 // checkInputFiles refuses an input file inside the evidence folder (which
-// --force would replace) and a file read as both source and sink (the
-// control would compare a file with itself: one file by os.SameFile, so a
-// symbolic or hard link too; or one table, Input.Relation), both usage
-// errors, and notes an input with no records that allow_empty: declares
+// --force would replace) and a file read as two inputs, source and sink
+// or either and the opening (the control would compare a file with
+// itself: one file by os.SameFile, so a symbolic or hard link too; or one
+// table, Input.Relation), both usage errors, and notes an input with no records that allow_empty: declares
 // legitimate (without it, the population check fails).
 func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
 	out, err := filepath.Abs(s.Out)
@@ -477,7 +480,7 @@ func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
 		}
 		if in.Relation != "" {
 			if other, ok := relations[in.Relation]; ok && other != in.Role {
-				return nil, fmt.Errorf("%w: %s is read as both source and sink (%s): the control would compare a table with itself, which proves nothing", spec.ErrInvalid, in.Location, in.Relation)
+				return nil, fmt.Errorf("%w: %s is read as both %s and %s (%s): the control would compare a table with itself, which proves nothing", spec.ErrInvalid, in.Location, other, in.Role, in.Relation)
 			}
 			relations[in.Relation] = in.Role
 		}
@@ -499,7 +502,7 @@ func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
 					if o.path != f.Path {
 						same = fmt.Sprintf("%s (the %s's %s)", f.Path, o.role, o.path)
 					}
-					return nil, fmt.Errorf("%w: %s is read as both source and sink: the control would compare a file with itself, which proves nothing", spec.ErrInvalid, same)
+					return nil, fmt.Errorf("%w: %s is read as both %s and %s: the control would compare a file with itself, which proves nothing", spec.ErrInvalid, same, o.role, in.Role)
 				}
 			}
 			bySize[fi.Size()] = append(bySize[fi.Size()], read{in.Role, f.Path, fi})
@@ -514,7 +517,13 @@ func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
 // redactSpec copies s with passwords removed from input URIs and options.
 func redactSpec(s *spec.Spec) *spec.Spec {
 	c := *s
-	for _, in := range []*spec.Input{&c.Source, &c.Sink} {
+	ins := []*spec.Input{&c.Source, &c.Sink}
+	if s.Opening != nil {
+		o := *s.Opening
+		c.Opening = &o
+		ins = append(ins, c.Opening)
+	}
+	for _, in := range ins {
 		in.URI = sources.Redact(in.URI)
 		if in.Options != nil {
 			m := make(map[string]any, len(in.Options))

@@ -44,6 +44,12 @@ func parametersOf(s *spec.Spec) *evidence.Parameters {
 	if e := s.Emission; e != nil {
 		p.Emission = &evidence.Emission{LastBy: e.LastBy}
 	}
+	if o := s.Opening; o != nil {
+		p.Opening = &evidence.InputSpec{URI: o.URI, TimeZone: o.TimeZone, Rename: o.Rename, Options: o.Options}
+	}
+	if g := s.Grain; g != nil {
+		p.Grain = &evidence.Grain{Source: g.Source, Sink: g.Sink, Opening: g.Opening}
+	}
 	return p
 }
 
@@ -133,9 +139,10 @@ func checkOf(o *checks.Outcome) *evidence.Check {
 
 // totalsOf is the population figures as summary.json states them.
 func totalsOf(t *checks.Totals) *evidence.Totals {
-	out := &evidence.Totals{SourceRows: t.SourceRows, SinkRows: t.SinkRows, SourceDistinctIDs: t.SourceDistinctIDs, SinkDistinctIDs: t.SinkDistinctIDs}
+	out := &evidence.Totals{SourceRows: t.SourceRows, SinkRows: t.SinkRows, SourceDistinctIDs: t.SourceDistinctIDs, SinkDistinctIDs: t.SinkDistinctIDs, OpeningRows: t.OpeningRows}
 	for _, m := range t.Measures {
-		out.Measures = append(out.Measures, evidence.MeasureTotal{Name: m.Name, Type: m.Type, SourceSum: m.SourceSum, SinkSum: m.SinkSum, Difference: m.Difference})
+		out.Measures = append(out.Measures, evidence.MeasureTotal{Name: m.Name, Type: m.Type, SourceSum: m.SourceSum, SinkSum: m.SinkSum, Difference: m.Difference,
+			OpeningSum: m.OpeningSum, ExpectedSum: m.ExpectedSum, RollForwardDifference: m.RollForwardDifference})
 	}
 	return out
 }

@@ -138,10 +138,14 @@ type ExplainOptions struct {
 // saying so; it is no error (the caller decides: `reconcile explain` exits
 // 2, ErrNoKey). Errors: spec.ErrInvalid (a key of the wrong arity, a
 // window timestamp that is not one), ErrInputChanged (opt.Recorded), the
-// loads' and the checks' errors.
+// loads' and the checks' errors. A balance control, which has no such key,
+// is refused (spec.ErrInvalid).
 func Explain(ctx context.Context, s *spec.Spec, keys [][]string, opt ExplainOptions) ([]*Explanation, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
+	}
+	if s.BalanceControl() {
+		return nil, fmt.Errorf("%w: explain shows the rows of one record id or window key; this spec is a balance control (group_by and measures, no id:), whose exceptions are groups: their figures are in the run's exceptions files", spec.ErrInvalid)
 	}
 	want := len(s.ID)
 	what := "the id column(s) " + strings.Join(s.ID, ", ")

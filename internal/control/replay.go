@@ -22,7 +22,8 @@ import (
 func columnsOf(s *spec.Spec) checks.Columns {
 	c := checks.Columns{ID: s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey, Duplicates: s.Duplicates,
 		Compare: s.Compare, Ignore: s.Ignore, Normalize: s.Normalize, Tolerance: s.Tolerance, BalanceTolerance: s.BalanceTolerance,
-		AllowEmpty: s.AllowEmpty, SourceZone: s.ZoneOf("source"), SinkZone: s.ZoneOf("sink")}
+		AllowEmpty: s.AllowEmpty, SourceZone: s.ZoneOf("source"), SinkZone: s.ZoneOf("sink"),
+		Balance: s.BalanceControl(), SourceGrain: s.GrainOf(spec.RoleSource), SinkGrain: s.GrainOf(spec.RoleSink)}
 	if r := s.Reperform; r != nil && len(c.LogicalKey) == 0 {
 		w := r.WindowEnd
 		if w == "" {

@@ -17,16 +17,21 @@ import (
 	"github.com/reconcile-dev/reconcile/sources"
 )
 
-// pair is the source and the sink of a spec, opened but not read.
+// pair is the source and the sink of a spec, and its opening when it has
+// one (a roll-forward), opened but not read.
 type pair struct {
 	source, sink sources.Source
+	// opening is the spec's opening: (nil for none), loaded as table
+	// checks.OpeningTable after the sink, in the same Group.
+	opening sources.Source
 	// group is shared by both inputs (sources.Group): what one input keeps
 	// for the other to read in the same snapshot is released once both
 	// are loaded.
 	group *sources.Group
 	// opts are how each input's columns are named and read once loaded
-	// (its rename:, the control's measures): source, then sink.
-	opts [2]load.Options
+	// (its rename:, the control's measures): source, then sink, then the
+	// opening.
+	opts [3]load.Options
 	// zones are the zones each input's zone-less timestamps are read in
 	// (spec.Spec.ZoneOf), by role.
 	zones map[string]string
@@ -35,9 +40,9 @@ type pair struct {
 	zoneDeclared map[string]bool
 }
 
-// openInputs opens the source and sink of s without reading them (so
-// location errors surface before anything is created). progress receives
-// the loads' progress lines.
+// openInputs opens the source and sink of s, and its opening, without
+// reading them (so location errors surface before anything is created).
+// progress receives the loads' progress lines.
 func openInputs(s *spec.Spec, progress io.Writer) (*pair, error) {
 	srcDir, err := s.InputDir("source")
 	if err != nil {
@@ -57,33 +62,52 @@ func openInputs(s *spec.Spec, progress io.Writer) (*pair, error) {
 		src.Close()
 		return nil, err
 	}
-	return &pair{source: src, sink: sink, group: group, opts: [2]load.Options{
+	p := &pair{source: src, sink: sink, group: group, opts: [3]load.Options{
 		{Rename: s.Source.Rename, Measures: s.Measures, TimeZone: s.ZoneOf("source")},
 		{Rename: s.Sink.Rename, Measures: s.Measures, TimeZone: s.ZoneOf("sink")},
-	}, zoneDeclared: map[string]bool{"source": s.Source.TimeZone != "" || s.TimeZone != "", "sink": s.Sink.TimeZone != "" || s.TimeZone != ""}}, nil
+	}, zoneDeclared: map[string]bool{"source": s.Source.TimeZone != "" || s.TimeZone != "", "sink": s.Sink.TimeZone != "" || s.TimeZone != ""}}
+	if o := s.Opening; o != nil {
+		dir, err := s.InputDir(spec.RoleOpening)
+		if err != nil {
+			p.Close()
+			return nil, err
+		}
+		if p.opening, err = sources.Open(sources.Location{Role: spec.RoleOpening, URI: o.URI, Options: o.Options, BaseDir: dir, Progress: progress, Group: group}); err != nil {
+			p.Close()
+			return nil, err
+		}
+		p.opts[2] = load.Options{Rename: o.Rename, Measures: s.Measures, TimeZone: s.ZoneOf(spec.RoleOpening)}
+		p.zoneDeclared[spec.RoleOpening] = o.TimeZone != "" || s.TimeZone != ""
+	}
+	return p, nil
 }
 
 func (p *pair) Close() {
 	p.group.Close()
 	p.source.Close()
 	p.sink.Close()
+	if p.opening != nil {
+		p.opening.Close()
+	}
 }
 
 // session is a DuckDB database, spilling to its own temporary folder
 // (named for the process, leftover.MkdirTemp, so that a later run can
 // remove it if this one is killed), with
 // the source and sink loaded (package load) as the tables
-// checks.SourceTable and checks.SinkTable.
+// checks.SourceTable and checks.SinkTable, and an opening as
+// checks.OpeningTable.
 type session struct {
 	db     *duck.DB
 	tmp    string
-	inputs []*sources.Input // source, then sink; locations redacted
+	inputs []*sources.Input // source, then sink, then the opening; locations redacted
 	readAt []time.Time      // when each input's read began, by this host's clock
 }
 
-// load starts a session and loads both inputs into it. DuckDB is capped at
-// the budget's share (memory.Budget.DuckDB) before it spills. logw receives
-// one line per input loaded.
+// load starts a session and loads the inputs into it (source, sink, then
+// the opening). DuckDB is capped at the budget's share
+// (memory.Budget.DuckDB) before it spills. logw receives one line per
+// input loaded.
 func (p *pair) load(ctx context.Context, budget memory.Budget, logw io.Writer) (*session, error) {
 	tmp, err := leftover.MkdirTemp()
 	if err != nil {
@@ -99,11 +123,16 @@ func (p *pair) load(ctx context.Context, budget memory.Budget, logw io.Writer) (
 		ss.Close()
 		return nil, err
 	}
-	for _, in := range []struct {
+	loads := []struct {
 		table, role string
 		src         sources.Source
 		opt         load.Options
-	}{{checks.SourceTable, "source", p.source, p.opts[0]}, {checks.SinkTable, "sink", p.sink, p.opts[1]}} {
+	}{{checks.SourceTable, "source", p.source, p.opts[0]}, {checks.SinkTable, "sink", p.sink, p.opts[1]}}
+	if p.opening != nil {
+		loads = append(loads, loads[0])
+		loads[2].table, loads[2].role, loads[2].src, loads[2].opt = checks.OpeningTable, spec.RoleOpening, p.opening, p.opts[2]
+	}
+	for _, in := range loads {
 		t0 := time.Now()
 		ss.readAt = append(ss.readAt, t0)
 		info, err := load.TableWith(ctx, db, in.table, in.src, in.opt)
@@ -119,7 +148,7 @@ func (p *pair) load(ctx context.Context, budget memory.Budget, logw io.Writer) (
 		ss.inputs = append(ss.inputs, info)
 		fmt.Fprintf(logw, "loaded %s: %d rows in %s\n", in.role, info.Rows, time.Since(t0).Round(time.Millisecond))
 	}
-	// Both inputs are read: a snapshot kept open for the second is done.
+	// Every input is read: a snapshot kept open for the next is done.
 	if err := p.group.Close(); err != nil {
 		ss.Close()
 		return nil, fmt.Errorf("release the inputs' shared snapshot: %w", err)

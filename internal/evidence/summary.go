@@ -216,6 +216,21 @@ type Parameters struct {
 	Tolerance        map[string]string   `json:"tolerance,omitempty"`
 	BalanceTolerance map[string]string   `json:"balance_tolerance,omitempty"`
 	AllowEmpty       []string            `json:"allow_empty,omitempty"`
+
+	// Opening is the spec's opening: (a roll-forward's third input) and
+	// Grain its grain: (a balance control's inputs: posting or balance,
+	// as written); each absent without.
+	Opening *InputSpec `json:"opening,omitempty"`
+	Grain   *Grain     `json:"grain,omitempty"`
+}
+
+// Grain is the spec's grain: key, per input: "posting", "balance" or
+// absent (the default: posting for source and sink, balance for the
+// opening).
+type Grain struct {
+	Source  string `json:"source,omitempty"`
+	Sink    string `json:"sink,omitempty"`
+	Opening string `json:"opening,omitempty"`
 }
 
 // InputSpec is the spec's source: or sink: — the URI (password removed) and
@@ -496,6 +511,9 @@ type Totals struct {
 	SourceDistinctIDs int64          `json:"source_distinct_ids"`
 	SinkDistinctIDs   int64          `json:"sink_distinct_ids"`
 	Measures          []MeasureTotal `json:"measures,omitempty"`
+	// OpeningRows is the opening's rows in a roll-forward (spec
+	// opening:); absent without one.
+	OpeningRows *int64 `json:"opening_rows,omitempty"`
 }
 
 // MeasureTotal is the exact sum of one measure on both sides: decimal text
@@ -507,6 +525,13 @@ type MeasureTotal struct {
 	SourceSum  string `json:"source_sum"`
 	SinkSum    string `json:"sink_sum"`
 	Difference string `json:"difference"`
+	// In a roll-forward (spec opening:), OpeningSum is the opening's sum,
+	// ExpectedSum the opening's plus the source's (the postings), and
+	// RollForwardDifference = sink − expected: the control in total.
+	// Absent without an opening.
+	OpeningSum            string `json:"opening_sum,omitempty"`
+	ExpectedSum           string `json:"expected_sum,omitempty"`
+	RollForwardDifference string `json:"roll_forward_difference,omitempty"`
 }
 
 // Replay is the re-performance of a windowed sink: the populations, the
