@@ -16,9 +16,14 @@ const maxBars = 30
 // exception rows by the roles of their columns and the chart each check
 // feeds (evidence.Check.Chart, the check file's "-- chart:").
 type Charts struct {
-	// Balance has one series for the row count (a sink of records only)
-	// and one per measure.
+	// Balance has one series for the row count (a sink of records only,
+	// or postings against postings) and one per measure (not in a
+	// roll-forward, whose source and sink are not balanced against each
+	// other).
 	Balance []*BalanceSeries
+	// RollForward has one series per measure of a roll-forward (spec
+	// opening:): opening, postings and closing per group out of balance.
+	RollForward []*RollForwardSeries
 	// ReplayedKeys counts the keys written under each sequence of
 	// checkpoint ids (nil when no such check failed).
 	ReplayedKeys *ReplayedKeys
@@ -113,12 +118,13 @@ type RestartMark struct {
 }
 
 func charts(v *View) Charts {
-	return Charts{Balance: balanceSeries(v), ReplayedKeys: replayedKeys(v), Reperformance: reperformance(v), Timeline: timeline(v), Trend: trend(v)}
+	return Charts{Balance: balanceSeries(v), RollForward: rollForwardSeries(v), ReplayedKeys: replayedKeys(v), Reperformance: reperformance(v), Timeline: timeline(v), Trend: trend(v)}
 }
 
 // balanceSeries draws the row count (not for a windowed sink: its rows are
-// windows, not records) and each measure, from the check that feeds the
-// balance chart with figures of that measure.
+// windows, not records; nor for an input at balance grain: one row per
+// group) and each measure (not in a roll-forward: rollForwardSeries), from
+// the check that feeds the balance chart with figures of that measure.
 func balanceSeries(v *View) []*BalanceSeries {
 	s := v.Summary
 	t := s.Totals
@@ -130,10 +136,13 @@ func balanceSeries(v *View) []*BalanceSeries {
 		groups = s.Parameters.GroupBy
 	}
 	var out []*BalanceSeries
-	if !v.Windowed {
+	if !v.Windowed && !balanceGrain(s.Parameters) {
 		out = append(out, &BalanceSeries{Total: BalanceBar{Label: "all rows", Source: itoa(t.SourceRows), Sink: itoa(t.SinkRows), Difference: itoa(t.SinkRows - t.SourceRows), Total: true}})
 	}
 	for _, m := range t.Measures {
+		if m.ExpectedSum != "" {
+			continue // a roll-forward: rollForwardSeries
+		}
 		out = append(out, &BalanceSeries{Measure: m.Name, Total: BalanceBar{Label: "all rows", Source: m.SourceSum, Sink: m.SinkSum, Difference: m.Difference, Total: true}})
 	}
 	for _, bs := range out {

@@ -112,6 +112,9 @@ type svgRect struct {
 	X, Y, W, H float64
 	Class      string
 	Tip        string
+	// Fill is a colour of its own ("" for the class's): the opening
+	// balance of a roll-forward, drawn with no class of the style sheet.
+	Fill string
 }
 
 type svgText struct {
@@ -119,6 +122,7 @@ type svgText struct {
 	Anchor string // start, middle, end
 	Class  string
 	Text   string
+	Fill   string // as svgRect's
 }
 
 type svgLine struct {
@@ -207,6 +211,9 @@ func svgCharts(c Charts) []*svgChart {
 	var out []*svgChart
 	for _, bs := range c.Balance {
 		out = append(out, balanceChart(bs))
+	}
+	for _, rs := range c.RollForward {
+		out = append(out, rollForwardChart(rs))
 	}
 	if c.ReplayedKeys != nil {
 		out = append(out, replayChart(c.ReplayedKeys))

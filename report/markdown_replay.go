@@ -7,9 +7,13 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/evidence"
 )
 
-// idPhrase opens the "what was compared" line: the record id, or for a
-// windowed sink the window key.
+// idPhrase opens the "what was compared" line: the record id, for a
+// balance control (no id) the grain of each input and the roll-forward,
+// or for a windowed sink the window key.
 func idPhrase(p *evidence.Parameters) string {
+	if p.Reperform == nil && len(p.ID) == 0 {
+		return balancePhrase(p)
+	}
 	if p.Reperform == nil {
 		return "Record id: " + codeList(p.ID)
 	}

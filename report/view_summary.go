@@ -10,7 +10,10 @@ import (
 )
 
 // population is the population table. For a sink of records: rows,
-// distinct ids and the sum of each measure, source against sink. For a
+// distinct ids and the sum of each measure, source against sink; for a
+// balance control, no distinct ids, no difference of rows when an input
+// is at balance grain, and a roll-forward's figures
+// (rollForwardPopulation). For a
 // re-performed windowed sink, whose rows are windows and not records: the
 // source events against the sink rows (different units, so no
 // difference), the window + group keys re-performed from the source
@@ -28,6 +31,16 @@ func population(s *evidence.Summary) []PopulationRow {
 			PopulationRow{Label: "source events; sink rows (not comparable: one sink row per window and group)", Source: n(r.SourceEvents), Sink: n(r.SinkRows), Difference: none},
 			PopulationRow{Label: "window + group keys: re-performed from the source; distinct in the sink", Source: n(r.ExpectedKeys), Sink: n(r.SinkDistinctKeys), Difference: n(r.SinkDistinctKeys - r.ExpectedKeys)},
 			PopulationRow{Label: "sink rows per key (1.0 when each window is written once)", Source: none, Sink: Cell{Text: fmt.Sprintf("%.4f", r.SinkRowsPerKey), Kind: KindNumber}, Difference: none})
+	} else if p := s.Parameters; p != nil && len(p.ID) == 0 {
+		// A balance control: no record ids to count.
+		if p.Opening != nil {
+			return rollForwardPopulation(s)
+		}
+		diff := n(t.SinkRows - t.SourceRows)
+		if balanceGrain(p) {
+			diff = none // postings against balances: different units
+		}
+		rows = append(rows, PopulationRow{Label: "rows", Source: n(t.SourceRows), Sink: n(t.SinkRows), Difference: diff})
 	} else {
 		rows = append(rows,
 			PopulationRow{Label: "rows", Source: n(t.SourceRows), Sink: n(t.SinkRows), Difference: n(t.SinkRows - t.SourceRows)},
