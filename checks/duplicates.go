@@ -95,10 +95,34 @@ func PlanDuplicates(cols []string, source, sink []sources.Column) ([]string, str
 // prepareDuplicates sets p.Duplicates and p.Postings for the spec's
 // duplicates: (PlanDuplicates over the prepared tables' columns, typed as
 // the checks read them) and returns a note when an input is not checked.
+// An input at balance grain (grain: balance) is never checked: it holds one
+// row per group, and a repeat there is duplicate_balance_rows' finding. The
+// error is PlanDuplicates', or ErrColumn when only balance-grain inputs
+// have every column.
 func (p *Params) prepareDuplicates(cols []string, tc *tableColumns) (string, error) {
 	inputs, note, err := PlanDuplicates(cols, asColumns(tc.source), asColumns(tc.sink))
 	if err != nil || len(inputs) == 0 {
 		return "", err
+	}
+	var balance []string
+	inputs = slices.DeleteFunc(inputs, func(t string) bool {
+		if p.Grain(t) == GrainBalance {
+			balance = append(balance, t)
+			return true
+		}
+		return false
+	})
+	if len(balance) > 0 {
+		if len(inputs) == 0 {
+			return "", fmt.Errorf("%w: duplicates: [%s]: only the %s, at balance grain (one row per group), has every column; repeated postings are looked for in an input of postings (duplicate_balance_rows checks a balance input)",
+				ErrColumn, strings.Join(cols, ", "), strings.Join(balance, " and "))
+		}
+		bn := fmt.Sprintf("duplicates: [%s] not checked in the %s: at balance grain, one row per group (duplicate_balance_rows checks it)", strings.Join(cols, ", "), strings.Join(balance, " and "))
+		if note == "" {
+			note = bn
+		} else {
+			note += "; " + bn
+		}
 	}
 	p.Duplicates = cols
 	location := map[string]string{SourceTable: p.SourceLocation, SinkTable: p.SinkLocation}
