@@ -36,11 +36,20 @@ const (
 
 // The files of bench/generate/.
 const (
-	BenchGenerateSourceParquet  = "source_parquet"  // bench/generate/010_source_parquet.sql
-	BenchGenerateSinkParquet    = "sink_parquet"    // bench/generate/020_sink_parquet.sql
-	BenchGenerateAsCSV          = "as_csv"          // bench/generate/030_as_csv.sql
-	BenchGenerateEventsParquet  = "events_parquet"  // bench/generate/040_events_parquet.sql
-	BenchGenerateWindowsParquet = "windows_parquet" // bench/generate/050_windows_parquet.sql
+	BenchGenerateSourceParquet   = "source_parquet"   // bench/generate/010_source_parquet.sql
+	BenchGenerateSinkParquet     = "sink_parquet"     // bench/generate/020_sink_parquet.sql
+	BenchGenerateAsCSV           = "as_csv"           // bench/generate/030_as_csv.sql
+	BenchGenerateEventsParquet   = "events_parquet"   // bench/generate/040_events_parquet.sql
+	BenchGenerateWindowsParquet  = "windows_parquet"  // bench/generate/050_windows_parquet.sql
+	BenchGeneratePostingsParquet = "postings_parquet" // bench/generate/060_postings_parquet.sql
+	BenchGenerateBalancesParquet = "balances_parquet" // bench/generate/070_balances_parquet.sql
+)
+
+// The files of bench/ledger/.
+const (
+	BenchLedgerSetup   = "setup"   // bench/ledger/000_setup.sql
+	BenchLedgerLoad    = "load"    // bench/ledger/010_load.sql
+	BenchLedgerBalance = "balance" // bench/ledger/020_balance.sql
 )
 
 // The files of bench/pg_load/.

@@ -95,6 +95,9 @@ func usage() {
 // genParams are what the generated files depend on (gen.json).
 type genParams struct {
 	Rows, Events, Seed int64
+	// Postings and Accounts size the ledger suite's data (postings.parquet,
+	// balances.parquet).
+	Postings, Accounts int64
 	NoCSV              bool `json:"-"`
 }
 
@@ -104,6 +107,8 @@ func genFlags(fs *flag.FlagSet) (*string, *genParams) {
 	fs.Int64Var(&p.Rows, "rows", 10_000_000, "source records (the sink holds as many: 1% dropped, 1% replayed)")
 	fs.Int64Var(&p.Events, "events", 10_000_000, "raw events for re-performance")
 	fs.Int64Var(&p.Seed, "seed", 15, "seed of the generated values")
+	fs.Int64Var(&p.Postings, "postings", 10_000_000, "postings of the ledger suite (no posting id)")
+	fs.Int64Var(&p.Accounts, "accounts", 1_000_000, "accounts of the ledger suite (one balance row each)")
 	fs.BoolVar(&p.NoCSV, "no-csv", false, "leave out source.csv and sink.csv (the csv suite needs them)")
 	return dir, p
 }
@@ -122,12 +127,12 @@ func cmdGen(args []string) error {
 // the Parquet suite does not need them).
 func generate(dir string, p genParams) error {
 	stamp := filepath.Join(dir, "gen.json")
-	want, _ := json.Marshal(genParams{Rows: p.Rows, Events: p.Events, Seed: p.Seed})
+	want, _ := json.Marshal(genParams{Rows: p.Rows, Events: p.Events, Seed: p.Seed, Postings: p.Postings, Accounts: p.Accounts})
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	if have, err := os.ReadFile(stamp); err != nil || string(have) != string(want) {
-		for _, f := range []string{"source.parquet", "sink.parquet", "source.csv", "sink.csv", "events.parquet", "hourly.parquet", "sliding.parquet"} {
+		for _, f := range []string{"source.parquet", "sink.parquet", "source.csv", "sink.csv", "events.parquet", "hourly.parquet", "sliding.parquet", "postings.parquet", "balances.parquet"} {
 			os.Remove(filepath.Join(dir, f))
 		}
 		if err := os.WriteFile(stamp, want, 0o644); err != nil {
@@ -154,6 +159,8 @@ func generate(dir string, p genParams) error {
 		{queries.BenchGenerateEventsParquet, map[string]any{"Events": p.Events, "Seed": p.Seed, "Path": path("events.parquet")}},
 		{queries.BenchGenerateWindowsParquet, map[string]any{"From": path("events.parquet"), "Path": path("hourly.parquet"), "Size": hour.Size, "Slide": hour.Slide, "Windows": hour.Windows}},
 		{queries.BenchGenerateWindowsParquet, map[string]any{"From": path("events.parquet"), "Path": path("sliding.parquet"), "Size": sliding.Size, "Slide": sliding.Slide, "Windows": sliding.Windows}},
+		{queries.BenchGeneratePostingsParquet, map[string]any{"Postings": p.Postings, "Accounts": p.Accounts, "Seed": p.Seed, "Path": path("postings.parquet")}},
+		{queries.BenchGenerateBalancesParquet, map[string]any{"From": path("postings.parquet"), "Accounts": p.Accounts, "Path": path("balances.parquet")}},
 	}
 	for _, st := range steps {
 		out := st.data["Path"].(string)
@@ -181,7 +188,7 @@ func generate(dir string, p genParams) error {
 // queries/bench/<suite>, in file order, in one in-memory DuckDB.
 func cmdAnchor(args []string) error {
 	fs := flag.NewFlagSet("anchor", flag.ExitOnError)
-	suite := fs.String("suite", "records", "records or reperform")
+	suite := fs.String("suite", "records", "records, reperform or ledger")
 	data := map[string]any{}
 	src := fs.String("source", "", "source file (records)")
 	sink := fs.String("sink", "", "sink file")
@@ -349,7 +356,7 @@ type runOpts struct {
 func cmdRun(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
 	dir, p := genFlags(fs)
-	suites := fs.String("suites", "parquet,csv,reperform,sliding", "comma-separated: parquet, csv, reperform, sliding")
+	suites := fs.String("suites", "parquet,csv,reperform,sliding,ledger", "comma-separated: parquet, csv, reperform, sliding, ledger")
 	mem := fs.String("memory-limit", "4GB", "reconcile's --memory-limit (the whole process's budget); the anchor's memory_limit is DuckDB's share of it; \"default\": reconcile's own default (half the memory available), the anchor at its DuckDB share")
 	rec := fs.String("reconcile", "bin/reconcile", "the reconcile binary")
 	baseline := fs.String("baseline", "", "a second reconcile binary (such as a build of main) run in the same run, for before/after ratios")
@@ -368,7 +375,8 @@ func cmdRun(args []string) error {
 	// generating here, with DuckDB's memory, gave every contender of a
 	// first run the same 0.30 GB.
 	gen := exec.Command(self, "gen", "-dir", *dir, "-rows", strconv.FormatInt(p.Rows, 10),
-		"-events", strconv.FormatInt(p.Events, 10), "-seed", strconv.FormatInt(p.Seed, 10), "-no-csv="+strconv.FormatBool(p.NoCSV))
+		"-events", strconv.FormatInt(p.Events, 10), "-seed", strconv.FormatInt(p.Seed, 10), "-no-csv="+strconv.FormatBool(p.NoCSV),
+		"-postings", strconv.FormatInt(p.Postings, 10), "-accounts", strconv.FormatInt(p.Accounts, 10))
 	gen.Stdout, gen.Stderr = os.Stdout, os.Stderr
 	if err := gen.Run(); err != nil {
 		return fmt.Errorf("generate the data: %w", err)
@@ -460,8 +468,19 @@ func (o runOpts) suite(name string) error {
 			return err
 		}
 		rec = []string{"run", "--config", specPath}
+	case "ledger":
+		// The balance control of issue 31: postings (no posting id) summed
+		// per account against one balance row per account.
+		anchor = []string{"anchor", "-suite", "ledger", "-source", o.path("postings.parquet"), "-sink", o.path("balances.parquet")}
+		spec := fmt.Sprintf("name: bench-ledger\nsource: %s\nsink: {uri: %s, rename: \"abalance:delta\"}\ngrain: {sink: balance}\ngroup_by: [aid]\nmeasures: [delta]\n",
+			o.path("postings.parquet"), o.path("balances.parquet"))
+		specPath := o.path("runs/ledger.yaml")
+		if err := os.WriteFile(specPath, []byte(spec), 0o644); err != nil {
+			return err
+		}
+		rec = []string{"run", "--config", specPath}
 	default:
-		return fmt.Errorf("unknown suite %q (want parquet, csv, reperform or sliding)", name)
+		return fmt.Errorf("unknown suite %q (want parquet, csv, reperform, sliding or ledger)", name)
 	}
 	am, err := o.anchorMem()
 	if err != nil {
