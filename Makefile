@@ -39,6 +39,10 @@ samples: sample
 	@$(BIN) run --config samples/filesink/spec.yaml --force; $(call expect,1,1 = exceptions found: the last hour is not committed yet)
 	@cd samples/iceberg && go run gen.go
 	@$(BIN) run --config samples/iceberg/spec.yaml --force; $(call expect,1,1 = exceptions found: checkpoint 7 committed twice)
+	@$(BIN) run --config samples/ledger-balances/roll-forward.yaml --param day=2026-11-28 --param previous=2026-11-27 --force; $(call expect,0,0 = every check passed: one account opened and one closed)
+	@$(BIN) run --config samples/ledger-balances/roll-forward.yaml --param day=2026-11-29 --param previous=2026-11-28 --force; $(call expect,1,1 = exceptions found: a lost posting; a posting written twice; a balance edited by hand)
+	@$(BIN) run --config samples/ledger-balances/postings-vs-balances.yaml --param day=2026-11-29 --force; $(call expect,1,1 = exceptions found: the same three accounts)
+	@$(BIN) run --config samples/ledger-balances/postings-vs-postings.yaml --param day=2026-11-29 --force; $(call expect,1,1 = exceptions found: one posting short and one too many)
 
 # The nightly operation of README.md and docs/nightly.md: three nights of
 # the ledger as a suite with one run history (evidence/nightly/ is this
