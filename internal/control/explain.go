@@ -346,7 +346,7 @@ func explainRecord(ctx context.Context, db *duck.DB, s *spec.Spec, rs *restarts.
 		ex.Sink = append(ex.Sink, x)
 	}
 	if withRestarts {
-		_, v, err := db.StringsFile(ctx, explainSQL, queries.ExplainRecordRestart, recordRows{Key: ex.Key, Checkpoint: s.Checkpoint})
+		_, v, err := db.StringsFile(ctx, explainSQL, queries.ExplainRecordRestart, recordRows{Key: ex.Key, Normalize: s.Normalize, Checkpoint: s.Checkpoint})
 		if err != nil {
 			return err
 		}

@@ -38,7 +38,10 @@ type Finding struct {
 type findingsData struct {
 	Table string
 	// Key: the record id columns and values (a check naming record ids).
-	Key []KeyPart
+	// Normalize is the spec's normalize: the exception rows hold an id
+	// column with it normalised (checks.Prepare), so the key is too.
+	Key       []KeyPart
+	Normalize map[string][]string
 	// WindowColumn, Instant and Groups: a window column, the key's window
 	// edge as an instant, the group columns and values (a check naming
 	// windows).
@@ -93,7 +96,7 @@ func explainFindings(ctx context.Context, db *duck.DB, s *spec.Spec, outcomes []
 // key's own (left out of a finding's values); ok is false when they cannot
 // be.
 func findingsMatch(o *checks.Outcome, s *spec.Spec, ex *Explanation, locs []string) (findingsData, map[string]bool, bool) {
-	data := findingsData{Table: o.Table}
+	data := findingsData{Table: o.Table, Normalize: s.Normalize}
 	keyCols := map[string]bool{}
 	has := func(role, name string) bool {
 		return slices.ContainsFunc(o.Columns, func(c checks.Column) bool { return c.Role == role && c.Name == name })

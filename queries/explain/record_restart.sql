@@ -6,6 +6,6 @@
 -- returns: one row: restart VARCHAR
 WITH k AS (
     SELECT count(*) AS copies, min(TRY_CAST(trim(CAST(t.{{q .Checkpoint}} AS VARCHAR)) AS BIGINT)) AS first_epoch
-    FROM sink AS t WHERE {{recordkey "t" .Key}}
+    FROM sink AS t WHERE {{recordkey "t" .Key .Normalize}}
 )
 SELECT CASE WHEN k.copies > 1 THEN {{restartof "k.first_epoch"}} END AS restart FROM k
