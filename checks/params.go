@@ -252,8 +252,10 @@ func (p *Params) BalanceTol(measure string) *ToleranceSQL { return p.BalanceTole
 //	                                 (rules/posting_key.sql)
 //	rollforward PARAMS TOTAL         every group's opening, postings, expected and closing balance, difference
 //	                                 and status, with the grand total when TOTAL (rules/roll_forward.sql)
-//	percentof PART WHOLE             PART as an exact percentage of WHOLE, two decimals of one type, rounded
-//	                                 half away from zero to 6 places; NULL when WHOLE is 0 (rules/percent_of.sql)
+//	unscaled VALUE                   the exact decimal VALUE as its unscaled HUGEINT (rules/unscaled.sql)
+//	percentof PART WHOLE             PART as an exact percentage of WHOLE, both unscaled HUGEINTs of decimals of
+//	                                 one type, rounded half away from zero to 6 places; NULL when WHOLE is 0
+//	                                 (rules/percent_of.sql)
 //	hasprefix S PREFIX               strings.HasPrefix, for type names
 var funcs = checkFuncs()
 
@@ -365,6 +367,7 @@ func checkFuncs() template.FuncMap {
 	f["percentof"] = func(part, whole string) (string, error) {
 		return rule(queries.RulesPercentOf, struct{ Part, Whole string }{part, whole})
 	}
+	f["unscaled"] = func(value string) (string, error) { return rule(queries.RulesUnscaled, struct{ Value string }{value}) }
 	f["hasprefix"] = strings.HasPrefix
 	return f
 }

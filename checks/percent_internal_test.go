@@ -6,10 +6,11 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/reconcile-dev/reconcile/queries"
 	"github.com/reconcile-dev/reconcile/sources/sourcetest"
 )
 
-// TestPercentOfExact: rules/percent_of.sql gives 100 × part / whole
+// TestPercentOfExact: rules/percent_of.sql over rules/unscaled.sql gives 100 × part / whole
 // rounded half away from zero to 6 places, as math/big computes it, for
 // signs, ties, tiny and large values and scales 0, 2 and 10 — where a
 // binary float (DuckDB's DECIMAL / DECIMAL) would round 1/3 or drop the
@@ -17,6 +18,7 @@ import (
 func TestPercentOfExact(t *testing.T) {
 	ctx := context.Background()
 	db := sourcetest.DB(t)
+	var err error
 	pairs := [][2]string{
 		{"1", "3"}, {"-1", "3"}, {"2", "3"}, {"-2", "3"}, {"1", "-3"}, {"-1", "-3"},
 		{"1", "200000000"}, {"-1", "200000000"}, // 0.0000005%: a tie at the 6th place, away from zero
@@ -42,8 +44,13 @@ func TestPercentOfExact(t *testing.T) {
 			// The values are the integers in units of the scale.
 			p := new(big.Rat).Mul(new(big.Rat).SetInt(part), unit)
 			w := new(big.Rat).Mul(new(big.Rat).SetInt(whole), unit)
-			rule, err := rulesSQL.SQL("percent_of", struct{ Part, Whole string }{
-				fmt.Sprintf("CAST('%s' AS %s)", p.FloatString(scale), typ), fmt.Sprintf("CAST('%s' AS %s)", w.FloatString(scale), typ)})
+			var unscaled [2]string
+			for i, v := range []*big.Rat{p, w} {
+				if unscaled[i], err = rulesSQL.SQL(queries.RulesUnscaled, struct{ Value string }{fmt.Sprintf("CAST('%s' AS %s)", v.FloatString(scale), typ)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rule, err := rulesSQL.SQL(queries.RulesPercentOf, struct{ Part, Whole string }{unscaled[0], unscaled[1]})
 			if err != nil {
 				t.Fatal(err)
 			}

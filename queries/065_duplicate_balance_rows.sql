@@ -9,9 +9,10 @@
 -- writes: side, row_count
 {{- range $i, $in := .BalanceInputs}}{{if $i}}
 UNION ALL{{end}}
+-- The {{$in.Table}}'s groups on more than one row, then their rows' locations.
 SELECT {{cols "x" $.GroupBy}}, {{lit $in.Table}} AS side, count(*) AS row_count,
        string_agg({{loc "x" $in.Location}}, ';' ORDER BY x.__row) AS locations
-FROM {{$in.Table}} AS x
+FROM {{$in.Table}} AS x SEMI JOIN (SELECT {{cols "" $.GroupBy}} FROM {{$in.Table}} GROUP BY {{cols "" $.GroupBy}} HAVING count(*) > 1) AS r
+     ON {{match "x" "r" $.GroupBy}}
 GROUP BY {{cols "x" $.GroupBy}}
-HAVING count(*) > 1
 {{- end}}

@@ -33,15 +33,21 @@ WITH s AS (
 {{- end}},
            coalesce(s.__postings, 0) AS source_postings
     FROM s FULL OUTER JOIN k ON {{match "s" "k" .GroupBy}}{{if $total}} AND s.__total = k.__total{{end}}
+), unbalanced AS (
+    -- The groups out of balance, with each difference and source sum as
+    -- unscaled integers for the exact percentage.
+    SELECT *{{range .Measures}},
+           {{unscaled (name "difference_" .)}} AS {{name "__part_" .}}, {{unscaled (name "source_" .)}} AS {{name "__whole_" .}}{{end}}
+    FROM balanced
+    WHERE {{range $i, $m := .Measures}}{{if $i}} OR {{end}}{{name "difference_" $m}} <> 0{{end}}
 )
 SELECT {{if .GroupBy}}{{cols "b" .GroupBy}}, {{end}}{{if $total}}b.total, {{end}}
 {{- range $i, $m := .Measures}}{{if $i}}, {{end}}b.{{name "source_" $m}}, b.{{name "sink_" $m}}, b.{{name "difference_" $m}},
-       {{percentof (printf "b.%s" (name "difference_" $m)) (printf "b.%s" (name "source_" $m))}} AS {{name "difference_pct_" $m}}
+       {{percentof (printf "b.%s" (name "__part_" $m)) (printf "b.%s" (name "__whole_" $m))}} AS {{name "difference_pct_" $m}}
 {{- if $.BalanceTolerance}}, {{with $.BalanceTol $m}}{{lit .Text}}{{else}}CAST(NULL AS VARCHAR){{end}} AS {{name "tolerance_" $m}}{{end}}{{end}},
        b.source_postings
 {{- if .BalanceTolerance}},
        {{range $i, $m := .Measures}}{{if $i}}
        AND {{end}}(b.{{name "difference_" $m}} = 0{{with $.BalanceTol $m}} OR coalesce({{within (printf "b.%s" (name "source_" $m)) (printf "b.%s" (name "sink_" $m)) .}}, FALSE){{end}}){{end}} AS within_tolerance
 {{- end}}
-FROM balanced AS b
-WHERE {{range $i, $m := .Measures}}{{if $i}} OR {{end}}b.{{name "difference_" $m}} <> 0{{end}}
+FROM unbalanced AS b

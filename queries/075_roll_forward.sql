@@ -19,15 +19,21 @@
 {{- $total := ne (len .BalanceTolerance) 0}}
 WITH rolled AS (
 {{rollforward . $total}}
+), unbalanced AS (
+    -- The groups that do not roll forward, with each difference and
+    -- expected balance as unscaled integers for the exact percentage.
+    SELECT *{{range .Measures}},
+           {{unscaled (name "difference_" .)}} AS {{name "__part_" .}}, {{unscaled (name "expected_" .)}} AS {{name "__whole_" .}}{{end}}
+    FROM rolled
+    WHERE {{range $i, $m := .Measures}}{{if $i}} OR {{end}}{{name "difference_" $m}} <> 0{{end}}
 )
 SELECT {{cols "r" .GroupBy}}, {{if $total}}r.total, {{end}}
 {{- range $i, $m := .Measures}}r.{{name "opening_" $m}}, r.{{name "postings_" $m}}, r.{{name "expected_" $m}}, r.{{name "closing_" $m}}, r.{{name "difference_" $m}},
-       {{percentof (printf "r.%s" (name "difference_" $m)) (printf "r.%s" (name "expected_" $m))}} AS {{name "difference_pct_" $m}},
+       {{percentof (printf "r.%s" (name "__part_" $m)) (printf "r.%s" (name "__whole_" $m))}} AS {{name "difference_pct_" $m}},
        {{if $.BalanceTolerance}}{{with $.BalanceTol $m}}{{lit .Text}}{{else}}CAST(NULL AS VARCHAR){{end}} AS {{name "tolerance_" $m}},
        {{end}}{{end}}r.status, r.source_postings
 {{- if .BalanceTolerance}},
        {{range $i, $m := .Measures}}{{if $i}}
        AND {{end}}(r.{{name "difference_" $m}} = 0{{with $.BalanceTol $m}} OR coalesce({{within (printf "r.%s" (name "expected_" $m)) (printf "r.%s" (name "closing_" $m)) .}}, FALSE){{end}}){{end}} AS within_tolerance
 {{- end}}
-FROM rolled AS r
-WHERE {{range $i, $m := .Measures}}{{if $i}} OR {{end}}r.{{name "difference_" $m}} <> 0{{end}}
+FROM unbalanced AS r

@@ -297,6 +297,7 @@ const (
 	RulesRewound            = "rewound"             // rules/rewound.sql
 	RulesRollForward        = "roll_forward"        // rules/roll_forward.sql
 	RulesTextDecimal        = "text_decimal"        // rules/text_decimal.sql
+	RulesUnscaled           = "unscaled"            // rules/unscaled.sql
 	RulesWallDST            = "wall_dst"            // rules/wall_dst.sql
 	RulesWindowAgrees       = "window_agrees"       // rules/window_agrees.sql
 	RulesWindowCompare      = "window_compare"      // rules/window_compare.sql

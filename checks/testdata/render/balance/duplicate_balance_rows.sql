@@ -7,14 +7,16 @@
 -- requires: group_by, balance_grain
 -- columns: locations=location
 -- writes: side, row_count
+-- The sink's groups on more than one row, then their rows' locations.
 SELECT x."aid", 'sink' AS side, count(*) AS row_count,
        string_agg((x."__file" || ':' || x."__line"), ';' ORDER BY x.__row) AS locations
-FROM sink AS x
+FROM sink AS x SEMI JOIN (SELECT "aid" FROM sink GROUP BY "aid" HAVING count(*) > 1) AS r
+     ON (x."aid" IS NOT DISTINCT FROM r."aid")
 GROUP BY x."aid"
-HAVING count(*) > 1
 UNION ALL
+-- The opening's groups on more than one row, then their rows' locations.
 SELECT x."aid", 'opening' AS side, count(*) AS row_count,
        string_agg((x."__file" || ':' || x."__line"), ';' ORDER BY x.__row) AS locations
-FROM opening AS x
+FROM opening AS x SEMI JOIN (SELECT "aid" FROM opening GROUP BY "aid" HAVING count(*) > 1) AS r
+     ON (x."aid" IS NOT DISTINCT FROM r."aid")
 GROUP BY x."aid"
-HAVING count(*) > 1

@@ -47,15 +47,21 @@ FROM g
 LEFT JOIN o ON (g."aid" IS NOT DISTINCT FROM o."aid") AND g.__total = o.__total
 LEFT JOIN s ON (g."aid" IS NOT DISTINCT FROM s."aid") AND g.__total = s.__total
 LEFT JOIN k ON (g."aid" IS NOT DISTINCT FROM k."aid") AND g.__total = k.__total
+), unbalanced AS (
+    -- The groups that do not roll forward, with each difference and
+    -- expected balance as unscaled integers for the exact percentage.
+    SELECT *,
+           CAST(replace(CAST("difference_delta" AS VARCHAR), '.', '') AS HUGEINT) AS "__part_delta", CAST(replace(CAST("expected_delta" AS VARCHAR), '.', '') AS HUGEINT) AS "__whole_delta"
+    FROM rolled
+    WHERE "difference_delta" <> 0
 )
 SELECT r."aid", r.total, r."opening_delta", r."postings_delta", r."expected_delta", r."closing_delta", r."difference_delta",
-       (SELECT CASE WHEN w = 0 THEN NULL
-             ELSE CAST(n // w + CASE WHEN abs(n % w) >= abs(w) - abs(n % w) THEN sign(n) * sign(w) ELSE 0 END AS DECIMAL(38,0))
-                  * CAST(0.000001 AS DECIMAL(7,6)) END
- FROM (SELECT CAST(replace(CAST(r."difference_delta" AS VARCHAR), '.', '') AS HUGEINT) * 100000000 AS n,
-              CAST(replace(CAST(r."expected_delta" AS VARCHAR), '.', '') AS HUGEINT) AS w)) AS "difference_pct_delta",
+       CASE WHEN r."__whole_delta" = 0 THEN CAST(NULL AS DECIMAL(38,6))
+     ELSE CAST(r."__part_delta" * 100000000 // r."__whole_delta"
+               + CASE WHEN abs(r."__part_delta" * 100000000 % r."__whole_delta") >= abs(r."__whole_delta") - abs(r."__part_delta" * 100000000 % r."__whole_delta")
+                      THEN sign(r."__part_delta") * sign(r."__whole_delta") ELSE 0 END AS DECIMAL(38,0))
+          * CAST(0.000001 AS DECIMAL(7,6)) END AS "difference_pct_delta",
        '1.00' AS "tolerance_delta",
        r.status, r.source_postings,
        (r."difference_delta" = 0 OR coalesce(abs(CAST(r."closing_delta" - r."expected_delta" AS DECIMAL(38,2))) <= CAST('1.00' AS DECIMAL(38,2)), FALSE)) AS within_tolerance
-FROM rolled AS r
-WHERE r."difference_delta" <> 0
+FROM unbalanced AS r

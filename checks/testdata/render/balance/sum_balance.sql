@@ -28,14 +28,20 @@ WITH s AS (
            CAST(coalesce(k."delta", 0) - coalesce(s."delta", 0) AS DECIMAL(38,2)) AS "difference_delta",
            coalesce(s.__postings, 0) AS source_postings
     FROM s FULL OUTER JOIN k ON (s."aid" IS NOT DISTINCT FROM k."aid") AND s.__total = k.__total
+), unbalanced AS (
+    -- The groups out of balance, with each difference and source sum as
+    -- unscaled integers for the exact percentage.
+    SELECT *,
+           CAST(replace(CAST("difference_delta" AS VARCHAR), '.', '') AS HUGEINT) AS "__part_delta", CAST(replace(CAST("source_delta" AS VARCHAR), '.', '') AS HUGEINT) AS "__whole_delta"
+    FROM balanced
+    WHERE "difference_delta" <> 0
 )
 SELECT b."aid", b.total, b."source_delta", b."sink_delta", b."difference_delta",
-       (SELECT CASE WHEN w = 0 THEN NULL
-             ELSE CAST(n // w + CASE WHEN abs(n % w) >= abs(w) - abs(n % w) THEN sign(n) * sign(w) ELSE 0 END AS DECIMAL(38,0))
-                  * CAST(0.000001 AS DECIMAL(7,6)) END
- FROM (SELECT CAST(replace(CAST(b."difference_delta" AS VARCHAR), '.', '') AS HUGEINT) * 100000000 AS n,
-              CAST(replace(CAST(b."source_delta" AS VARCHAR), '.', '') AS HUGEINT) AS w)) AS "difference_pct_delta", '1.00' AS "tolerance_delta",
+       CASE WHEN b."__whole_delta" = 0 THEN CAST(NULL AS DECIMAL(38,6))
+     ELSE CAST(b."__part_delta" * 100000000 // b."__whole_delta"
+               + CASE WHEN abs(b."__part_delta" * 100000000 % b."__whole_delta") >= abs(b."__whole_delta") - abs(b."__part_delta" * 100000000 % b."__whole_delta")
+                      THEN sign(b."__part_delta") * sign(b."__whole_delta") ELSE 0 END AS DECIMAL(38,0))
+          * CAST(0.000001 AS DECIMAL(7,6)) END AS "difference_pct_delta", '1.00' AS "tolerance_delta",
        b.source_postings,
        (b."difference_delta" = 0 OR coalesce(abs(CAST(b."sink_delta" - b."source_delta" AS DECIMAL(38,2))) <= CAST('1.00' AS DECIMAL(38,2)), FALSE)) AS within_tolerance
-FROM balanced AS b
-WHERE b."difference_delta" <> 0
+FROM unbalanced AS b

@@ -31,20 +31,27 @@ WITH s AS (
            CAST(coalesce(k."fee", 0) - coalesce(s."fee", 0) AS DECIMAL(38,4)) AS "difference_fee",
            coalesce(s.__postings, 0) AS source_postings
     FROM s FULL OUTER JOIN k ON (s."account" IS NOT DISTINCT FROM k."account") AND s.__total = k.__total
+), unbalanced AS (
+    -- The groups out of balance, with each difference and source sum as
+    -- unscaled integers for the exact percentage.
+    SELECT *,
+           CAST(replace(CAST("difference_amount" AS VARCHAR), '.', '') AS HUGEINT) AS "__part_amount", CAST(replace(CAST("source_amount" AS VARCHAR), '.', '') AS HUGEINT) AS "__whole_amount",
+           CAST(replace(CAST("difference_fee" AS VARCHAR), '.', '') AS HUGEINT) AS "__part_fee", CAST(replace(CAST("source_fee" AS VARCHAR), '.', '') AS HUGEINT) AS "__whole_fee"
+    FROM balanced
+    WHERE "difference_amount" <> 0 OR "difference_fee" <> 0
 )
 SELECT b."account", b.total, b."source_amount", b."sink_amount", b."difference_amount",
-       (SELECT CASE WHEN w = 0 THEN NULL
-             ELSE CAST(n // w + CASE WHEN abs(n % w) >= abs(w) - abs(n % w) THEN sign(n) * sign(w) ELSE 0 END AS DECIMAL(38,0))
-                  * CAST(0.000001 AS DECIMAL(7,6)) END
- FROM (SELECT CAST(replace(CAST(b."difference_amount" AS VARCHAR), '.', '') AS HUGEINT) * 100000000 AS n,
-              CAST(replace(CAST(b."source_amount" AS VARCHAR), '.', '') AS HUGEINT) AS w)) AS "difference_pct_amount", '0.01' AS "tolerance_amount", b."source_fee", b."sink_fee", b."difference_fee",
-       (SELECT CASE WHEN w = 0 THEN NULL
-             ELSE CAST(n // w + CASE WHEN abs(n % w) >= abs(w) - abs(n % w) THEN sign(n) * sign(w) ELSE 0 END AS DECIMAL(38,0))
-                  * CAST(0.000001 AS DECIMAL(7,6)) END
- FROM (SELECT CAST(replace(CAST(b."difference_fee" AS VARCHAR), '.', '') AS HUGEINT) * 100000000 AS n,
-              CAST(replace(CAST(b."source_fee" AS VARCHAR), '.', '') AS HUGEINT) AS w)) AS "difference_pct_fee", CAST(NULL AS VARCHAR) AS "tolerance_fee",
+       CASE WHEN b."__whole_amount" = 0 THEN CAST(NULL AS DECIMAL(38,6))
+     ELSE CAST(b."__part_amount" * 100000000 // b."__whole_amount"
+               + CASE WHEN abs(b."__part_amount" * 100000000 % b."__whole_amount") >= abs(b."__whole_amount") - abs(b."__part_amount" * 100000000 % b."__whole_amount")
+                      THEN sign(b."__part_amount") * sign(b."__whole_amount") ELSE 0 END AS DECIMAL(38,0))
+          * CAST(0.000001 AS DECIMAL(7,6)) END AS "difference_pct_amount", '0.01' AS "tolerance_amount", b."source_fee", b."sink_fee", b."difference_fee",
+       CASE WHEN b."__whole_fee" = 0 THEN CAST(NULL AS DECIMAL(38,6))
+     ELSE CAST(b."__part_fee" * 100000000 // b."__whole_fee"
+               + CASE WHEN abs(b."__part_fee" * 100000000 % b."__whole_fee") >= abs(b."__whole_fee") - abs(b."__part_fee" * 100000000 % b."__whole_fee")
+                      THEN sign(b."__part_fee") * sign(b."__whole_fee") ELSE 0 END AS DECIMAL(38,0))
+          * CAST(0.000001 AS DECIMAL(7,6)) END AS "difference_pct_fee", CAST(NULL AS VARCHAR) AS "tolerance_fee",
        b.source_postings,
        (b."difference_amount" = 0 OR coalesce(abs(CAST(b."sink_amount" - b."source_amount" AS DECIMAL(38,2))) <= CAST('0.01' AS DECIMAL(38,2)), FALSE))
        AND (b."difference_fee" = 0) AS within_tolerance
-FROM balanced AS b
-WHERE b."difference_amount" <> 0 OR b."difference_fee" <> 0
+FROM unbalanced AS b
