@@ -456,8 +456,9 @@ func checkUnchanged(inputs []*sources.Input) error {
 // --force would replace) and a file read as two inputs, source and sink
 // or either and the opening (the control would compare a file with
 // itself: one file by os.SameFile, so a symbolic or hard link too; or one
-// table, Input.Relation), both usage errors, and notes an input with no records that allow_empty: declares
-// legitimate (without it, the population check fails).
+// table, Input.Relation), both usage errors, and notes an input with no
+// records that allow_empty: declares legitimate (without it, the
+// population check fails).
 func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
 	out, err := filepath.Abs(s.Out)
 	if err != nil {
