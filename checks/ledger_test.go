@@ -114,6 +114,7 @@ func TestBalanceControlChecks(t *testing.T) {
 		"duplicate_ids":            "skipped " + checks.SkipNoID,
 		"value_mismatches":         "skipped " + checks.SkipNoID,
 		"key_checkpoint_conflicts": "skipped " + checks.SkipNoID,
+		"duplicate_postings":       "skipped not configured: needs duplicates",
 		"row_count_balance":        "skipped the sink is at balance grain (grain:): one row per group, holding its balance, so rows are not postings to count",
 		"duplicate_balance_rows":   "fail ",
 		"sum_balance":              "fail ",
