@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -71,6 +72,7 @@ sink: {uri: %q, rename: "abalance:delta"}
 group_by: [aid]
 measures: [delta]
 grain: {sink: balance}
+duplicates: [aid, tid, delta, mtime]
 `, pgtest.TableURL(schema, "pgbench_history"), pgtest.TableURL(schema, "pgbench_accounts")))
 	branches := writeFile(t, filepath.Join(dir, "branches.yaml"), fmt.Sprintf(`name: pgbench-branches
 source: %q
@@ -191,6 +193,25 @@ ORDER BY aid LIMIT 4`, schema))
 		}
 	}
 	check("accounts-faults", accounts, "aid", wantAccounts)
+	// The duplicated history row (pgbench_history has no posting id) is
+	// listed by duplicate_postings with both rows' locations (the table and
+	// each row's place in the read); the clean run listed none.
+	if clean := readCSV(t, filepath.Join(dir, "accounts-clean", "exceptions", "duplicate_postings.csv")); len(clean) != 1 {
+		t.Errorf("clean accounts: duplicate_postings %v", clean)
+	}
+	dups := readCSV(t, filepath.Join(dir, "accounts-faults", "exceptions", "duplicate_postings.csv"))
+	if len(dups) != 2 {
+		t.Fatalf("duplicate_postings: %v, want the one duplicated history row", dups)
+	}
+	col := map[string]string{}
+	for i, h := range dups[0] {
+		col[h] = dups[1][i]
+	}
+	locs := strings.Split(col["locations"], ";")
+	if col["aid"] != strconv.Itoa(dup.aid) || col["delta"] != strconv.Itoa(dup.val) || col["copies"] != "2" || col["side"] != "source" ||
+		len(locs) != 2 || locs[0] == locs[1] || !strings.Contains(locs[0], ".pgbench_history:") {
+		t.Errorf("duplicate_postings: %v, want aid %d's posting of %d written twice, at two locations", col, dup.aid, dup.val)
+	}
 	check("branches-faults", branches, "bid", wantBranches)
 	if len(wantAccounts) != 6 {
 		t.Errorf("%d accounts planted out of balance, want 6: %v", len(wantAccounts), wantAccounts)
