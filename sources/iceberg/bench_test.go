@@ -25,7 +25,10 @@ import (
 
 // benchTable is the benchmark's table: RECONCILE_BENCH_ICEBERG_ROWS rows
 // (default 10,000,000) in 20 data files, one Flink commit each, written
-// once per test binary run into a temporary folder.
+// once per test binary run into a temporary folder — or, with
+// RECONCILE_BENCH_ICEBERG_DIR, into that folder once and kept there for the
+// next run (rows.txt records the row count it was written with), so that a
+// run measured with /usr/bin/time -v measures the load, not the writing.
 var benchTable = sync.OnceValues(func() (string, error) {
 	rows := 10_000_000
 	if v := os.Getenv("RECONCILE_BENCH_ICEBERG_ROWS"); v != "" {
@@ -35,9 +38,22 @@ var benchTable = sync.OnceValues(func() (string, error) {
 		}
 		rows = n
 	}
-	dir, err := os.MkdirTemp("", "reconcile-iceberg-bench-")
-	if err != nil {
-		return "", err
+	dir := os.Getenv("RECONCILE_BENCH_ICEBERG_DIR")
+	if dir != "" {
+		if b, err := os.ReadFile(filepath.Join(dir, "rows.txt")); err == nil && strings.TrimSpace(string(b)) == strconv.Itoa(rows) {
+			return dir, nil
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return "", err
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", err
+		}
+	} else {
+		var err error
+		if dir, err = os.MkdirTemp("", "reconcile-iceberg-bench-"); err != nil {
+			return "", err
+		}
 	}
 	ctx := context.Background()
 	schema := iceberg.NewSchema(0,
@@ -71,6 +87,11 @@ var benchTable = sync.OnceValues(func() (string, error) {
 		_, _, err := tb.Append(ctx, icebergtest.Flink("job", "op", int64(f+1)), rec)
 		rec.Release()
 		if err != nil {
+			return "", err
+		}
+	}
+	if os.Getenv("RECONCILE_BENCH_ICEBERG_DIR") != "" {
+		if err := os.WriteFile(filepath.Join(dir, "rows.txt"), []byte(strconv.Itoa(rows)+"\n"), 0o644); err != nil {
 			return "", err
 		}
 	}
