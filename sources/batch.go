@@ -58,6 +58,9 @@ type ReadOptions struct {
 	// public.postings"); nothing is reported when Progress is nil.
 	Progress io.Writer
 	Label    string
+	// FirstRow is the __row of the first row (0 unless the records are a
+	// part of an input whose earlier rows are read otherwise: PartScan).
+	FirstRow int64
 }
 
 // FillFunc writes an input's rows to w, in read order, and returns nil once
@@ -91,6 +94,7 @@ func ReadRows(ctx context.Context, user []arrow.Field, opt ReadOptions, fill Fil
 	}
 	r.refs.Store(1)
 	w := newRowWriter(fctx, schema, len(user), r.out)
+	w.next = opt.FirstRow
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()

@@ -21,10 +21,11 @@
 // # Layout
 //
 // This package is the contract and what every kind uses: Source, Location,
-// Input and Column; the optional Schemer, Scanner and UncommittedReader;
-// the registry (Register, RegisterFileKind, Open, Kinds, Aliases, KindOf,
-// and SetLister, with which sources/fileset lists a folder whose kind Open
-// reads from its files); the one batch builder
+// Input and Column; the optional Schemer, Scanner, PartScanner and
+// UncommittedReader; a table's ChangeLog; the registry (Register,
+// RegisterFileKind, Open, Kinds, Aliases, KindOf, and SetLister, with
+// which sources/fileset lists a folder whose kind Open reads from its
+// files); the one batch builder
 // (ReadRows, RowWriter); option reading (Options, DeclaredTypes,
 // DeclaredFormats); the run's Group; Progress; the provenance columns.
 // Each input kind is a package of its own below it:

@@ -111,8 +111,9 @@ type Location struct {
 //  8. Nothing a Source returns — Input, errors — contains a password.
 //
 // A file kind an engine can read with its own reader may also implement
-// Scanner, the optional fast path; Read remains required and must give the
-// same records.
+// Scanner, the optional fast path, and a kind whose records are data files
+// read one after another, some of which an engine can read itself,
+// PartScanner; Read remains required and must give the same records.
 type Source interface {
 	Read(ctx context.Context) (*Input, array.RecordReader, error)
 	Close() error
@@ -375,6 +376,11 @@ type Input struct {
 	// (commit_history, commit_history_info): an Exception fails the run.
 	ReportsCommitHistory bool            `json:"-"`
 	CommitHistory        []CommitFinding `json:"-"`
+	// ChangeLog, when not nil, says the records are a table's changes
+	// (rows inserted and deleted, an Iceberg table read with changes:)
+	// and names their key: the loader adds to CommitHistory every key
+	// inserted while an earlier insert of it was live.
+	ChangeLog *ChangeLog `json:"-"`
 }
 
 // CommitFinding is one fact of an input's commit history (Input.

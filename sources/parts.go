@@ -1,0 +1,89 @@
+package sources
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// PartScanner is the optional fast path of a kind whose records are the
+// rows of data files read one after another, some of which an engine can
+// read with its own reader (an Iceberg table's Parquet data files to which
+// no delete applies), discovered by type assertion as Scanner is.
+// ScanParts does what Read does up to the first row and returns the same
+// Input and, instead of the records, the parts they are made of, in read
+// order. The loader reads a part that has a File with its own reader when
+// it reads that file as the kind would, and every other part through
+// PartScan.Records, into one table: the rows, columns, types and
+// provenance (__file, __line, __row, the kind's own columns) are those
+// Read gives. Errors are those Read would return before its first row.
+type PartScanner interface {
+	ScanParts(ctx context.Context) (*Input, *PartScan, error)
+}
+
+// PartScan describes the records of a PartScanner as parts.
+type PartScan struct {
+	// Fields are the user fields of the records (the kind's own provenance
+	// columns included; __file, __line and __row not), in order, with the
+	// Arrow types Read yields them as: the types the engine loads.
+	Fields []arrow.Field
+	// Parts are the records' parts, in read order; __row counts across
+	// them from 0.
+	Parts []Part
+	// Records yields the rows of Parts[from:to], in order, as Read yields
+	// them (the schema of Read's records), __row counting from firstRow:
+	// the rows of the parts before from (a part's rows are known once it
+	// is read when a delete applies to it). The caller releases the
+	// records.
+	Records func(ctx context.Context, from, to int, firstRow int64) (array.RecordReader, error)
+	// SourceRead, when not "", says why every part is read through
+	// Records (an Iceberg table read as its changes).
+	SourceRead string
+	// Decided, when not nil, is called once the parts are read, with how
+	// each was read (in Parts order), for the kind's evidence.
+	Decided func(reads []PartRead)
+}
+
+// Part is one part of a PartScan: the rows of one data file, in order.
+type Part struct {
+	// Name is the __file of its rows.
+	Name string
+	// Rows is how many rows a part with a File yields: every row of the
+	// file, as its footer counts them (0 for a part without a File).
+	Rows int64
+	// File, when not nil, says the part is every row of a Parquet file in
+	// file order, __line the row's 1-based position, which an engine may
+	// read itself; nil: only Records reads it (Why says why).
+	File *PartFile
+	// Why says why File is nil: a delete file applies to it, its columns
+	// are not the table's by name, … (for the evidence).
+	Why string
+}
+
+// PartFile is the Parquet file of a part and where each of the records'
+// user fields comes from in it.
+type PartFile struct {
+	// Path is the file to open.
+	Path string
+	// Columns holds one entry for each of PartScan.Fields, in order.
+	Columns []PartColumn
+}
+
+// PartColumn is where a PartFile gives one user field: the file's own
+// top-level column Column, read as it is, or — Column "" — a constant of
+// the part (the kind's provenance of a file: the snapshot that added it),
+// Value its text (nil: NULL), read as the field's type.
+type PartColumn struct {
+	Column string
+	Value  *string
+}
+
+// PartRead says how the loader read one part: Native when an engine read
+// its file itself; else Why says why it was read through Records (the
+// kind's reason, or the engine's: a column the engine would read as
+// another type).
+type PartRead struct {
+	Native bool
+	Why    string
+}
