@@ -173,6 +173,8 @@ const (
 	LoadParquetRows       = "parquet_rows"        // load/021_parquet_rows.sql
 	LoadReadParquetTable  = "read_parquet_table"  // load/022_read_parquet_table.sql
 	LoadMissingRow        = "missing_row"         // load/023_missing_row.sql
+	LoadReadParquetParts  = "read_parquet_parts"  // load/024_read_parquet_parts.sql
+	LoadInsertFrom        = "insert_from"         // load/025_insert_from.sql
 	LoadFileProvenance    = "file_provenance"     // load/030_file_provenance.sql
 	LoadFileRecords       = "file_records"        // load/040_file_records.sql
 	LoadSetLines          = "set_lines"           // load/050_set_lines.sql
@@ -195,6 +197,7 @@ const (
 	LoadFormatNumber      = "format_number"       // load/160_format_number.sql
 	LoadTypeOf            = "type_of"             // load/170_type_of.sql
 	LoadParquetTypes      = "parquet_types"       // load/175_parquet_types.sql
+	LoadParquetColumns    = "parquet_columns"     // load/176_parquet_columns.sql
 )
 
 // The files of mysql/.

@@ -24,6 +24,11 @@
 //     one byte a row instead of the path's text; a CSV file read_csv
 //     refuses is read the second way, so the Go reader's answer (its rows,
 //     or an error naming file and line) stands for both;
+//   - for a sources.PartScanner (an Iceberg table), part by part into one
+//     table made from the records' Arrow schema: each Parquet data file
+//     DuckDB reads as the kind's records hold it (its columns read as the
+//     table's types, checked from its footer first) with read_parquet, the
+//     others through the kind's records (readParts);
 //   - otherwise from the source's Arrow records (Source.Read), through
 //     DuckDB's Arrow scan (duck.DB.LoadArrow).
 //
@@ -195,6 +200,11 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 	if sc, ok := src.(sources.Scanner); ok {
 		var err error
 		if in, err = readScan(ctx, db, table, sc, opt); err != nil {
+			return nil, err
+		}
+	} else if ps, ok := src.(sources.PartScanner); ok {
+		var err error
+		if in, err = readParts(ctx, db, table, ps); err != nil {
 			return nil, err
 		}
 	}
