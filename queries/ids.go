@@ -175,6 +175,7 @@ const (
 	LoadMissingRow        = "missing_row"         // load/023_missing_row.sql
 	LoadReadParquetParts  = "read_parquet_parts"  // load/024_read_parquet_parts.sql
 	LoadInsertFrom        = "insert_from"         // load/025_insert_from.sql
+	LoadChangeReinserts   = "change_reinserts"    // load/026_change_reinserts.sql
 	LoadFileProvenance    = "file_provenance"     // load/030_file_provenance.sql
 	LoadFileRecords       = "file_records"        // load/040_file_records.sql
 	LoadSetLines          = "set_lines"           // load/050_set_lines.sql

@@ -214,6 +214,11 @@ func loadTable(ctx context.Context, db *duck.DB, table string, src sources.Sourc
 			return nil, err
 		}
 	}
+	// A table's changes: keys inserted twice are findings of its commit
+	// history (over the input's own column names, before any rename).
+	if err := changeFindings(ctx, db, table, in); err != nil {
+		return nil, err
+	}
 	// Records the source listed as bad but an engine read all the same
 	// (bad_records: report) count as not read.
 	if err := dropReadBadRecords(ctx, db, table, in); err != nil {
