@@ -13,21 +13,18 @@
 //	iceberg+sql:sqlite:path/catalog.db?table=ns.name
 //
 // Options: snapshot: (an id), as_of: (an instant), ref: (a branch or tag);
-// the default is the table's current snapshot. The kind imports no other
-// kind, no engine and no check (package sources' rules).
+// the default is the table's current snapshot. The loader reads the data files to which no delete applies
+// with DuckDB's own Parquet reader (ScanParts, sources.PartScanner). The
+// kind imports no other kind, no engine and no check (package sources'
+// rules).
 package iceberg
 
 import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -122,37 +119,86 @@ type planned struct {
 // plans the data files with their deletes and returns the Input and the
 // records. See the package doc and README.md.
 func (s *source) Read(ctx context.Context) (*sources.Input, array.RecordReader, error) {
-	if err := ctx.Err(); err != nil {
+	r, err := s.prepare(ctx)
+	if err != nil {
 		return nil, nil, err
+	}
+	rr, err := r.records(ctx, 0, r.parts(), 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.in, rr, nil
+}
+
+// read is a read prepared up to its first row: the Input, the records'
+// user fields and how to produce them.
+type read struct {
+	s    *source
+	in   *sources.Input
+	meta table.Metadata
+	snap *table.Snapshot
+	// user are the records' fields before __file, __line and __row: the
+	// table's columns (cols) and the kind's provenance.
+	user []arrow.Field
+	cols []column
+	// schema is the schema the snapshot read was written under.
+	schema *iceberg.Schema
+	// rtbl is the table as the scan reads it (lineageMeta).
+	rtbl *table.Table
+	// files are the data files of the snapshot read, in read order.
+	files []planned
+}
+
+// parts is how many parts the records have: one per data file.
+func (r *read) parts() int { return len(r.files) }
+
+// records are the rows of parts [from, to) (files), __row counting from
+// firstRow.
+func (r *read) records(ctx context.Context, from, to int, firstRow int64) (array.RecordReader, error) {
+	s := r.s
+	opt := sources.ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + sources.Redact(s.loc.URI), FirstRow: firstRow}
+	return sources.ReadRows(ctx, r.user, opt, func(ctx context.Context, w *sources.RowWriter) error {
+		if r.snap == nil {
+			return nil
+		}
+		return s.fill(ctx, w, r.rtbl, r.snap, r.cols, r.files[from:to])
+	})
+}
+
+// prepare resolves the metadata file, chooses the snapshot, maps its
+// schema, plans the data files with their deletes and describes the read.
+func (s *source) prepare(ctx context.Context) (*read, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	mf, err := s.locate(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	fp, err := fileset.Fingerprint(ctx, []string{mf.path})
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %w", ErrRead, err)
+		return nil, fmt.Errorf("%w: %w", ErrRead, err)
 	}
 	if fp[0].SHA256 != mf.sum {
-		return nil, nil, fmt.Errorf("%w: metadata file %s changed while it was read", sources.ErrChanged, mf.path)
+		return nil, fmt.Errorf("%w: metadata file %s changed while it was read", sources.ErrChanged, mf.path)
 	}
 	data := mf.bytes
 	if strings.HasSuffix(mf.path, ".gz.metadata.json") {
 		zr, err := gzip.NewReader(bytes.NewReader(data))
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w: metadata file %s: %w", ErrRead, mf.path, err)
+			return nil, fmt.Errorf("%w: metadata file %s: %w", ErrRead, mf.path, err)
 		}
 		if data, err = io.ReadAll(zr); err != nil {
-			return nil, nil, fmt.Errorf("%w: metadata file %s: %w", ErrRead, mf.path, err)
+			return nil, fmt.Errorf("%w: metadata file %s: %w", ErrRead, mf.path, err)
 		}
 	}
 	meta, err := table.ParseMetadataBytes(data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: metadata file %s: %w", ErrRead, mf.path, err)
+		return nil, fmt.Errorf("%w: metadata file %s: %w", ErrRead, mf.path, err)
 	}
 	snap, selected, err := s.pick(meta)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s (metadata file %s): %w", s.name(), mf.path, err)
+		return nil, fmt.Errorf("%s (metadata file %s): %w", s.name(), mf.path, err)
 	}
 	schema := meta.CurrentSchema()
 	if snap != nil && snap.SchemaID != nil {
@@ -163,38 +209,37 @@ func (s *source) Read(ctx context.Context) (*sources.Input, array.RecordReader, 
 			}
 		}
 		if schema == nil {
-			return nil, nil, fmt.Errorf("%w: snapshot %d names schema %d, which the metadata file %s does not hold", ErrRead, snap.SnapshotID, *snap.SchemaID, mf.path)
+			return nil, fmt.Errorf("%w: snapshot %d names schema %d, which the metadata file %s does not hold", ErrRead, snap.SnapshotID, *snap.SchemaID, mf.path)
 		}
 	}
 	cols, err := mapSchema(schema)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s, snapshot %s: %w", s.name(), snapText(snap), err)
+		return nil, fmt.Errorf("%s, snapshot %s: %w", s.name(), snapText(snap), err)
 	}
-	user := make([]arrow.Field, 0, len(cols)+4)
+	prov := provenanceFields
+	user := make([]arrow.Field, 0, len(cols)+len(prov))
 	for _, c := range cols {
-		switch c.field.Name {
-		case SnapshotColumn, JobIDColumn, CheckpointColumn, CheckpointAfterColumn:
-			return nil, nil, fmt.Errorf("%w: %s: column name %q is reserved for the kind's provenance", sources.ErrInvalidLocation, s.name(), c.field.Name)
+		for _, p := range prov {
+			if c.field.Name == p.Name {
+				return nil, fmt.Errorf("%w: %s: column name %q is reserved for the kind's provenance", sources.ErrInvalidLocation, s.name(), c.field.Name)
+			}
 		}
 		user = append(user, c.field)
 	}
-	user = append(user,
-		arrow.Field{Name: SnapshotColumn, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-		arrow.Field{Name: JobIDColumn, Type: arrow.BinaryTypes.String, Nullable: true},
-		arrow.Field{Name: CheckpointColumn, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-		arrow.Field{Name: CheckpointAfterColumn, Type: arrow.PrimitiveTypes.Int64, Nullable: true})
+	user = append(user, prov...)
 
 	fsF := func(context.Context) (iceio.IO, error) { return iceio.LocalFS{}, nil }
 	ident := table.Identifier{"reconcile", s.loc.Role}
 	tbl := table.New(ident, meta, mf.path, fsF, nil)
 	hist := analyze(meta, snap)
-	var files []planned
+	r := &read{s: s, meta: meta, snap: snap, user: user, cols: cols, schema: schema,
+		rtbl: table.New(ident, lineageMeta{meta}, mf.path, fsF, nil)}
 	if snap != nil {
-		if files, err = s.plan(ctx, tbl, meta, snap, hist); err != nil {
-			return nil, nil, err
+		if r.files, err = s.plan(ctx, tbl, meta, snap, hist); err != nil {
+			return nil, err
 		}
 	}
-	in := s.input(mf, fp[0], meta, snap, selected, schema, files, hist)
+	r.in = s.input(mf, fp[0], meta, snap, selected, schema, r.files, hist)
 	var utc []string
 	for _, c := range cols {
 		if c.utcNS {
@@ -202,17 +247,9 @@ func (s *source) Read(ctx context.Context) (*sources.Input, array.RecordReader, 
 		}
 	}
 	if len(utc) > 0 {
-		in.Details["utc_nanosecond_columns"] = utc
+		r.in.Details["utc_nanosecond_columns"] = utc
 	}
-	rtbl := table.New(ident, lineageMeta{meta}, mf.path, fsF, nil)
-	rr, err := sources.ReadRows(ctx, user, sources.ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + sources.Redact(s.loc.URI)},
-		func(ctx context.Context, w *sources.RowWriter) error {
-			return s.fill(ctx, w, rtbl, snap, cols, files)
-		})
-	if err != nil {
-		return nil, nil, err
-	}
-	return in, rr, nil
+	return r, nil
 }
 
 // name is the table as messages name it.
@@ -544,111 +581,4 @@ func (s *source) input(mf *metadataFile, fp sources.File, meta table.Metadata, s
 	}
 	in.Details = d
 	return in
-}
-
-// locate finds the metadata file and reads it.
-func (s *source) locate(ctx context.Context) (*metadataFile, error) {
-	if s.cat != nil {
-		return s.locateSQL(ctx)
-	}
-	mf := &metadataFile{}
-	fi, err := os.Stat(s.path)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", sources.ErrInvalidLocation, s.name(), err)
-	}
-	switch {
-	case !fi.IsDir():
-		mf.path, mf.how = s.path, "the metadata file given"
-	default:
-		dir := filepath.Join(s.path, "metadata")
-		if _, err := os.Stat(dir); err != nil {
-			if filepath.Base(s.path) != "metadata" {
-				return nil, fmt.Errorf("%w: %s: no metadata folder (%s): want a table folder or a metadata file", sources.ErrInvalidLocation, s.name(), err)
-			}
-			dir = s.path
-		}
-		p, how, err := currentMetadata(dir)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %w", sources.ErrInvalidLocation, s.name(), err)
-		}
-		mf.path, mf.how = p, how
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	b, err := os.ReadFile(mf.path)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrRead, err)
-	}
-	sum := sha256.Sum256(b)
-	mf.bytes, mf.sum = b, hex.EncodeToString(sum[:])
-	return mf, nil
-}
-
-// currentMetadata finds the current metadata file of a Hadoop-style table
-// folder's metadata/ folder, as Iceberg's HadoopTableOperations does: the
-// version version-hint.text names, then each next version while its file
-// exists (a commit that wrote vN+1 but not yet the hint is committed);
-// without a hint, the highest vN.metadata.json.
-func currentMetadata(dir string) (string, string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return "", "", err
-	}
-	versions := map[int]string{}
-	highest := 0
-	for _, e := range entries {
-		name := e.Name()
-		var rest string
-		switch {
-		case strings.HasSuffix(name, ".gz.metadata.json"):
-			rest = strings.TrimSuffix(name, ".gz.metadata.json")
-		case strings.HasSuffix(name, ".metadata.json"):
-			rest = strings.TrimSuffix(name, ".metadata.json")
-		default:
-			continue
-		}
-		if !strings.HasPrefix(rest, "v") {
-			continue
-		}
-		v, err := strconv.Atoi(rest[1:])
-		if err != nil || v <= 0 {
-			continue
-		}
-		if old, ok := versions[v]; ok && !strings.Contains(old, ".gz.") {
-			continue
-		}
-		versions[v] = filepath.Join(dir, name)
-		highest = max(highest, v)
-	}
-	hint, err := os.ReadFile(filepath.Join(dir, "version-hint.text"))
-	switch {
-	case err == nil:
-		v, perr := strconv.Atoi(strings.TrimSpace(string(hint)))
-		if perr != nil || v <= 0 {
-			return "", "", fmt.Errorf("version-hint.text holds %q, not a version number", strings.TrimSpace(string(hint)))
-		}
-		if _, ok := versions[v]; !ok {
-			return "", "", fmt.Errorf("version-hint.text names version %d, but %s has no v%d.metadata.json", v, dir, v)
-		}
-		how := fmt.Sprintf("version-hint.text (version %d)", v)
-		at := v
-		for {
-			if _, ok := versions[at+1]; !ok {
-				break
-			}
-			at++
-		}
-		if at != v {
-			how += fmt.Sprintf(", then v%d.metadata.json, committed after the hint was written", at)
-		}
-		return versions[at], how, nil
-	case errors.Is(err, os.ErrNotExist):
-		if highest == 0 {
-			return "", "", fmt.Errorf("%s holds no vN.metadata.json and no version-hint.text: name the metadata file (iceberg:%s/….metadata.json)", dir, dir)
-		}
-		return versions[highest], fmt.Sprintf("the highest vN.metadata.json (version %d; no version-hint.text)", highest), nil
-	default:
-		return "", "", err
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -26,22 +27,71 @@ func readers(files []planned) int {
 }
 
 // fill reads the planned data files with iceberg-go (deletes applied) and
-// writes their rows with the provenance columns. Each task's FirstRowID is
-// its index << posBits, so the _row_id the scan synthesises names the task
-// and the row's position (see lineageMeta).
+// writes their rows with the provenance columns (scanTasks).
 func (s *source) fill(ctx context.Context, w *sources.RowWriter, rtbl *table.Table, snap *table.Snapshot, cols []column, files []planned) error {
-	if len(files) == 0 {
-		return nil
-	}
 	tasks := make([]table.FileScanTask, len(files))
 	for i, f := range files {
-		t := f.task
+		tasks[i] = f.task
+	}
+	out := recordSchema(cols, provenanceFields)
+	prov := &provenance{task: -1}
+	defer prov.release()
+	return s.scanTasks(ctx, rtbl, snap, cols, tasks, readers(files), func(task int, user []arrow.Array, lines *array.Int64) error {
+		f := files[task]
+		m := lines.Len()
+		arrs := make([]arrow.Array, 0, len(user)+len(provenanceFields))
+		arrs = append(arrs, user...)
+		pc := prov.columns(task, f.added, f.c, m)
+		arrs = append(arrs, pc...)
+		part := array.NewRecordBatch(out, arrs, int64(m))
+		for _, a := range pc {
+			a.Release()
+		}
+		err := w.AppendBatchAt(part, f.name, lines)
+		part.Release()
+		return err
+	})
+}
+
+// provenanceFields are the kind's own provenance columns of every row, in
+// order: __snapshot, __job_id, __checkpoint, __checkpoint_after.
+var provenanceFields = []arrow.Field{
+	{Name: SnapshotColumn, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	{Name: JobIDColumn, Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: CheckpointColumn, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	{Name: CheckpointAfterColumn, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+}
+
+// recordSchema is the schema of the user columns cols, then the kind's
+// provenance fields prov (without __file, __line and __row, which the
+// RowWriter adds).
+func recordSchema(cols []column, prov []arrow.Field) *arrow.Schema {
+	fields := make([]arrow.Field, 0, len(cols)+len(prov))
+	for _, c := range cols {
+		fields = append(fields, c.field)
+	}
+	return arrow.NewSchema(append(fields, prov...), nil)
+}
+
+// scanTasks reads tasks with iceberg-go's scan of snap (its schema; the
+// deletes each task carries applied), up to concurrency files at a time,
+// and calls emit, in task order, for each run of rows of one task: the
+// user columns cols (converted: column.conv) and each row's 1-based
+// position in the task's file as written (__line). The arrays are valid
+// only during the call. Each task's FirstRowID is its index << posBits, so
+// the _row_id the scan synthesises names the task and the row's position
+// (see lineageMeta).
+func (s *source) scanTasks(ctx context.Context, rtbl *table.Table, snap *table.Snapshot, cols []column, tasks []table.FileScanTask, concurrency int, emit func(task int, user []arrow.Array, lines *array.Int64) error) error {
+	if len(tasks) == 0 {
+		return nil
+	}
+	tasks = slices.Clone(tasks)
+	for i := range tasks {
 		first := int64(i) << posBits
-		t.FirstRowID = &first
-		tasks[i] = t
+		tasks[i].FirstRowID = &first
 	}
 	scan := rtbl.Scan(table.WithSnapshotID(snap.SnapshotID), table.WithRowLineage(),
-		table.WithMaxConcurrency(readers(files)))
+		table.WithMaxConcurrency(concurrency))
 	defer scan.Close()
 	sc, recs, err := scan.ReadTasks(ctx, tasks)
 	if err != nil {
@@ -59,28 +109,16 @@ func (s *source) fill(ctx context.Context, w *sources.RowWriter, rtbl *table.Tab
 	if len(rid) != 1 {
 		return fmt.Errorf("%w: %s, snapshot %d: the scan yields no %s", ErrRead, s.name(), snap.SnapshotID, iceberg.RowIDColumnName)
 	}
-	var fields []arrow.Field
-	for _, c := range cols {
-		fields = append(fields, c.field)
-	}
-	fields = append(fields,
-		arrow.Field{Name: SnapshotColumn, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-		arrow.Field{Name: JobIDColumn, Type: arrow.BinaryTypes.String, Nullable: true},
-		arrow.Field{Name: CheckpointColumn, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-		arrow.Field{Name: CheckpointAfterColumn, Type: arrow.PrimitiveTypes.Int64, Nullable: true})
-	out := arrow.NewSchema(fields, nil)
 	last := -1
-	prov := &provenance{task: -1}
-	defer prov.release()
 	for rec, err := range recs {
 		if err != nil {
 			where := ""
 			if last >= 0 {
-				where = fmt.Sprintf(" (after data file %s)", files[last].name)
+				where = fmt.Sprintf(" (after %s)", tasks[last].File.FilePath())
 			}
 			return fmt.Errorf("%w: %s, snapshot %d%s: %w", ErrRead, s.name(), snap.SnapshotID, where, err)
 		}
-		err := s.batch(w, rec, out, cols, idx, rid[0], files, &last, prov)
+		err := s.batch(rec, cols, idx, rid[0], len(tasks), &last, emit)
 		rec.Release()
 		if err != nil {
 			return err
@@ -89,8 +127,8 @@ func (s *source) fill(ctx context.Context, w *sources.RowWriter, rtbl *table.Tab
 	return nil
 }
 
-// batch writes one batch of the scan: its rows cut into runs of one task.
-func (s *source) batch(w *sources.RowWriter, rec arrow.RecordBatch, out *arrow.Schema, cols []column, idx []int, rid int, files []planned, last *int, prov *provenance) error {
+// batch cuts one batch of the scan into runs of one task and emits each.
+func (s *source) batch(rec arrow.RecordBatch, cols []column, idx []int, rid, ntasks int, last *int, emit func(task int, user []arrow.Array, lines *array.Int64) error) error {
 	n := int(rec.NumRows())
 	if n == 0 {
 		return nil
@@ -119,31 +157,26 @@ func (s *source) batch(w *sources.RowWriter, rec arrow.RecordBatch, out *arrow.S
 		for end < n && int(ids.Value(end)>>posBits) == task {
 			end++
 		}
-		if task < 0 || task >= len(files) {
-			return fmt.Errorf("%w: %s: a row of task %d of %d", ErrRead, s.name(), task, len(files))
+		if task < 0 || task >= ntasks {
+			return fmt.Errorf("%w: %s: a row of task %d of %d", ErrRead, s.name(), task, ntasks)
 		}
 		*last = task
-		f := files[task]
 		m := end - start
-		mem := memory.DefaultAllocator
-		lines := array.NewInt64Builder(mem)
+		lines := array.NewInt64Builder(memory.DefaultAllocator)
 		lines.Reserve(m)
 		for i := start; i < end; i++ {
 			lines.UnsafeAppend(ids.Value(i)&mask + 1)
 		}
 		la := lines.NewInt64Array()
 		lines.Release()
-		arrs := make([]arrow.Array, 0, len(user)+4)
-		for _, a := range user {
-			arrs = append(arrs, array.NewSlice(a, int64(start), int64(end)))
+		arrs := make([]arrow.Array, len(user))
+		for i, a := range user {
+			arrs[i] = array.NewSlice(a, int64(start), int64(end))
 		}
-		arrs = append(arrs, prov.columns(task, f, m)...)
-		part := array.NewRecordBatch(out, arrs, int64(m))
+		err := emit(task, arrs, la)
 		for _, a := range arrs {
 			a.Release()
 		}
-		err := w.AppendBatchAt(part, f.name, la)
-		part.Release()
 		la.Release()
 		if err != nil {
 			return err
@@ -162,25 +195,34 @@ type provenance struct {
 	cols []arrow.Array
 }
 
-// columns are __snapshot, __job_id, __checkpoint and __checkpoint_after
-// of task's file for m rows (new references: the caller releases them).
-func (p *provenance) columns(task int, f planned, m int) []arrow.Array {
+// columns are __snapshot (snapshot), __job_id, __checkpoint and
+// __checkpoint_after (of its commit c) for m rows of task, followed by
+// extra constant text columns (nil values NULL): a new reference to each
+// (the caller releases them).
+func (p *provenance) columns(task int, snapshot int64, c *commit, m int, extra ...*string) []arrow.Array {
 	if p.task != task || p.n < m {
 		p.release()
 		n := max(m, sources.BatchRows)
-		hasCkpt := f.c != nil && f.c.hasCkpt
+		hasCkpt := c != nil && c.hasCkpt
 		var ck, after int64
 		if hasCkpt {
-			ck, after = f.c.ckpt, f.c.after
+			ck, after = c.ckpt, c.after
 		}
 		var job arrow.Array
-		if f.c != nil && f.c.job != "" {
-			job = constText(n, f.c.job)
+		if c != nil && c.job != "" {
+			job = constText(n, c.job)
 		} else {
 			job = array.MakeArrayOfNull(memory.DefaultAllocator, arrow.BinaryTypes.String, n)
 		}
 		p.task, p.n = task, n
-		p.cols = []arrow.Array{constInt(n, f.added, true), job, constInt(n, ck, hasCkpt), constInt(n, after, hasCkpt && f.c.hasAfter)}
+		p.cols = []arrow.Array{constInt(n, snapshot, true), job, constInt(n, ck, hasCkpt), constInt(n, after, hasCkpt && c.hasAfter)}
+		for _, v := range extra {
+			if v == nil {
+				p.cols = append(p.cols, array.MakeArrayOfNull(memory.DefaultAllocator, arrow.BinaryTypes.String, n))
+			} else {
+				p.cols = append(p.cols, constText(n, *v))
+			}
+		}
 	}
 	out := make([]arrow.Array, len(p.cols))
 	for i, c := range p.cols {
