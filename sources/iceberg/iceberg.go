@@ -13,7 +13,10 @@
 //	iceberg+sql:sqlite:path/catalog.db?table=ns.name
 //
 // Options: snapshot: (an id), as_of: (an instant), ref: (a branch or tag);
-// the default is the table's current snapshot. The loader reads the data files to which no delete applies
+// the default is the table's current snapshot. changes: true reads instead
+// the rows each snapshot of a range inserted and deleted (from after
+// from_snapshot:, or the whole ancestry, to the snapshot chosen; see
+// changes.go). The loader reads the data files to which no delete applies
 // with DuckDB's own Parquet reader (ScanParts, sources.PartScanner). The
 // kind imports no other kind, no engine and no check (package sources'
 // rules).
@@ -78,6 +81,10 @@ type source struct {
 	path string
 	cat  *sqlCatalog
 	sel  selector
+	// changes: read the changes of a snapshot range (the changes:
+	// option), from after fromSnapshot (nil: the whole ancestry).
+	changes      bool
+	fromSnapshot *int64
 }
 
 func (s *source) Close() error { return nil }
@@ -145,15 +152,23 @@ type read struct {
 	schema *iceberg.Schema
 	// rtbl is the table as the scan reads it (lineageMeta).
 	rtbl *table.Table
-	// files are the data files of the snapshot read, in read order.
+	// files are the data files of the snapshot read, in read order (nil
+	// for a read of changes: ch).
 	files []planned
+	ch    *changes
 }
 
-// parts is how many parts the records have: one per data file.
-func (r *read) parts() int { return len(r.files) }
+// parts is how many parts the records have: one per data file, or one
+// for a read of changes.
+func (r *read) parts() int {
+	if r.ch != nil {
+		return 1
+	}
+	return len(r.files)
+}
 
-// records are the rows of parts [from, to) (files), __row counting from
-// firstRow.
+// records are the rows of parts [from, to) (files, or the changes),
+// __row counting from firstRow.
 func (r *read) records(ctx context.Context, from, to int, firstRow int64) (array.RecordReader, error) {
 	s := r.s
 	opt := sources.ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + sources.Redact(s.loc.URI), FirstRow: firstRow}
@@ -161,12 +176,16 @@ func (r *read) records(ctx context.Context, from, to int, firstRow int64) (array
 		if r.snap == nil {
 			return nil
 		}
+		if r.ch != nil {
+			return s.fillChanges(ctx, w, r)
+		}
 		return s.fill(ctx, w, r.rtbl, r.snap, r.cols, r.files[from:to])
 	})
 }
 
 // prepare resolves the metadata file, chooses the snapshot, maps its
-// schema, plans the data files with their deletes and describes the read.
+// schema, plans the data files with their deletes (or, with changes:,
+// the changes of the snapshot range) and describes the read.
 func (s *source) prepare(ctx context.Context) (*read, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -217,6 +236,9 @@ func (s *source) prepare(ctx context.Context) (*read, error) {
 		return nil, fmt.Errorf("%s, snapshot %s: %w", s.name(), snapText(snap), err)
 	}
 	prov := provenanceFields
+	if s.changes {
+		prov = append(slices.Clone(prov), changeFields...)
+	}
 	user := make([]arrow.Field, 0, len(cols)+len(prov))
 	for _, c := range cols {
 		for _, p := range prov {
@@ -234,12 +256,21 @@ func (s *source) prepare(ctx context.Context) (*read, error) {
 	hist := analyze(meta, snap)
 	r := &read{s: s, meta: meta, snap: snap, user: user, cols: cols, schema: schema,
 		rtbl: table.New(ident, lineageMeta{meta}, mf.path, fsF, nil)}
-	if snap != nil {
+	if s.changes {
+		if snap != nil {
+			if r.ch, err = s.planChanges(ctx, meta, snap, schema, hist); err != nil {
+				return nil, err
+			}
+		}
+	} else if snap != nil {
 		if r.files, err = s.plan(ctx, tbl, meta, snap, hist); err != nil {
 			return nil, err
 		}
 	}
 	r.in = s.input(mf, fp[0], meta, snap, selected, schema, r.files, hist)
+	if r.ch != nil {
+		r.ch.describe(s, meta, r.in)
+	}
 	var utc []string
 	for _, c := range cols {
 		if c.utcNS {

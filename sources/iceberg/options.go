@@ -102,12 +102,34 @@ func readSelector(o *sources.Options) selector {
 	return sel
 }
 
+// readChanges reads changes: (true: the rows each snapshot of the range
+// inserted and deleted) and from_snapshot: (the range starts after it; a
+// decimal id, only with changes: true).
+func readChanges(o *sources.Options) (bool, *int64) {
+	on := o.Bool("changes", false)
+	v, ok := text(o, "from_snapshot")
+	if !ok {
+		return on, nil
+	}
+	if !on {
+		o.Fail(errors.New("option from_snapshot: only with changes: true (it starts the range of snapshots whose changes are read)"))
+		return on, nil
+	}
+	id, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil {
+		o.Fail(fmt.Errorf("option from_snapshot: %q is not a snapshot id (a decimal 64-bit integer)", v))
+		return on, nil
+	}
+	return on, &id
+}
+
 // openFS opens iceberg:PATH, PATH being a table folder (its metadata/
 // folder holds the metadata files) or one metadata file
 // (….metadata.json), relative to the location's base folder.
 func openFS(loc sources.Location) (sources.Source, error) {
 	o := sources.NewOptions(KindFS, loc.Options)
 	sel := readSelector(o)
+	changes, from := readChanges(o)
 	if err := o.Err(); err != nil {
 		return nil, err
 	}
@@ -128,7 +150,7 @@ func openFS(loc sources.Location) (sources.Source, error) {
 	if !filepath.IsAbs(p) && loc.BaseDir != "" {
 		p = filepath.Join(loc.BaseDir, p)
 	}
-	return &source{loc: loc, kind: KindFS, path: p, sel: sel}, nil
+	return &source{loc: loc, kind: KindFS, path: p, sel: sel, changes: changes, fromSnapshot: from}, nil
 }
 
 // sqlCatalog says where a SQL catalog is and which table of it is read.
@@ -148,6 +170,7 @@ type sqlCatalog struct {
 func openSQL(loc sources.Location) (sources.Source, error) {
 	o := sources.NewOptions(KindSQL, loc.Options)
 	sel := readSelector(o)
+	changes, from := readChanges(o)
 	optTable, hasTable := text(o, "table")
 	optCatalog, hasCatalog := text(o, "catalog")
 	if err := o.Err(); err != nil {
@@ -216,5 +239,5 @@ func openSQL(loc sources.Location) (sources.Source, error) {
 			return nil, fmt.Errorf("%w: SQLite takes no parameters besides table and catalog, got %s", sources.ErrInvalidLocation, q.Encode())
 		}
 	}
-	return &source{loc: loc, kind: KindSQL, cat: c, sel: sel}, nil
+	return &source{loc: loc, kind: KindSQL, cat: c, sel: sel, changes: changes, fromSnapshot: from}, nil
 }

@@ -20,7 +20,8 @@ import (
 // rows as the manifest says; its user columns are the file's own, its
 // provenance columns constants of the file. Any other file is read by
 // iceberg-go (PartScan.Records), which applies its deletes and maps its
-// columns by field id; Part.Why says why. Once the loader has read the parts, the Input's
+// columns by field id; Part.Why says why. With changes: the whole input is
+// read by iceberg-go. Once the loader has read the parts, the Input's
 // details say how (read_by_duckdb: the data files DuckDB read; and
 // read_by_iceberg_go: each other data file with the reason).
 func (s *source) ScanParts(ctx context.Context) (*sources.Input, *sources.PartScan, error) {
@@ -29,6 +30,11 @@ func (s *source) ScanParts(ctx context.Context) (*sources.Input, *sources.PartSc
 		return nil, nil, err
 	}
 	ps := &sources.PartScan{Fields: r.user, Records: r.records}
+	if r.ch != nil {
+		ps.SourceRead = "the table is read as its changes (changes: true): iceberg-go reads every data and delete file"
+		ps.Parts = []sources.Part{{Name: "changes", Why: ps.SourceRead}}
+		return r.in, ps, nil
+	}
 	ps.Parts = make([]sources.Part, len(r.files))
 	ncols := len(r.cols)
 	for i, f := range r.files {

@@ -191,8 +191,9 @@ func (t *Table) Upsert(ctx context.Context, props iceberg.Properties, eqIDs []in
 	})
 }
 
-// Replace commits a compaction: the files of remove replaced by recs
-// rewritten.
+// Replace commits the files of remove replaced by recs rewritten, as
+// iceberg-go's ReplaceDataFilesWithDataFiles does: an overwrite (Rewrite
+// commits a compaction's replace).
 func (t *Table) Replace(ctx context.Context, props iceberg.Properties, remove []iceberg.DataFile, recs ...arrow.RecordBatch) (int64, error) {
 	files, err := t.Write(ctx, recs...)
 	if err != nil {
@@ -200,6 +201,26 @@ func (t *Table) Replace(ctx context.Context, props iceberg.Properties, remove []
 	}
 	return t.commit(ctx, func(tx *table.Transaction) error {
 		return tx.ReplaceDataFilesWithDataFiles(ctx, remove, files, props)
+	})
+}
+
+// Rewrite commits a compaction as Iceberg's RewriteFiles does (operation
+// replace, as Spark's rewrite_data_files commits one): the files of
+// remove rewritten as recs.
+func (t *Table) Rewrite(ctx context.Context, props iceberg.Properties, remove []iceberg.DataFile, recs ...arrow.RecordBatch) (int64, error) {
+	files, err := t.Write(ctx, recs...)
+	if err != nil {
+		return 0, err
+	}
+	return t.commit(ctx, func(tx *table.Transaction) error {
+		r := tx.NewRewrite(props)
+		for _, f := range remove {
+			r.DeleteFile(f)
+		}
+		for _, f := range files {
+			r.AddDataFile(f)
+		}
+		return r.Commit(ctx)
 	})
 }
 
