@@ -15,7 +15,7 @@ import (
 // Input and, instead of the records, the parts they are made of, in read
 // order. The loader reads a part that has a File with its own reader when
 // it reads that file as the kind would, and every other part through
-// PartScan.Records, into one table: the rows, columns, types and
+// PartScan.Records, into one relation: the rows, columns, types and
 // provenance (__file, __line, __row, the kind's own columns) are those
 // Read gives. Errors are those Read would return before its first row.
 type PartScanner interface {
@@ -28,15 +28,20 @@ type PartScan struct {
 	// columns included; __file, __line and __row not), in order, with the
 	// Arrow types Read yields them as: the types the engine loads.
 	Fields []arrow.Field
+	// Constant marks the fields whose value is the same on every row of a
+	// part (the kind's provenance of a data file: the snapshot that added
+	// it, …), which Part.Values gives; one entry per field.
+	Constant []bool
 	// Parts are the records' parts, in read order; __row counts across
 	// them from 0.
 	Parts []Part
 	// Records yields the rows of Parts[from:to], in order, as Read yields
 	// them (the schema of Read's records), __row counting from firstRow:
 	// the rows of the parts before from (a part's rows are known once it
-	// is read when a delete applies to it). The caller releases the
-	// records.
-	Records func(ctx context.Context, from, to int, firstRow int64) (array.RecordReader, error)
+	// is read when a delete applies to it). With part, one more column
+	// follows the fields: __part (int32), the index into Parts of the
+	// row's part. The caller releases the records.
+	Records func(ctx context.Context, from, to int, firstRow int64, part bool) (array.RecordReader, error)
 	// SourceRead, when not "", says why every part is read through
 	// Records (an Iceberg table read as its changes).
 	SourceRead string
@@ -45,10 +50,17 @@ type PartScan struct {
 	Decided func(reads []PartRead)
 }
 
+// PartColumn is the name of the column Records adds with part: true.
+const PartColumn = "__part"
+
 // Part is one part of a PartScan: the rows of one data file, in order.
 type Part struct {
 	// Name is the __file of its rows.
 	Name string
+	// Values are the part's values of the constant fields (PartScan.
+	// Constant), in field order, as text (nil: NULL), read as the fields'
+	// types.
+	Values []*string
 	// Rows is how many rows a part with a File yields: every row of the
 	// file, as its footer counts them (0 for a part without a File).
 	Rows int64
@@ -61,22 +73,14 @@ type Part struct {
 	Why string
 }
 
-// PartFile is the Parquet file of a part and where each of the records'
-// user fields comes from in it.
+// PartFile is the Parquet file of a part and the column of it that gives
+// each field that is not constant.
 type PartFile struct {
 	// Path is the file to open.
 	Path string
-	// Columns holds one entry for each of PartScan.Fields, in order.
-	Columns []PartColumn
-}
-
-// PartColumn is where a PartFile gives one user field: the file's own
-// top-level column Column, read as it is, or — Column "" — a constant of
-// the part (the kind's provenance of a file: the snapshot that added it),
-// Value its text (nil: NULL), read as the field's type.
-type PartColumn struct {
-	Column string
-	Value  *string
+	// Columns are the file's top-level columns read, read as they are: one
+	// for each field that is not constant, in field order.
+	Columns []string
 }
 
 // PartRead says how the loader read one part: Native when an engine read

@@ -81,8 +81,12 @@ func (d *DB) LocationSeparator(table string) string {
 	return ":"
 }
 
-// viewOver is a view that adds columns to the rows of one table.
-type viewOver struct{ base, create string }
+// viewOver is a view that adds columns to the rows of one table (base),
+// from the small tables more (dropped with it).
+type viewOver struct {
+	base, create string
+	more         []string
+}
 
 // MemoryLimit caps the memory DuckDB holds when Open is given a tempDir,
 // until SetMemoryLimit says otherwise (a run sets its budget's DuckDB share,
@@ -269,7 +273,11 @@ func (d *DB) forget(ctx context.Context, name string) error {
 		return nil
 	}
 	delete(d.over, name)
-	return d.DropTable(ctx, v.base)
+	errs := []error{d.DropTable(ctx, v.base)}
+	for _, t := range v.more {
+		errs = append(errs, d.DropTable(ctx, t))
+	}
+	return errors.Join(errs...)
 }
 
 // IsView reports whether name is a view of the session's main schema
@@ -297,27 +305,32 @@ func (d *DB) Materialize(ctx context.Context, name string) error {
 }
 
 // ViewOver runs create, a statement (CREATE OR REPLACE VIEW name AS …)
-// that makes name a view adding columns to the rows of table base, and
+// that makes name a view adding columns to the rows of table base (from
+// the small tables more, when given: joined on a column of base), and
 // keeps it: a column of the view's that a step converts in place is
-// converted in base (AlterTarget) and the view made again (Refresh), and
-// Materialize and DropView drop base with the view. The view must read
-// every column of base under its own name.
-func (d *DB) ViewOver(ctx context.Context, name, base, create string) error {
+// converted in base (AlterTarget) and the view made again (Refresh) —
+// unless the view has columns of more, which base does not hold: such a
+// view is made a table first (Materialize) — and Materialize and DropView
+// drop base and more with the view. The view must read every column of
+// base it shows under its own name.
+func (d *DB) ViewOver(ctx context.Context, name, base, create string, more ...string) error {
 	if err := d.Exec(ctx, create); err != nil {
 		return err
 	}
 	if d.over == nil {
 		d.over = map[string]viewOver{}
 	}
-	d.over[name] = viewOver{base: base, create: create}
+	d.over[name] = viewOver{base: base, create: create, more: more}
 	return nil
 }
 
 // AlterTarget is the table an ALTER TABLE of name's columns must change:
 // the table a view made by ViewOver reads (Refresh it afterwards), else
-// name itself.
+// name itself — also for a view of ViewOver with columns of other tables
+// than its base (a column to convert may be one of those: the caller
+// makes the view a table first).
 func (d *DB) AlterTarget(name string) string {
-	if v, ok := d.over[name]; ok {
+	if v, ok := d.over[name]; ok && len(v.more) == 0 {
 		return v.base
 	}
 	return name

@@ -24,29 +24,35 @@ var exactCasts = map[[2]string]bool{
 }
 
 // readParquetOwn are the names read_parquet gives columns of its own
-// (file_row_number, file_index, filename): a table or file with a column
-// of one of them is read through the kind's records, so that no column of
-// its own is mistaken for one of them.
-var readParquetOwn = []string{"file_row_number", "file_index", "filename"}
+// (file_row_number, file_index, filename), and the raw table's __part and
+// __line: a table or file with a column of one of them is read through the
+// kind's records, so that no column of its own is mistaken for one of
+// them.
+var readParquetOwn = []string{"file_row_number", "file_index", "filename", sources.PartColumn, sources.LineColumn}
 
-// readParts reads the parts of ps (sources.PartScanner) into table. The
-// table is made, empty, from the records' Arrow schema, so its columns and
-// types are those the kind's records load as (duck.DB.LoadArrow); then the
-// parts are appended in read order: each run of parts whose Parquet files
-// DuckDB reads as the kind does (decideParts) by read_parquet_parts.sql,
-// each other run through the kind's records (PartScan.Records, loaded into
-// a table of their own, then appended by insert_from.sql). When no part is
-// read natively (or PartScan.SourceRead says why none may be), the records
-// of every part are loaded at once, as readRecords loads a Read's. How
-// each part was read goes back to the kind (PartScan.Decided).
+// readParts reads the parts of ps (sources.PartScanner) into table. When
+// DuckDB reads some of the parts' Parquet files as the kind's records hold
+// them (decideParts), table is a view (parts_view.sql) over a raw table of
+// the fields that are not constant within a part, __part and __line
+// (parts_raw.sql, typed as the records load: a table made from their Arrow
+// schema, empty, says how) joined to a table of the parts (__file and the
+// constants, parts_table.sql); the raw rows are appended in read order,
+// each run of such files by read_parquet (parts_read_parquet.sql), each
+// other run through the kind's records (PartScan.Records, loaded, then
+// appended: parts_insert_records.sql). Otherwise — no such file, or
+// PartScan.SourceRead says why none may be — the records of every part are
+// loaded at once, as readRecords loads a Read's. How each part was read
+// goes back to the kind (PartScan.Decided).
 //
 // Errors: the kind's, DuckDB's reader's (shortened, naming the files), and
-// — a bug, never a silent difference — rows whose file read_parquet did
-// not match to its part, or a row count other than the parts'.
+// — a bug, never a silent difference — a row count other than the parts'.
 func readParts(ctx context.Context, db *duck.DB, table string, ps sources.PartScanner) (*sources.Input, error) {
 	in, scan, err := ps.ScanParts(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if len(scan.Constant) != len(scan.Fields) {
+		return nil, fmt.Errorf("load: a part scan of %d fields marks %d constant or not", len(scan.Fields), len(scan.Constant))
 	}
 	reads := make([]sources.PartRead, len(scan.Parts))
 	for i, p := range scan.Parts {
@@ -65,7 +71,9 @@ func readParts(ctx context.Context, db *duck.DB, table string, ps sources.PartSc
 	}
 	native := false
 	var casts [][]bool
+	var typeOf map[string]string
 	if scan.SourceRead == "" && slices.ContainsFunc(scan.Parts, func(p sources.Part) bool { return p.File != nil }) {
+		// The table the records would make, empty: its types.
 		empty, err := array.NewRecordReader(schema, nil)
 		if err != nil {
 			return nil, err
@@ -75,15 +83,18 @@ func readParts(ctx context.Context, db *duck.DB, table string, ps sources.PartSc
 		if err != nil {
 			return nil, err
 		}
-		if native, casts, err = decideParts(ctx, db, table, scan, reads); err != nil {
-			return nil, err
+		if typeOf, err = columnTypes(ctx, db, table); err == nil {
+			native, casts, err = decideParts(ctx, db, scan, reads, typeOf)
 		}
-		if !native {
+		if err != nil || !native {
 			drop(ctx, db, table)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	if native {
-		err = appendParts(ctx, db, table, in.Location, scan, reads, casts)
+		err = loadParts(ctx, db, table, in.Location, scan, reads, casts, typeOf)
 	} else {
 		err = loadRecords(ctx, db, table, scan)
 	}
@@ -99,10 +110,23 @@ func readParts(ctx context.Context, db *duck.DB, table string, ps sources.PartSc
 	return in, nil
 }
 
+// columnTypes are the types of table's columns, by name.
+func columnTypes(ctx context.Context, db *duck.DB, table string) (map[string]string, error) {
+	cols, err := db.Columns(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	typeOf := map[string]string{}
+	for _, c := range cols {
+		typeOf[c.Name] = c.Type
+	}
+	return typeOf, nil
+}
+
 // loadRecords loads the records of every part of scan into table, as
 // readRecords loads a Read's.
 func loadRecords(ctx context.Context, db *duck.DB, table string, scan *sources.PartScan) error {
-	rr, err := scan.Records(ctx, 0, len(scan.Parts), 0)
+	rr, err := scan.Records(ctx, 0, len(scan.Parts), 0, false)
 	if err != nil {
 		return err
 	}
@@ -117,41 +141,37 @@ func loadRecords(ctx context.Context, db *duck.DB, table string, scan *sources.P
 // decideParts marks in reads the parts of scan that DuckDB reads as the
 // kind's records hold them (Native), and says why of the others: a part
 // with a Parquet file (Part.File) whose path holds no glob character,
-// whose footer counts the part's rows, and each of whose columns the part
-// reads is read by read_parquet as the empty table's column of that field
-// is typed, or takes an exact cast to it (exactCasts); no column of the
-// table or the file may have a name read_parquet gives a column of its own
+// whose footer counts the part's rows, and each of whose columns read is
+// read by read_parquet as typeOf (the records' types) says, or takes an
+// exact cast to it (exactCasts); no field or column of the file may have a
+// name read_parquet, or the raw table, gives a column of its own
 // (readParquetOwn). It reports whether any part is read natively, and for
-// each such part the user fields whose column it casts.
-func decideParts(ctx context.Context, db *duck.DB, table string, scan *sources.PartScan, reads []sources.PartRead) (bool, [][]bool, error) {
+// each such part the fields (not constant) whose column it casts.
+func decideParts(ctx context.Context, db *duck.DB, scan *sources.PartScan, reads []sources.PartRead, typeOf map[string]string) (bool, [][]bool, error) {
 	for _, f := range scan.Fields {
-		for _, own := range readParquetOwn {
-			if strings.EqualFold(f.Name, own) {
-				for i := range reads {
-					if scan.Parts[i].File != nil {
-						reads[i].Why = fmt.Sprintf("column %s has the name of a column read_parquet adds of its own", f.Name)
-					}
+		if ownName(f.Name) {
+			for i := range reads {
+				if scan.Parts[i].File != nil {
+					reads[i].Why = fmt.Sprintf("column %s has the name of a column the loader's reader adds of its own", f.Name)
 				}
-				return false, nil, nil
 			}
+			return false, nil, nil
 		}
 	}
-	cols, err := db.Columns(ctx, table)
-	if err != nil {
-		return false, nil, err
-	}
-	typeOf := map[string]string{}
-	for _, c := range cols {
-		typeOf[c.Name] = c.Type
+	var data []string
+	for j, f := range scan.Fields {
+		if !scan.Constant[j] {
+			data = append(data, f.Name)
+		}
 	}
 	var paths []string
 	for i, p := range scan.Parts {
 		switch {
 		case p.File == nil:
+		case len(p.File.Columns) != len(data) || len(p.Values) != len(scan.Fields)-len(data):
+			return false, nil, fmt.Errorf("load: part %s gives %d columns and %d values for %d fields, %d constant", p.Name, len(p.File.Columns), len(p.Values), len(scan.Fields), len(scan.Fields)-len(data))
 		case strings.ContainsAny(p.File.Path, globChars):
 			reads[i].Why = "its path holds a character read_parquet takes as a glob"
-		case len(p.File.Columns) != len(scan.Fields):
-			return false, nil, fmt.Errorf("load: part %s gives %d columns for %d fields", p.Name, len(p.File.Columns), len(scan.Fields))
 		default:
 			paths = append(paths, p.File.Path)
 		}
@@ -189,7 +209,7 @@ func decideParts(ctx context.Context, db *duck.DB, table string, scan *sources.P
 		if p.File == nil || reads[i].Why != p.Why {
 			continue
 		}
-		casts[i] = make([]bool, len(scan.Fields))
+		casts[i] = make([]bool, len(data))
 		why := ""
 		switch n, ok := counts[p.File.Path]; {
 		case fileErr[p.File.Path] != "":
@@ -199,7 +219,7 @@ func decideParts(ctx context.Context, db *duck.DB, table string, scan *sources.P
 		case n != p.Rows:
 			why = fmt.Sprintf("its footer counts %d rows, the part %d", n, p.Rows)
 		default:
-			why = columnsDiffer(scan, i, typeOf, fileTypes[p.File.Path], casts[i])
+			why = columnsDiffer(p.File.Columns, data, typeOf, fileTypes[p.File.Path], casts[i])
 		}
 		if why != "" {
 			reads[i].Why = why
@@ -211,33 +231,34 @@ func decideParts(ctx context.Context, db *duck.DB, table string, scan *sources.P
 	return any, casts, nil
 }
 
-// columnsDiffer says why part i's file is not read as the table's columns
-// are typed ("" when it is): a column of the file missing, read as
-// another type with no exact cast to the table's, or one named as a column
-// read_parquet adds of its own. It marks in cast the fields whose column
-// takes an exact cast.
-func columnsDiffer(scan *sources.PartScan, i int, typeOf, fileTypes map[string]string, cast []bool) string {
+// ownName reports whether name is one of readParquetOwn (in any case).
+func ownName(name string) bool {
+	return slices.ContainsFunc(readParquetOwn, func(own string) bool { return strings.EqualFold(name, own) })
+}
+
+// columnsDiffer says why a file whose columns (by name: fileTypes, as
+// read_parquet reads them) give the fields data (columns[j] gives
+// data[j]) is not read as the records' types (typeOf) say ("" when it is):
+// a column missing, read as another type with no exact cast to the
+// records', or named as a column the loader's reader adds of its own. It
+// marks in cast the fields whose column takes an exact cast.
+func columnsDiffer(columns, data []string, typeOf, fileTypes map[string]string, cast []bool) string {
 	for name := range fileTypes {
-		for _, own := range readParquetOwn {
-			if strings.EqualFold(name, own) {
-				return fmt.Sprintf("its column %s has the name of a column read_parquet adds of its own", name)
-			}
+		if ownName(name) {
+			return fmt.Sprintf("its column %s has the name of a column the loader's reader adds of its own", name)
 		}
 	}
-	for j, c := range scan.Parts[i].File.Columns {
-		if c.Column == "" {
-			continue
-		}
-		ft, ok := fileTypes[c.Column]
-		want := typeOf[scan.Fields[j].Name]
+	for j, c := range columns {
+		ft, ok := fileTypes[c]
+		want := typeOf[data[j]]
 		switch {
 		case !ok:
-			return fmt.Sprintf("read_parquet finds no column %s in it", c.Column)
+			return fmt.Sprintf("read_parquet finds no column %s in it", c)
 		case ft == want:
 		case exactCasts[[2]string{ft, want}]:
 			cast[j] = true
 		default:
-			return fmt.Sprintf("read_parquet reads its column %s as %s, the records hold %s", c.Column, ft, want)
+			return fmt.Sprintf("read_parquet reads its column %s as %s, the records hold %s", c, ft, want)
 		}
 	}
 	return ""
@@ -264,38 +285,43 @@ func footerRows(ctx context.Context, db *duck.DB, paths []string) (map[string]in
 	return counts, nil
 }
 
-// partColumn is one column of read_parquet_parts.sql: the table's column
-// Name of type Type, from the file's column Source (cast to Type when
-// Cast) or, Constant, from the parts' values Values (a list literal of
-// text, in the run's order).
-type partColumn struct {
-	Name, Source, Type, Values string
-	Cast, Constant             bool
+// partLayout names the tables and columns of a part scan's view.
+type partLayout struct {
+	table, raw, parts, enum, partType string
+	// data are the fields that are not constant, in order.
+	data []string
 }
 
-// appendParts appends the parts of scan to the empty table, in order: the
-// runs of parts marked Native in reads by read_parquet_parts.sql, the
-// others through the kind's records; __file is an ENUM of the parts'
-// names.
-func appendParts(ctx context.Context, db *duck.DB, table, location string, scan *sources.PartScan, reads []sources.PartRead, casts [][]bool) error {
-	names := make([]string, len(scan.Parts))
-	for i, p := range scan.Parts {
-		names[i] = p.Name
+// loadParts makes table the view of the parts of scan over a raw table
+// (readParts): the raw table and the parts' table, the raw rows appended
+// run by run in read order — the parts marked Native in reads by
+// read_parquet, the others through the kind's records — then the view.
+// The tables are dropped on error.
+func loadParts(ctx context.Context, db *duck.DB, table, location string, scan *sources.PartScan, reads []sources.PartRead, casts [][]bool, typeOf map[string]string) (err error) {
+	l := partLayout{table: table, raw: table + "__raw", parts: table + "__parts", partType: "USMALLINT"}
+	if len(scan.Parts) > 1<<16 {
+		l.partType = "UINTEGER"
 	}
-	enum, err := createFileEnum(ctx, db, table, names)
-	if err != nil {
+	for j, f := range scan.Fields {
+		if !scan.Constant[j] {
+			l.data = append(l.data, f.Name)
+		}
+	}
+	defer func() {
+		if err != nil {
+			drop(ctx, db, l.raw)
+			drop(ctx, db, l.parts)
+		}
+	}()
+	if err := db.ExecFile(ctx, statements(), queries.LoadPartsRaw, struct {
+		Raw, Empty, PartType string
+		Columns              []string
+	}{l.raw, table, l.partType, l.data}); err != nil {
 		return err
 	}
-	if err := db.ExecFile(ctx, statements(), queries.LoadFileEnumColumn, struct{ Table, Enum string }{table, enum}); err != nil {
+	drop(ctx, db, table) // the empty table the types came from
+	if err := partsTable(ctx, db, &l, scan, typeOf); err != nil {
 		return err
-	}
-	cols, err := db.Columns(ctx, table)
-	if err != nil {
-		return err
-	}
-	typeOf := map[string]string{}
-	for _, c := range cols {
-		typeOf[c.Name] = c.Type
 	}
 	// total is the rows appended so far: the first __row of the next run.
 	var total int64
@@ -306,7 +332,7 @@ func appendParts(ctx context.Context, db *duck.DB, table, location string, scan 
 		}
 		var n int64
 		if reads[start].Native {
-			n, err = appendNative(ctx, db, table, enum, scan, start, end, total, typeOf, casts)
+			n, err = appendNative(ctx, db, l, scan, start, end, typeOf, casts)
 			if err != nil {
 				files := make([]string, 0, end-start)
 				for _, p := range scan.Parts[start:end] {
@@ -315,7 +341,7 @@ func appendParts(ctx context.Context, db *duck.DB, table, location string, scan 
 				err = fmt.Errorf("read %s: %s: %w", location, strings.Join(files, ", "), shortReaderError(err))
 			}
 		} else {
-			n, err = appendRecords(ctx, db, table, scan, start, end, total)
+			n, err = appendRecords(ctx, db, l, scan, start, end, total)
 		}
 		if err != nil {
 			return err
@@ -323,85 +349,125 @@ func appendParts(ctx context.Context, db *duck.DB, table, location string, scan 
 		total += n
 		start = end
 	}
-	missing, err := db.CountFile(ctx, statements(), queries.LoadMissingRow, tableData{table})
+	if n, err := db.CountFile(ctx, statements(), queries.LoadCountRows, tableData{l.raw}); err != nil {
+		return err
+	} else if n != total {
+		return fmt.Errorf("load: %s: %d rows loaded, %d appended", location, n, total)
+	}
+	cols := make([]struct {
+		Name     string
+		Constant bool
+	}, len(scan.Fields))
+	for j, f := range scan.Fields {
+		cols[j].Name, cols[j].Constant = f.Name, scan.Constant[j]
+	}
+	view, err := statements().SQL(queries.LoadPartsView, struct {
+		Table, Raw, Parts string
+		Columns           any
+	}{table, l.raw, l.parts, cols})
 	if err != nil {
 		return err
 	}
-	n, err := db.CountFile(ctx, statements(), queries.LoadCountRows, tableData{table})
-	if err != nil {
-		return err
-	}
-	if missing != 0 || n != total {
-		return fmt.Errorf("load: %s: %d rows loaded (%d without their file or row number), %d appended", location, n, missing, total)
-	}
-	return nil
+	return db.ViewOver(ctx, table, l.raw, view, l.parts)
 }
 
-// appendNative appends the parts [start, end) of scan, each read natively,
-// with one read_parquet_parts.sql, __row counting from firstRow, and
-// returns the rows appended (the parts' Rows); a column is cast when a
-// part of the run casts it (a cast to the type it already has changes
-// nothing).
-func appendNative(ctx context.Context, db *duck.DB, table, enum string, scan *sources.PartScan, start, end int, firstRow int64, typeOf map[string]string, casts [][]bool) (int64, error) {
+// partsTable makes the parts' table of l (parts_table.sql): each part's
+// index, __file (an ENUM of the parts' names, l.enum) and constants, typed
+// as typeOf says.
+func partsTable(ctx context.Context, db *duck.DB, l *partLayout, scan *sources.PartScan, typeOf map[string]string) error {
+	names := make([]string, len(scan.Parts))
+	for i, p := range scan.Parts {
+		names[i] = p.Name
+	}
+	enum, err := createFileEnum(ctx, db, l.table, names)
+	if err != nil {
+		return err
+	}
+	l.enum = enum
+	type constant struct{ Name, Type, Values string }
+	var consts []constant
+	k := 0
+	for j, f := range scan.Fields {
+		if !scan.Constant[j] {
+			continue
+		}
+		vals := make([]string, len(scan.Parts))
+		for i, p := range scan.Parts {
+			vals[i] = "NULL"
+			if v := p.Values[k]; v != nil {
+				vals[i] = duck.Literal(*v)
+			}
+		}
+		consts = append(consts, constant{f.Name, typeOf[f.Name], "[" + strings.Join(vals, ", ") + "]"})
+		k++
+	}
+	return db.ExecFile(ctx, statements(), queries.LoadPartsTable, struct {
+		Table, Enum, PartType string
+		Names                 []string
+		Constants             []constant
+	}{l.parts, l.enum, l.partType, names, consts})
+}
+
+// appendNative appends the parts [start, end) of scan, each read
+// natively, to the raw table with one parts_read_parquet.sql, and returns
+// the rows appended (checked against the parts' Rows); a column is cast
+// when a part of the run casts it (a cast to the type it already has
+// changes nothing).
+func appendNative(ctx context.Context, db *duck.DB, l partLayout, scan *sources.PartScan, start, end int, typeOf map[string]string, casts [][]bool) (int64, error) {
 	run := scan.Parts[start:end]
 	paths := make([]string, len(run))
-	names := make([]string, len(run))
-	offs := make([]string, len(run))
-	next := firstRow
+	var want int64
 	for i, p := range run {
-		paths[i], names[i], offs[i] = p.File.Path, p.Name, strconv.FormatInt(next, 10)
-		next += p.Rows
+		paths[i] = p.File.Path
+		want += p.Rows
 	}
-	cols := make([]partColumn, len(scan.Fields))
-	for j, f := range scan.Fields {
-		c := partColumn{Name: f.Name, Type: typeOf[f.Name]}
-		if src := run[0].File.Columns[j].Column; src != "" {
-			c.Source = src
-			for i := start; i < end; i++ {
-				c.Cast = c.Cast || casts[i][j]
+	type column struct {
+		Name, Source, Type string
+		Cast               bool
+	}
+	cols := make([]column, len(l.data))
+	for j, name := range l.data {
+		cols[j] = column{Name: name, Source: run[0].File.Columns[j], Type: typeOf[name]}
+		for i := start; i < end; i++ {
+			cols[j].Cast = cols[j].Cast || casts[i][j]
+			if scan.Parts[i].File.Columns[j] != cols[j].Source {
+				return 0, fmt.Errorf("load: field %s is column %s of %s, %s of %s", name, cols[j].Source, run[0].Name, scan.Parts[i].File.Columns[j], scan.Parts[i].Name)
 			}
-		} else {
-			c.Constant = true
-			vals := make([]string, len(run))
-			for i, p := range run {
-				if v := p.File.Columns[j].Value; v != nil {
-					vals[i] = duck.Literal(*v)
-				} else {
-					vals[i] = "NULL"
-				}
-			}
-			c.Values = "[" + strings.Join(vals, ", ") + "]"
 		}
-		cols[j] = c
 	}
-	n, err := db.ExecCountFile(ctx, statements(), queries.LoadReadParquetParts, struct {
-		Table, Enum, Offsets string
-		Paths, Names         []string
-		Columns              []partColumn
-	}{table, enum, "[" + strings.Join(offs, ", ") + "]", paths, names, cols})
+	n, err := db.ExecCountFile(ctx, statements(), queries.LoadPartsReadParquet, struct {
+		Raw, PartType string
+		First         int
+		Paths         []string
+		Columns       []column
+	}{l.raw, l.partType, start, paths, cols})
 	if err != nil {
 		return 0, err
 	}
-	if n != next-firstRow {
-		return 0, fmt.Errorf("load: read_parquet appended %d rows of files whose footers count %d", n, next-firstRow)
+	if n != want {
+		return 0, fmt.Errorf("load: read_parquet appended %d rows of files whose footers count %d", n, want)
 	}
 	return n, nil
 }
 
 // appendRecords appends the parts [start, end) of scan through the kind's
-// records, __row counting from firstRow — loaded into a table of their
-// own, then appended to table — and returns the rows appended.
-func appendRecords(ctx context.Context, db *duck.DB, table string, scan *sources.PartScan, start, end int, firstRow int64) (int64, error) {
-	rr, err := scan.Records(ctx, start, end, firstRow)
+// records, with their __part, __row counting from firstRow — loaded into a
+// table of their own, then appended to the raw table — and returns the
+// rows appended.
+func appendRecords(ctx context.Context, db *duck.DB, l partLayout, scan *sources.PartScan, start, end int, firstRow int64) (int64, error) {
+	rr, err := scan.Records(ctx, start, end, firstRow, true)
 	if err != nil {
 		return 0, err
 	}
-	tmp := table + "__part"
+	tmp := l.table + "__part"
 	_, err = db.LoadArrow(ctx, tmp, rr)
 	rr.Release()
 	if err != nil {
 		return 0, err
 	}
 	defer drop(ctx, db, tmp)
-	return db.ExecCountFile(ctx, statements(), queries.LoadInsertFrom, struct{ Table, From string }{table, tmp})
+	return db.ExecCountFile(ctx, statements(), queries.LoadPartsInsertRecords, struct {
+		Raw, From, Part, PartType string
+		Columns                   []string
+	}{l.raw, tmp, sources.PartColumn, l.partType, l.data})
 }

@@ -134,7 +134,7 @@ func BenchmarkLoad(b *testing.B) {
 			}
 			rows = in.Rows
 			src.Close()
-			if err := db.DropTable(ctx, "t"); err != nil {
+			if err := dropInput(ctx, db, "t"); err != nil {
 				b.Fatal(err)
 			}
 		}

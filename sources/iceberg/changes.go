@@ -409,11 +409,17 @@ func readPositionDeletes(path string) (map[string][]int64, error) {
 
 // fillChanges writes the rows of the changes, snapshot by snapshot in
 // ancestry order: its equality deletes, its deletes by position of rows of
-// earlier snapshots, its inserts, its deletes by position of its own rows.
-func (s *source) fillChanges(ctx context.Context, w *sources.RowWriter, r *read) error {
-	out := recordSchema(r.cols, append(slices.Clone(provenanceFields), changeFields...))
-	prov := &provenance{task: -1}
-	defer prov.release()
+// earlier snapshots, its inserts, its deletes by position of its own rows;
+// with part >= 0, each row's part (the one part of a read of changes)
+// after the change columns.
+func (s *source) fillChanges(ctx context.Context, w *sources.RowWriter, r *read, part int) error {
+	prov := append(slices.Clone(provenanceFields), changeFields...)
+	if part >= 0 {
+		prov = append(prov, partField)
+	}
+	out := recordSchema(r.cols, prov)
+	pv := &provenance{task: -1}
+	defer pv.release()
 	unit := 0
 	ins, del := ChangeInsert, ChangeDelete
 	eqKind := DeleteEquality
@@ -425,7 +431,7 @@ func (s *source) fillChanges(ctx context.Context, w *sources.RowWriter, r *read)
 		write := func(u int, name string, kind *string, change *string) func(user []arrow.Array, lines *array.Int64) error {
 			return func(user []arrow.Array, lines *array.Int64) error {
 				m := lines.Len()
-				pc := prov.columns(u, id, c, m, change, kind)
+				pc := pv.columns(u, id, c, m, part, change, kind)
 				arrs := append(slices.Clone(user), pc...)
 				rec := array.NewRecordBatch(out, arrs, int64(m))
 				for _, a := range pc {

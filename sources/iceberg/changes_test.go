@@ -298,7 +298,7 @@ func TestChangesKeyInsertedTwice(t *testing.T) {
 				t.Errorf("finding %+v", f)
 			}
 		}
-		if err := db.DropTable(ctx, "t"); err != nil {
+		if err := dropInput(ctx, db, "t"); err != nil {
 			t.Fatal(err)
 		}
 	}

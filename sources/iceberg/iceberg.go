@@ -130,7 +130,7 @@ func (s *source) Read(ctx context.Context) (*sources.Input, array.RecordReader, 
 	if err != nil {
 		return nil, nil, err
 	}
-	rr, err := r.records(ctx, 0, r.parts(), 0)
+	rr, err := r.records(ctx, 0, r.parts(), 0, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -168,18 +168,23 @@ func (r *read) parts() int {
 }
 
 // records are the rows of parts [from, to) (files, or the changes),
-// __row counting from firstRow.
-func (r *read) records(ctx context.Context, from, to int, firstRow int64) (array.RecordReader, error) {
+// __row counting from firstRow; with part, each row's part follows the
+// fields (sources.PartScan.Records).
+func (r *read) records(ctx context.Context, from, to int, firstRow int64, part bool) (array.RecordReader, error) {
 	s := r.s
 	opt := sources.ReadOptions{Progress: s.loc.Progress, Label: "reading " + s.loc.Role + " " + sources.Redact(s.loc.URI), FirstRow: firstRow}
-	return sources.ReadRows(ctx, r.user, opt, func(ctx context.Context, w *sources.RowWriter) error {
+	user, base := r.user, -1
+	if part {
+		user, base = append(slices.Clone(user), partField), from
+	}
+	return sources.ReadRows(ctx, user, opt, func(ctx context.Context, w *sources.RowWriter) error {
 		if r.snap == nil {
 			return nil
 		}
 		if r.ch != nil {
-			return s.fillChanges(ctx, w, r)
+			return s.fillChanges(ctx, w, r, base)
 		}
-		return s.fill(ctx, w, r.rtbl, r.snap, r.cols, r.files[from:to])
+		return s.fill(ctx, w, r.rtbl, r.snap, r.cols, r.files[from:to], base)
 	})
 }
 

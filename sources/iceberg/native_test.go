@@ -98,6 +98,15 @@ func loadBoth(t *testing.T, db *duck.DB, loc sources.Location) *sources.Input {
 	return in
 }
 
+// dropInput drops a loaded input: a table, or the loader's view over its
+// raw rows (with them).
+func dropInput(ctx context.Context, db *duck.DB, name string) error {
+	if view, err := db.IsView(ctx, name); err != nil || !view {
+		return db.DropTable(ctx, name)
+	}
+	return db.DropView(ctx, name)
+}
+
 // readBy is how many data files DuckDB read itself and the reasons of the
 // others, by file name.
 func readBy(in *sources.Input) (int, map[string]string) {
@@ -293,7 +302,7 @@ func TestFastPathMixed(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, table := range []string{"native", "arrow"} {
-		if err := db.DropTable(ctx, table); err != nil {
+		if err := dropInput(ctx, db, table); err != nil {
 			t.Fatal(err)
 		}
 	}

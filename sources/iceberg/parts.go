@@ -29,28 +29,27 @@ func (s *source) ScanParts(ctx context.Context) (*sources.Input, *sources.PartSc
 	if err != nil {
 		return nil, nil, err
 	}
-	ps := &sources.PartScan{Fields: r.user, Records: r.records}
+	ps := &sources.PartScan{Fields: r.user, Records: r.records, Constant: make([]bool, len(r.user))}
 	if r.ch != nil {
 		ps.SourceRead = "the table is read as its changes (changes: true): iceberg-go reads every data and delete file"
 		ps.Parts = []sources.Part{{Name: "changes", Why: ps.SourceRead}}
 		return r.in, ps, nil
 	}
+	// The provenance columns follow the table's: one value per data file.
+	for j := len(r.cols); j < len(r.user); j++ {
+		ps.Constant[j] = true
+	}
 	ps.Parts = make([]sources.Part, len(r.files))
-	ncols := len(r.cols)
 	for i, f := range r.files {
-		p := sources.Part{Name: f.name}
+		p := sources.Part{Name: f.name, Values: provenanceValues(f.added, f.c)}
 		rows, why := s.nativeFile(r, f)
 		if why != "" {
 			p.Why = why
 		} else {
 			p.Rows = rows
-			pf := &sources.PartFile{Path: localPath(f.task.File.FilePath()), Columns: make([]sources.PartColumn, 0, len(r.user))}
+			pf := &sources.PartFile{Path: localPath(f.task.File.FilePath())}
 			for _, c := range r.cols {
-				pf.Columns = append(pf.Columns, sources.PartColumn{Column: c.field.Name})
-			}
-			pf.Columns = append(pf.Columns, provenanceValues(f.added, f.c)...)
-			if len(pf.Columns) != len(r.user) || ncols+len(provenanceFields) != len(r.user) {
-				return nil, nil, fmt.Errorf("iceberg: part of %d columns for %d fields", len(pf.Columns), len(r.user))
+				pf.Columns = append(pf.Columns, c.field.Name)
 			}
 			p.File = pf
 		}
@@ -74,22 +73,22 @@ func (s *source) ScanParts(ctx context.Context) (*sources.Input, *sources.PartSc
 	return r.in, ps, nil
 }
 
-// provenanceValues are the constants of provenanceFields for the rows of
-// a data file the snapshot added (its commit c): __snapshot, __job_id,
+// provenanceValues are the values of provenanceFields for the rows of a
+// data file the snapshot added (its commit c): __snapshot, __job_id,
 // __checkpoint, __checkpoint_after as text, nil for NULL.
-func provenanceValues(added int64, c *commit) []sources.PartColumn {
+func provenanceValues(added int64, c *commit) []*string {
 	snap := strconv.FormatInt(added, 10)
-	out := []sources.PartColumn{{Value: &snap}, {}, {}, {}}
+	out := []*string{&snap, nil, nil, nil}
 	if c != nil && c.job != "" {
 		job := c.job
-		out[1].Value = &job
+		out[1] = &job
 	}
 	if c != nil && c.hasCkpt {
 		ck := strconv.FormatInt(c.ckpt, 10)
-		out[2].Value = &ck
+		out[2] = &ck
 		if c.hasAfter {
 			after := strconv.FormatInt(c.after, 10)
-			out[3].Value = &after
+			out[3] = &after
 		}
 	}
 	return out

@@ -27,21 +27,27 @@ func readers(files []planned) int {
 }
 
 // fill reads the planned data files with iceberg-go (deletes applied) and
-// writes their rows with the provenance columns (scanTasks).
-func (s *source) fill(ctx context.Context, w *sources.RowWriter, rtbl *table.Table, snap *table.Snapshot, cols []column, files []planned) error {
+// writes their rows with the provenance columns (scanTasks); with part >=
+// 0, each row's part (sources.PartColumn: part plus the file's index in
+// files) after them.
+func (s *source) fill(ctx context.Context, w *sources.RowWriter, rtbl *table.Table, snap *table.Snapshot, cols []column, files []planned, part int) error {
 	tasks := make([]table.FileScanTask, len(files))
 	for i, f := range files {
 		tasks[i] = f.task
 	}
-	out := recordSchema(cols, provenanceFields)
-	prov := &provenance{task: -1}
-	defer prov.release()
+	prov := provenanceFields
+	if part >= 0 {
+		prov = append(slices.Clone(prov), partField)
+	}
+	out := recordSchema(cols, prov)
+	pv := &provenance{task: -1}
+	defer pv.release()
 	return s.scanTasks(ctx, rtbl, snap, cols, tasks, readers(files), func(task int, user []arrow.Array, lines *array.Int64) error {
 		f := files[task]
 		m := lines.Len()
-		arrs := make([]arrow.Array, 0, len(user)+len(provenanceFields))
+		arrs := make([]arrow.Array, 0, len(user)+len(prov))
 		arrs = append(arrs, user...)
-		pc := prov.columns(task, f.added, f.c, m)
+		pc := pv.columns(task, f.added, f.c, m, partOf(part, task))
 		arrs = append(arrs, pc...)
 		part := array.NewRecordBatch(out, arrs, int64(m))
 		for _, a := range pc {
@@ -51,6 +57,19 @@ func (s *source) fill(ctx context.Context, w *sources.RowWriter, rtbl *table.Tab
 		part.Release()
 		return err
 	})
+}
+
+// partField is the part of a row the loader asks for
+// (sources.PartScan.Records).
+var partField = arrow.Field{Name: sources.PartColumn, Type: arrow.PrimitiveTypes.Int32}
+
+// partOf is the part of task's rows when the records carry it (part >= 0:
+// the first task's), else -1.
+func partOf(part, task int) int {
+	if part < 0 {
+		return -1
+	}
+	return part + task
 }
 
 // provenanceFields are the kind's own provenance columns of every row, in
@@ -197,9 +216,9 @@ type provenance struct {
 
 // columns are __snapshot (snapshot), __job_id, __checkpoint and
 // __checkpoint_after (of its commit c) for m rows of task, followed by
-// extra constant text columns (nil values NULL): a new reference to each
-// (the caller releases them).
-func (p *provenance) columns(task int, snapshot int64, c *commit, m int, extra ...*string) []arrow.Array {
+// extra constant text columns (nil values NULL), then, when part >= 0,
+// __part (int32): a new reference to each (the caller releases them).
+func (p *provenance) columns(task int, snapshot int64, c *commit, m, part int, extra ...*string) []arrow.Array {
 	if p.task != task || p.n < m {
 		p.release()
 		n := max(m, sources.BatchRows)
@@ -222,6 +241,15 @@ func (p *provenance) columns(task int, snapshot int64, c *commit, m int, extra .
 			} else {
 				p.cols = append(p.cols, constText(n, *v))
 			}
+		}
+		if part >= 0 {
+			b := array.NewInt32Builder(memory.DefaultAllocator)
+			b.Reserve(n)
+			for range n {
+				b.UnsafeAppend(int32(part))
+			}
+			p.cols = append(p.cols, b.NewArray())
+			b.Release()
 		}
 	}
 	out := make([]arrow.Array, len(p.cols))
