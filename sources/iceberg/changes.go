@@ -445,7 +445,11 @@ func (s *source) fillChanges(ctx context.Context, w *sources.RowWriter, r *read,
 		for _, d := range sc.eq {
 			unit++
 			emit := write(unit, s.fileName(r.meta, d.FilePath()), &eqKind, &del)
-			err := s.scanTasks(ctx, r.rtbl, r.snap, r.cols, []table.FileScanTask{wholeFile(d)}, 1, func(_ int, user []arrow.Array, lines *array.Int64) error {
+			only, err := eqColumns(r.schema, d)
+			if err != nil {
+				return fmt.Errorf("%w: %s, snapshot %d: %w", ErrRead, s.name(), sc.snap.SnapshotID, err)
+			}
+			err = s.scanTasks(ctx, r.rtbl, r.snap, r.cols, only, []table.FileScanTask{wholeFile(d)}, 1, func(_ int, user []arrow.Array, lines *array.Int64) error {
 				return emit(user, lines)
 			})
 			if err != nil {
@@ -467,7 +471,7 @@ func (s *source) fillChanges(ctx context.Context, w *sources.RowWriter, r *read,
 				tasks[i] = wholeFile(d)
 				emits[i] = write(unit, s.fileName(r.meta, d.FilePath()), nil, &ins)
 			}
-			err := s.scanTasks(ctx, r.rtbl, r.snap, r.cols, tasks, max(1, min(4, len(tasks))), func(task int, user []arrow.Array, lines *array.Int64) error {
+			err := s.scanTasks(ctx, r.rtbl, r.snap, r.cols, nil, tasks, max(1, min(4, len(tasks))), func(task int, user []arrow.Array, lines *array.Int64) error {
 				return emits[task](user, lines)
 			})
 			if err != nil {
@@ -483,6 +487,21 @@ func (s *source) fillChanges(ctx context.Context, w *sources.RowWriter, r *read,
 		}
 	}
 	return nil
+}
+
+// eqColumns are the columns of the equality delete file d, by name in the
+// schema read: the only ones it holds. An equality column that is not a
+// top-level column of that schema is an error.
+func eqColumns(schema *iceberg.Schema, d iceberg.DataFile) ([]string, error) {
+	var out []string
+	for _, id := range d.EqualityFieldIDs() {
+		f, ok := schema.FindFieldByID(id)
+		if !ok || !slices.ContainsFunc(schema.Fields(), func(t iceberg.NestedField) bool { return t.ID == id }) {
+			return nil, fmt.Errorf("equality delete file %s deletes by field id %d, which is not a top-level column of the schema read (%d)", d.FilePath(), id, schema.ID)
+		}
+		out = append(out, f.Name)
+	}
+	return out, nil
 }
 
 // wholeFile is a scan task reading every row of d, no delete applied.
@@ -511,7 +530,7 @@ func (s *source) positionRows(ctx context.Context, r *read, t *posTarget, emit f
 		return emit(user, lines)
 	}
 	next, found := 0, 0
-	err := s.scanTasks(ctx, r.rtbl, r.snap, r.cols, []table.FileScanTask{wholeFile(t.file)}, 1, func(_ int, user []arrow.Array, lines *array.Int64) error {
+	err := s.scanTasks(ctx, r.rtbl, r.snap, r.cols, nil, []table.FileScanTask{wholeFile(t.file)}, 1, func(_ int, user []arrow.Array, lines *array.Int64) error {
 		var take []int64
 		for i := range lines.Len() {
 			for next < len(t.positions) && t.positions[next] < lines.Value(i)-1 {

@@ -303,3 +303,70 @@ func TestChangesKeyInsertedTwice(t *testing.T) {
 		}
 	}
 }
+
+// An equality delete file holds its key columns only: a required column
+// outside the key is NULL in the delete's row, not a read error.
+func TestChangesEqualityDeleteRequiredColumn(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	schema := iceberg.NewSchemaWithIdentifiers(0, []int{1},
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.String, Required: true},
+		iceberg.NestedField{ID: 2, Name: "amount", Type: iceberg.DecimalTypeOf(18, 2), Required: true})
+	tb, err := icebergtest.NewHadoop(ctx, filepath.Join(dir, "wh"), "db", "t", schema, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := tb.Append(ctx, icebergtest.Flink("job", "op", 1), records(t, tb, rowsOf("p1", "10.00", "p2", "100.00")...)); err != nil {
+		t.Fatal(err)
+	}
+	keys := records(t, tb, rowsOf("p2", "0")...)
+	s2, err := tb.Upsert(ctx, icebergtest.Flink("job", "op", 2), []int{1}, keys, records(t, tb, rowsOf("p2", "25.00")...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, changes, _ := changeRows(t, dir, nil)
+	if len(changes) != 4 || changes[2] != "delete/equality p2=NULL@2 data:1@"+itoa(s2) {
+		t.Errorf("changes %q", changes)
+	}
+}
+
+// Read as changes, a data file committed twice (a restored job's committer
+// adding checkpoint 2's file again) is the same finding of the commit
+// history as read as of the snapshot, and its rows, inserted by both
+// snapshots, are keys inserted twice.
+func TestChangesFileAddedTwice(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	tb := newTable(t, dir)
+	if _, _, err := tb.Append(ctx, icebergtest.Flink("job-a", "op", 1), records(t, tb, rowsOf("p1", "1.00")...)); err != nil {
+		t.Fatal(err)
+	}
+	s2, files, err := tb.Append(ctx, icebergtest.Flink("job-a", "op", 2), records(t, tb, rowsOf("p2", "2.00", "p3", "3.00")...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s3, err := tb.AddFiles(ctx, icebergtest.Flink("job-b", "op", 2), files...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := open(t, dir, map[string]any{"changes": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	in, err := load.Table(ctx, sourcetest.DB(t), "t", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range in.CommitHistory {
+		got = append(got, f.Finding+"@"+f.Commit+"/"+f.Other)
+		if f.Finding == load.FindingKeyInsertedTwice && !strings.Contains(f.Detail, "inserted 2 key(s)") {
+			t.Errorf("finding %+v", f)
+		}
+	}
+	want := "checkpoint_committed_by_two_jobs@" + itoa(s3) + "/" + itoa(s2) + " data_file_added_twice@" + itoa(s3) + "/" + itoa(s2) + " key_inserted_twice@" + itoa(s3) + "/" + itoa(s2)
+	if strings.Join(got, " ") != want {
+		t.Errorf("commit history %v, want %s", got, want)
+	}
+}

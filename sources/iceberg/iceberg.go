@@ -152,8 +152,9 @@ type read struct {
 	schema *iceberg.Schema
 	// rtbl is the table as the scan reads it (lineageMeta).
 	rtbl *table.Table
-	// files are the data files of the snapshot read, in read order (nil
-	// for a read of changes: ch).
+	// files are the data files of the snapshot read, in read order (also
+	// planned for a read of changes, ch, for the commit history's
+	// findings, but not read).
 	files []planned
 	ch    *changes
 }
@@ -261,15 +262,16 @@ func (s *source) prepare(ctx context.Context) (*read, error) {
 	hist := analyze(meta, snap)
 	r := &read{s: s, meta: meta, snap: snap, user: user, cols: cols, schema: schema,
 		rtbl: table.New(ident, lineageMeta{meta}, mf.path, fsF, nil)}
-	if s.changes {
-		if snap != nil {
+	if snap != nil {
+		// Planned for the commit history also when the changes are read
+		// (a data file live twice is a finding either way).
+		if r.files, err = s.plan(ctx, tbl, meta, snap, hist); err != nil {
+			return nil, err
+		}
+		if s.changes {
 			if r.ch, err = s.planChanges(ctx, meta, snap, schema, hist); err != nil {
 				return nil, err
 			}
-		}
-	} else if snap != nil {
-		if r.files, err = s.plan(ctx, tbl, meta, snap, hist); err != nil {
-			return nil, err
 		}
 	}
 	r.in = s.input(mf, fp[0], meta, snap, selected, schema, r.files, hist)

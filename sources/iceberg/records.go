@@ -42,7 +42,7 @@ func (s *source) fill(ctx context.Context, w *sources.RowWriter, rtbl *table.Tab
 	out := recordSchema(cols, prov)
 	pv := &provenance{task: -1}
 	defer pv.release()
-	return s.scanTasks(ctx, rtbl, snap, cols, tasks, readers(files), func(task int, user []arrow.Array, lines *array.Int64) error {
+	return s.scanTasks(ctx, rtbl, snap, cols, nil, tasks, readers(files), func(task int, user []arrow.Array, lines *array.Int64) error {
 		f := files[task]
 		m := lines.Len()
 		arrs := make([]arrow.Array, 0, len(user)+len(prov))
@@ -96,11 +96,12 @@ func recordSchema(cols []column, prov []arrow.Field) *arrow.Schema {
 // deletes each task carries applied), up to concurrency files at a time,
 // and calls emit, in task order, for each run of rows of one task: the
 // user columns cols (converted: column.conv) and each row's 1-based
-// position in the task's file as written (__line). The arrays are valid
-// only during the call. Each task's FirstRowID is its index << posBits, so
-// the _row_id the scan synthesises names the task and the row's position
-// (see lineageMeta).
-func (s *source) scanTasks(ctx context.Context, rtbl *table.Table, snap *table.Snapshot, cols []column, tasks []table.FileScanTask, concurrency int, emit func(task int, user []arrow.Array, lines *array.Int64) error) error {
+// position in the task's file as written (__line). With only, just those
+// columns are read (an equality delete file's, which holds no other) and
+// every other column is NULL. The arrays are valid only during the call.
+// Each task's FirstRowID is its index << posBits, so the _row_id the scan
+// synthesises names the task and the row's position (see lineageMeta).
+func (s *source) scanTasks(ctx context.Context, rtbl *table.Table, snap *table.Snapshot, cols []column, only []string, tasks []table.FileScanTask, concurrency int, emit func(task int, user []arrow.Array, lines *array.Int64) error) error {
 	if len(tasks) == 0 {
 		return nil
 	}
@@ -109,8 +110,11 @@ func (s *source) scanTasks(ctx context.Context, rtbl *table.Table, snap *table.S
 		first := int64(i) << posBits
 		tasks[i].FirstRowID = &first
 	}
-	scan := rtbl.Scan(table.WithSnapshotID(snap.SnapshotID), table.WithRowLineage(),
-		table.WithMaxConcurrency(concurrency))
+	opts := []table.ScanOption{table.WithSnapshotID(snap.SnapshotID), table.WithRowLineage(), table.WithMaxConcurrency(concurrency)}
+	if only != nil {
+		opts = append(opts, table.WithSelectedFields(only...))
+	}
+	scan := rtbl.Scan(opts...)
 	defer scan.Close()
 	sc, recs, err := scan.ReadTasks(ctx, tasks)
 	if err != nil {
@@ -119,6 +123,10 @@ func (s *source) scanTasks(ctx context.Context, rtbl *table.Table, snap *table.S
 	idx := make([]int, len(cols))
 	for i, c := range cols {
 		j := sc.FieldIndices(c.field.Name)
+		if only != nil && !slices.Contains(only, c.field.Name) {
+			idx[i] = -1 // NULL
+			continue
+		}
 		if len(j) != 1 {
 			return fmt.Errorf("%w: %s, snapshot %d: the scan yields no column %s (%v)", ErrRead, s.name(), snap.SnapshotID, c.field.Name, sc)
 		}
@@ -158,6 +166,12 @@ func (s *source) batch(rec arrow.RecordBatch, cols []column, idx []int, rid, nta
 	}
 	user := make([]arrow.Array, len(cols))
 	for i, c := range cols {
+		if idx[i] < 0 {
+			a := array.MakeArrayOfNull(memory.DefaultAllocator, c.field.Type, n)
+			defer a.Release()
+			user[i] = a
+			continue
+		}
 		a := rec.Column(idx[i])
 		if c.conv != nil {
 			conv, err := c.conv(a)
