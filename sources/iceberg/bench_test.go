@@ -99,10 +99,15 @@ var benchTable = sync.OnceValues(func() (string, error) {
 })
 
 // BenchmarkLoad reads the table into DuckDB through the kind (load.Table:
-// iceberg-go's scan, the provenance columns, the batch builder, DuckDB's
-// Arrow scan) and, as the physical limit, the same data files with DuckDB's
-// read_parquet; the closing line of each reports rows/s, and ratio the
-// kind's rate over read_parquet's (go test -bench Load -benchtime 3x).
+// the plan, and the data files, none with a delete, read by read_parquet
+// into the view over their rows: sources.PartScanner) and, as the physical
+// limit, the same data files with DuckDB's read_parquet; iceberg_records_only
+// drains Read's Arrow records (iceberg-go's scan, the provenance columns,
+// the batch builder) without DuckDB, the path of a data file with deletes.
+// The closing line reports rows/s, and ratio the kind's rate over
+// read_parquet's (go test -bench Load -benchtime 3x). Peak RSS: run one
+// sub-benchmark alone under /usr/bin/time -v, the table kept in
+// RECONCILE_BENCH_ICEBERG_DIR.
 func BenchmarkLoad(b *testing.B) {
 	dir, err := benchTable()
 	if err != nil {
