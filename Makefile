@@ -2,7 +2,7 @@
 TAGS   := -tags duckdb_arrow
 BIN    := bin/reconcile
 
-.PHONY: build test services sample samples nightly kafka-sample bench bench-scale vet docs
+.PHONY: build test services tools sample samples nightly kafka-sample bench bench-scale vet docs
 
 # -buildvcs=auto (overriding a GOFLAGS=-buildvcs=false) stamps the VCS
 # revision that manifest.json and --version report.
@@ -72,6 +72,15 @@ kafka-sample: build
 # PostgreSQL and MariaDB servers the tests use (.ci/services; run as root).
 services:
 	bash .ci/services
+
+# Installs (from Debian's packages, when absent) what the report tests
+# render with: LibreOffice Calc (the workbook printed to PDF), poppler-utils
+# (the PDF read back) and Chromium (report.html laid out at 1400 px), and
+# the fonts they lay out with (.ci/tools; run as root). Without them those
+# tests skip, unless RECONCILE_REQUIRE_OFFICE=1 or RECONCILE_REQUIRE_CHROMIUM=1
+# (.ci/run sets both).
+tools:
+	bash .ci/tools
 
 # The command reference in docs/cli/, generated from the cobra commands
 # with cobra/doc (TestCLIDocs in cmd/reconcile fails when it is not current).
