@@ -93,9 +93,11 @@ func TestGolden(t *testing.T) {
 }
 
 // dumpWorkbook lists a workbook cell by cell — sheet, cell, type, number
-// format and stored value — with each sheet's frozen panes, autofilter,
-// merged cells, column widths and page layout: what a reader of the
-// workbook sees, independent of the zip's bytes.
+// format, whether it wraps, and stored value — with each sheet's frozen
+// panes, autofilter, merged cells, column widths, row heights and print
+// setup (orientation, fit, margins, rows repeated atop each page, footer):
+// what a reader of the workbook sees and prints, independent of the zip's
+// bytes.
 func dumpWorkbook(t testing.TB, data []byte) []byte {
 	t.Helper()
 	f, err := excelize.OpenReader(bytes.NewReader(data))
@@ -109,10 +111,13 @@ func dumpWorkbook(t testing.TB, data []byte) []byte {
 		t.Fatal(err)
 	}
 	fmt.Fprintf(&b, "properties: title %q, subject %q, creator %q, created %s, modified %s, identifier %q\n", props.Title, props.Subject, props.Creator, props.Created, props.Modified, props.Identifier)
-	filters := map[string]string{}
+	filters, titles := map[string]string{}, map[string]string{}
 	for _, dn := range f.GetDefinedName() {
-		if dn.Name == "_xlnm._FilterDatabase" {
+		switch dn.Name {
+		case "_xlnm._FilterDatabase":
 			filters[dn.Scope] = dn.RefersTo
+		case "_xlnm.Print_Titles":
+			titles[dn.Scope] = dn.RefersTo
 		}
 	}
 	for _, sheet := range f.GetSheetList() {
@@ -135,6 +140,15 @@ func dumpWorkbook(t testing.TB, data []byte) []byte {
 			}
 			b.WriteString("\n")
 		}
+		if m, err := f.GetPageMargins(sheet); err == nil && m.Left != nil {
+			fmt.Fprintf(&b, "margins (in): left %g, right %g, top %g, bottom %g, header %g, footer %g\n", *m.Left, *m.Right, *m.Top, *m.Bottom, *m.Header, *m.Footer)
+		}
+		if r, ok := titles[sheet]; ok {
+			fmt.Fprintf(&b, "printed atop every page: %s\n", r)
+		}
+		if hf, err := f.GetHeaderFooter(sheet); err == nil && hf != nil && hf.OddFooter != "" {
+			fmt.Fprintf(&b, "footer: %q\n", hf.OddFooter)
+		}
 		merged, _ := f.GetMergeCells(sheet)
 		for _, m := range merged {
 			fmt.Fprintf(&b, "merged: %s:%s\n", m.GetStartAxis(), m.GetEndAxis())
@@ -154,6 +168,15 @@ func dumpWorkbook(t testing.TB, data []byte) []byte {
 			ws = append(ws, fmt.Sprintf("%s=%g", name, w))
 		}
 		fmt.Fprintf(&b, "widths: %s\n", strings.Join(ws, " "))
+		var hs []string
+		for i := range rows {
+			if h, _ := f.GetRowHeight(sheet, i+1); h != 15 {
+				hs = append(hs, fmt.Sprintf("%d=%g", i+1, h))
+			}
+		}
+		if len(hs) > 0 {
+			fmt.Fprintf(&b, "heights: %s\n", strings.Join(hs, " "))
+		}
 		for i, r := range rows {
 			for j, v := range r {
 				cell, _ := excelize.CoordinatesToCellName(j+1, i+1)
@@ -182,6 +205,9 @@ func dumpWorkbook(t testing.TB, data []byte) []byte {
 					case st.NumFmt != 0:
 						format = fmt.Sprintf("fmt%d", st.NumFmt)
 					}
+				}
+				if st, err := f.GetStyle(style); err == nil && st != nil && st.Alignment != nil && st.Alignment.WrapText {
+					format += ", wraps"
 				}
 				if formula, _ := f.GetCellFormula(sheet, cell); formula != "" {
 					kind += " FORMULA " + formula
