@@ -28,11 +28,12 @@ import (
 //     every row of the CSV; past the sheet limit of 1,048,576 rows the rows
 //     continue on "<id> (2)", "<id> (3)", … each with the header again;
 //   - with a run history, Since last run: the run compared with, each
-//     check's new, recurring and resolved keys, every resolved key, and the
-//     exceptions per check of the control's recent runs;
+//     check's new, recurring and resolved keys, the exceptions per check of
+//     the control's recent runs, and every resolved key (last: the one
+//     list that grows with the data);
 //   - Inputs (every file read with its size and SHA-256, or the database
-//     details, and the columns loaded), Parameters (the effective spec) and
-//     Queries (the exact SQL of every check).
+//     details in plain words, and the columns loaded), Parameters (the
+//     effective spec) and Queries (the exact SQL of every check).
 //
 // Cells are typed by the view (from each column's DuckDB type and role,
 // see kindOf): a number becomes a number cell shown with the decimals it
@@ -44,8 +45,17 @@ import (
 // ("@"): a value starting with =, +, -, @, tab or CR is stored as a string
 // and is never a formula, not even after the cell is edited. A text longer
 // than Excel's 32,767 characters is cut and ends with a visible marker.
-// Headers are frozen and carry an autofilter; sheets print landscape, one
-// page wide.
+// Headers are frozen and carry an autofilter.
+//
+// Every sheet prints (xlsx_layout.go): columns as wide as their content,
+// narrowed to fit the page only where text can wrap; text wider than its
+// column, and every long text merged across columns (the conclusion, the
+// notes, the run's details), wraps in a row tall enough for its lines; a
+// date or timestamp column is as wide as its format, so none shows ###;
+// one page wide, upright or landscape as the columns need; the header row
+// repeated atop every page; a footer with the sheet, the control, the run
+// and the page number. A query longer than a row holds continues on the
+// next rows of Queries.
 //
 // The exception rows are streamed from the exceptions CSVs (View.EachRow),
 // every one of them.
@@ -100,39 +110,61 @@ type workbook struct {
 	perSheet int
 
 	// style ids
-	mu                                                                                                           sync.Mutex // guards decimals (rows of several sheets are written at once)
-	title, label, header, text, numText, wrap, integer, date, datetime, datetimeMS, pass, fail, skipped, signoff int
-	decimals                                                                                                     map[int]int
+	mu                                                                                                                                 sync.Mutex // guards decimals and scaleOf (rows of several sheets are written at once)
+	title, titleWrap, label, labelWrap, header, text, numText, wrap, integer, date, datetime, datetimeMS, pass, fail, skipped, signoff int
+	decimals                                                                                                                           map[int]int // scale → style
+	scaleOf                                                                                                                            map[int]int // style → scale, of the number styles
+	// wrapOf is the wrapping variant of each text style that has one.
+	wrapOf map[int]int
 }
 
 // excPlan is how one failed check's exceptions are laid out.
 type excPlan struct {
 	c      *CheckView
 	sheets []string
+	// widths are the columns' widths; wrap marks the text columns whose
+	// longer values wrap (startSheets).
+	widths []float64
+	wrap   []bool
 }
 
 func (b *workbook) styles() error {
 	text := 49 // "@": Text, so an edited cell stays text
 	border := []excelize.Border{{Type: "left", Color: "808080", Style: 1}, {Type: "right", Color: "808080", Style: 1}, {Type: "top", Color: "808080", Style: 1}, {Type: "bottom", Color: "808080", Style: 1}}
 	top := &excelize.Alignment{Vertical: "top"}
+	wrapTop := &excelize.Alignment{Vertical: "top", WrapText: true}
+	// Every font names its face and size: a font that names neither is
+	// the application's default face, not the workbook's (LibreOffice
+	// printed such bold labels in a serif face, a third wider than the
+	// columns measured for them).
+	font := func(f excelize.Font) *excelize.Font {
+		f.Family = "Calibri"
+		if f.Size == 0 {
+			f.Size = 11
+		}
+		return &f
+	}
 	defs := []struct {
 		id *int
 		s  *excelize.Style
 	}{
-		{&b.title, &excelize.Style{Font: &excelize.Font{Bold: true, Size: 14}, NumFmt: text}},
-		{&b.label, &excelize.Style{Font: &excelize.Font{Bold: true}, NumFmt: text, Alignment: top}},
-		{&b.header, &excelize.Style{Font: &excelize.Font{Bold: true}, NumFmt: text, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"D9E1F2"}},
-			Border: []excelize.Border{{Type: "bottom", Color: "000000", Style: 1}}, Alignment: top}},
+		{&b.title, &excelize.Style{Font: font(excelize.Font{Bold: true, Size: 14}), NumFmt: text}},
+		{&b.titleWrap, &excelize.Style{Font: font(excelize.Font{Bold: true, Size: 14}), NumFmt: text, Alignment: wrapTop}},
+		{&b.label, &excelize.Style{Font: font(excelize.Font{Bold: true}), NumFmt: text, Alignment: top}},
+		{&b.labelWrap, &excelize.Style{Font: font(excelize.Font{Bold: true}), NumFmt: text, Alignment: wrapTop}},
+		// a header wider than its column's cap wraps rather than being cut
+		{&b.header, &excelize.Style{Font: font(excelize.Font{Bold: true}), NumFmt: text, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"D9E1F2"}},
+			Border: []excelize.Border{{Type: "bottom", Color: "000000", Style: 1}}, Alignment: wrapTop}},
 		{&b.text, &excelize.Style{NumFmt: text, Alignment: top}},
 		{&b.numText, &excelize.Style{NumFmt: text, Alignment: &excelize.Alignment{Horizontal: "right", Vertical: "top"}}},
-		{&b.wrap, &excelize.Style{NumFmt: text, Alignment: &excelize.Alignment{Vertical: "top", WrapText: true}}},
+		{&b.wrap, &excelize.Style{NumFmt: text, Alignment: wrapTop}},
 		{&b.integer, &excelize.Style{NumFmt: 3, Alignment: top}}, // #,##0
 		{&b.date, &excelize.Style{CustomNumFmt: ptr("yyyy-mm-dd"), Alignment: top}},
 		{&b.datetime, &excelize.Style{CustomNumFmt: ptr("yyyy-mm-dd hh:mm:ss"), Alignment: top}},
 		{&b.datetimeMS, &excelize.Style{CustomNumFmt: ptr("yyyy-mm-dd hh:mm:ss.000"), Alignment: top}},
-		{&b.pass, &excelize.Style{Font: &excelize.Font{Bold: true, Color: "006100"}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"C6EFCE"}}, NumFmt: text, Alignment: top}},
-		{&b.fail, &excelize.Style{Font: &excelize.Font{Bold: true, Color: "9C0006"}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFC7CE"}}, NumFmt: text, Alignment: top}},
-		{&b.skipped, &excelize.Style{Font: &excelize.Font{Italic: true, Color: "7F7F7F"}, NumFmt: text, Alignment: top}},
+		{&b.pass, &excelize.Style{Font: font(excelize.Font{Bold: true, Color: "006100"}), Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"C6EFCE"}}, NumFmt: text, Alignment: top}},
+		{&b.fail, &excelize.Style{Font: font(excelize.Font{Bold: true, Color: "9C0006"}), Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFC7CE"}}, NumFmt: text, Alignment: top}},
+		{&b.skipped, &excelize.Style{Font: font(excelize.Font{Italic: true, Color: "7F7F7F"}), NumFmt: text, Alignment: top}},
 		{&b.signoff, &excelize.Style{Border: border, NumFmt: text}},
 	}
 	for _, d := range defs {
@@ -143,6 +175,8 @@ func (b *workbook) styles() error {
 		*d.id = id
 	}
 	b.decimals = map[int]int{0: b.integer}
+	b.scaleOf = map[int]int{b.integer: 0}
+	b.wrapOf = map[int]int{b.text: b.wrap, b.label: b.labelWrap, b.title: b.titleWrap}
 	return nil
 }
 
@@ -158,6 +192,7 @@ func (b *workbook) decimalStyle(scale int) (int, error) {
 		return 0, err
 	}
 	b.decimals[scale] = s
+	b.scaleOf[s] = scale
 	return s, nil
 }
 

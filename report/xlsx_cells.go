@@ -162,8 +162,13 @@ func capitalize(s string) string {
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 
+// timeCell is a timestamp's cell: a date cell (yyyy-mm-dd) for a date, a
+// timestamp cell (yyyy-mm-dd hh:mm:ss) for a timestamp, else text.
 func (b *workbook) timeCell(v string) any {
 	if t, ok := parseTimestamp(v); ok {
+		if len(v) == len("2006-01-02") {
+			return excelize.Cell{StyleID: b.date, Value: t}
+		}
 		return excelize.Cell{StyleID: b.datetime, Value: t}
 	}
 	return b.str(v)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -94,40 +95,78 @@ func firstErr(errs []error) int {
 	return first
 }
 
+// excMaxWidth is the narrowest a text column of an exceptions sheet is
+// made to fit the page; a column narrower than its values wraps them.
+const excMaxWidth = 60
+
 // startSheets makes the sheets of one failed check (p.sheets: past
 // b.perSheet rows the rows continue on the next), each with its column
-// widths, frozen header, autofilter over its rows and the header row.
+// widths, frozen header, autofilter over its rows and the header row,
+// which is also the row printed atop every page. A column is as wide as
+// its longest value or header (the view's profile), a number's with its
+// thousands separators, a date's or timestamp's as its format; a text
+// column is narrowed to fit the page (fitWidths, down to excMaxWidth), and
+// then wraps its values (p.wrap).
 func (b *workbook) startSheets(p *excPlan) ([]*sheet, error) {
 	c := p.c
 	header := c.Header()
-	widths := make([]float64, len(c.Typed))
+	natural, caps := make([]float64, len(c.Typed)), make([]float64, len(c.Typed))
 	for i, col := range c.Typed {
 		prof := c.Profile[i]
-		w := prof.Width + 2
+		head := textWidth(header[i], true) + cellPad
+		w := float64(prof.Width)*1.1 + cellPad
 		switch {
 		case !prof.NonEmpty: // no value: laid out as its header
+			w = head
 		case col.Kind == KindNumber:
-			w += w / 3 // thousands separators
+			w = float64(prof.Width)*4/3 + cellPad // thousands separators
 		case col.Kind == KindTime:
-			w = 24
+			format := "yyyy-mm-dd"
+			switch {
+			case prof.Fraction:
+				format = "yyyy-mm-dd hh:mm:ss.000"
+			case prof.TimeOfDay:
+				format = "yyyy-mm-dd hh:mm:ss"
+			}
+			// a value kept as text (finer than milliseconds, before 1900)
+			// is as long as the profile says
+			w = max(textWidth(format, false)+cellPad, float64(prof.Width)+cellPad)
 		}
-		widths[i] = float64(min(max(w, 8), 60))
+		natural[i] = math.Ceil(min(max(w, head, minColWidth), maxColWidth))
+		caps[i] = natural[i]
+		if col.Kind != KindNumber && col.Kind != KindTime {
+			caps[i] = min(natural[i], excMaxWidth)
+		}
+	}
+	widths := fitWidths(natural, caps)
+	p.wrap = make([]bool, len(widths))
+	for i := range widths {
+		p.wrap[i] = widths[i] < natural[i]
+	}
+	headLines := 1
+	for i, h := range header {
+		headLines = max(headLines, wrapLines(h, widths[i], true))
+	}
+	var headOpts []excelize.RowOpts
+	if headLines > 1 {
+		headOpts = append(headOpts, excelize.RowOpts{Height: rowHeight(headLines, lineHeight)})
 	}
 	lastCol, err := excelize.ColumnNumberToName(len(header))
 	if err != nil {
 		return nil, err
 	}
+	p.widths = widths
 	remaining := c.Rows()
 	out := make([]*sheet, 0, len(p.sheets))
 	for _, name := range p.sheets {
 		rows := min(remaining, int64(b.perSheet))
 		remaining -= rows
-		s, err := b.newSheet(name, widths, 1, fmt.Sprintf("A1:%s%d", lastCol, rows+1))
+		s, err := b.newSheet(name, widths, 1, fmt.Sprintf("A1:%s%d", lastCol, rows+1), 1)
 		if err != nil {
 			return nil, err
 		}
 		s.rows = rows
-		if err := s.add(b.hdr(header...)); err != nil {
+		if err := s.add(b.hdr(header...), headOpts...); err != nil {
 			return nil, err
 		}
 		out = append(out, s)
@@ -151,11 +190,20 @@ func (b *workbook) exceptionRows(ctx context.Context, p *excPlan, sheets []*shee
 			s = sheets[next]
 			next++
 		}
+		lines := 1
 		for j, cell := range row {
 			var err error
 			if vals[j], err = b.cell(c.Profile[j], cell, c.File); err != nil {
 				return fmt.Errorf("%s: %w", c.File, err)
 			}
+			if p.wrap[j] {
+				var n int
+				vals[j], n = b.wrapped(vals[j], p.widths[j], false)
+				lines = max(lines, n)
+			}
+		}
+		if lines > 1 {
+			return s.add(vals, excelize.RowOpts{Height: rowHeight(lines, lineHeight)})
 		}
 		return s.add(vals)
 	})
