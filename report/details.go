@@ -53,7 +53,7 @@ var detailLabels = []struct{ key, label string }{
 	{"zero_dates_read_as_null", "Zero dates read as NULL"},
 	{"sql", "SQL read"},
 	{"prescan_sql", "SQL of the pre-scan"},
-	{"columns", "Columns read (name: type in the database → as loaded)"},
+	{"columns", "Columns read (name: database type → Arrow type)"},
 }
 
 // detailRows renders an input's details as rows in plain words: the

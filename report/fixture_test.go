@@ -52,7 +52,9 @@ func fixture(t testing.TB) *evidence.Summary {
 				Ignored: []string{".source.csv.inprogress.1b2c", "_SUCCESS"},
 				Columns: []evidence.Column{{Name: "entry_id", Type: "VARCHAR"}, {Name: "account", Type: "VARCHAR"}, {Name: "amount", Type: "VARCHAR"}}},
 			{Role: "sink", Kind: "postgres", Location: "postgres://reconcile@db.internal/ledger", Rows: 3130,
-				Details: map[string]any{"snapshot": "00000003-0000001B-1", "query": "SELECT * FROM postings"},
+				Details: map[string]any{"snapshot": "00000003-0000001B-1", "query": "SELECT * FROM postings", "shared_snapshot": false,
+					"shared_snapshot_reason": "no earlier input of the run was read in this database of this server",
+					"columns":                []map[string]string{{"name": "entry_id", "pg_type": "text", "arrow_type": "utf8"}, {"name": "amount", "pg_type": "numeric(18,2)", "arrow_type": "decimal(18, 2)"}}},
 				Columns: []evidence.Column{{Name: "entry_id", Type: "VARCHAR"}, {Name: "amount", Type: "DECIMAL(18,2)"}, {Name: "checkpoint_id", Type: "BIGINT"}}},
 		},
 		Checks: []*evidence.Check{

@@ -236,7 +236,8 @@ func TestHTMLSelfContained(t *testing.T) {
 		}
 		want := map[string][]string{
 			// the exception value =HYPERLINK("http://…") must appear escaped
-			"records":  {"=HYPERLINK(&#34;http:", "<svg", "checkpoints 8 → 9", "ACC-02", "Prepared by", "Sum of amount: source vs sink"},
+			"records": {"=HYPERLINK(&#34;http:", "<svg", "checkpoints 8 → 9", "ACC-02", "Prepared by", "Sum of amount: sink − source",
+				"<td>Same snapshot as another input</td><td class=\"dv\">no</td>", "amount: numeric(18,2) → decimal(18, 2)", `<details class="sql"><summary>SQL run`},
 			"windowed": {"<svg", "restart 1 03:14:00", "restart 2 05:40:00", "checkpoints 8 → 9", "Re-performed vs sink per window: revenue", "one_row_inflated 1", "Prepared by"},
 		}[gc.name]
 		for _, w := range want {

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -41,13 +42,42 @@ func (htmlWriter) Write(_ context.Context, w io.Writer, v *View) error {
 var htmlSource string
 
 var htmlTemplate = template.Must(template.New("report.html").Funcs(template.FuncMap{
-	"upper":  func(s any) string { return strings.ToUpper(fmt.Sprint(s)) },
-	"scalar": scalar, // a detail value: text as is, anything else as JSON
+	"upper":      func(s any) string { return strings.ToUpper(fmt.Sprint(s)) },
+	"detailrows": detailRows, // an input's details in plain words
+	"breakable":  breakable,
+	// cellclass: an exception value's class; a number never breaks, a
+	// timestamp only at its space
+	"cellclass": func(c Cell) string {
+		switch c.Kind {
+		case KindNumber:
+			return "v num"
+		case KindTime:
+			return "v time"
+		}
+		return "v"
+	},
 	// validlength and skipped: the words for a cut file and a file not read.
 	"validlength": validLengthText,
 	"skipped":     skippedText,
 	"f":           func(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) },
 }).Parse(htmlSource))
+
+// breakable escapes s for HTML and lets a browser break the line after
+// each _ ; / and , (a <wbr>), so that a narrow column of an exceptions
+// table breaks a column name or value there rather than at any letter.
+func breakable(s string) template.HTML {
+	var b strings.Builder
+	for {
+		i := strings.IndexAny(s, "_;/,")
+		if i < 0 {
+			b.WriteString(template.HTMLEscapeString(s))
+			return template.HTML(b.String())
+		}
+		b.WriteString(template.HTMLEscapeString(s[:i+1]))
+		b.WriteString("<wbr>")
+		s = s[i+1:]
+	}
+}
 
 // htmlPage is the view as the template reads it.
 type htmlPage struct {
@@ -139,57 +169,124 @@ func num(s string) float64 {
 	return f
 }
 
-// barChart lays out pairs of horizontal bars (source above sink) with the
-// exact values and the difference as text.
-func barChart(title, caption string, rows []BalanceBar) *svgChart {
+// diffChart lays out one row per bar of rows: the difference sink −
+// source (names[1] − names[0]) as a bar from a zero axis, left when the
+// sink is short and right when it is over, every bar to the scale of the
+// largest difference drawn (a non-zero difference at least minDiffBar
+// wide, however small beside the others); then the exact difference, with
+// its share of the source; then both totals. The difference is the
+// picture: two near-equal totals drawn as bars look alike, a difference of
+// 1 in 30,000 among them included.
+func diffChart(title, caption string, rows []BalanceBar, names [2]string) *svgChart {
 	const (
-		labelW = 150.0
-		barW   = 430.0
-		textW  = 260.0
-		rowH   = 34.0
-		top    = 26.0
+		labelW = 160.0
+		barW   = 300.0 // both sides of the axis
+		diffW  = 210.0
+		totalW = 330.0
+		rowH   = 24.0
+		top    = 24.0
 	)
-	c := &svgChart{Title: title, Caption: caption, W: labelW + barW + textW, H: top + rowH*float64(len(rows)) + 8}
-	lo, hi := 0.0, 0.0
-	for _, r := range rows {
-		src, snk := num(r.Source), num(r.Sink)
-		lo, hi = math.Min(lo, math.Min(src, snk)), math.Max(hi, math.Max(src, snk))
+	c := &svgChart{Title: title, Caption: caption, W: labelW + barW + diffW + totalW, H: top + rowH*float64(len(rows)) + 8}
+	diffs := make([]float64, len(rows))
+	largest, over, short := 0.0, false, false
+	for i, r := range rows {
+		diffs[i] = num(differenceOf(r))
+		largest = math.Max(largest, math.Abs(diffs[i]))
+		over, short = over || diffs[i] > 0, short || diffs[i] < 0
 	}
-	if hi == lo {
-		hi = lo + 1
+	// The axis in the middle when differences go both ways, else at the
+	// side they grow from, so that they use the whole width.
+	zero, span := labelW+barW/2, barW/2-6
+	switch {
+	case over && !short:
+		zero, span = labelW+6, barW-12
+	case short && !over:
+		zero, span = labelW+barW-6, barW-12
 	}
-	x := func(v float64) float64 { return labelW + (v-lo)/(hi-lo)*barW }
-	zero := x(0)
-	c.Texts = append(c.Texts,
-		svgText{X: labelW, Y: 14, Class: "legend src", Text: "■ source"},
-		svgText{X: labelW + 80, Y: 14, Class: "legend snk", Text: "■ sink"},
-		svgText{X: labelW + barW + 8, Y: 14, Class: "legend", Text: "sink − source"})
+	c.Texts = append(c.Texts, svgText{X: labelW + barW + diffW + 8, Y: 14, Class: "legend", Text: names[0] + " · " + names[1]})
+	if short {
+		c.Texts = append(c.Texts, svgText{X: labelW + 4, Y: 14, Class: "legend short", Text: "◀ " + names[1] + " short"})
+	}
+	if over {
+		c.Texts = append(c.Texts, svgText{X: labelW + barW - 4, Y: 14, Anchor: "end", Class: "legend over", Text: names[1] + " over ▶"})
+	}
+	c.Texts = append(c.Texts, svgText{X: labelW + barW + 8, Y: 14, Class: "legend", Text: names[1] + " − " + names[0]})
 	for i, r := range rows {
 		y := top + float64(i)*rowH
 		cls := "lbl"
 		if r.Total {
 			cls = "lbl total"
 		}
-		c.Texts = append(c.Texts, svgText{X: labelW - 6, Y: y + 17, Anchor: "end", Class: cls, Text: cutRunes(r.Label, 24)})
-		for j, b := range []struct {
-			v    float64
-			s    string
-			side string
-		}{{num(r.Source), r.Source, "src"}, {num(r.Sink), r.Sink, "snk"}} {
-			x0, x1 := zero, x(b.v)
-			if x1 < x0 {
-				x0, x1 = x1, x0
+		c.Texts = append(c.Texts, svgText{X: labelW - 8, Y: y + 16, Anchor: "end", Class: cls, Text: cutRunes(r.Label, 24)})
+		d := diffs[i]
+		diffText := signed(differenceOf(r))
+		if d != 0 && largest > 0 {
+			w := math.Max(math.Abs(d)/largest*span, minDiffBar)
+			x, side := zero, "over"
+			if d < 0 {
+				x, side = zero-w, "short"
 			}
-			c.Rects = append(c.Rects, svgRect{X: x0, Y: y + 4 + float64(j)*13, W: math.Max(x1-x0, 0.5), H: 11, Class: b.side, Tip: map[string]string{"src": "source ", "snk": "sink "}[b.side] + b.s})
+			c.Rects = append(c.Rects, svgRect{X: x, Y: y + 5, W: w, H: rowH - 10, Class: "diff " + side,
+				Tip: r.Label + ": " + names[1] + " − " + names[0] + " = " + diffText})
 		}
-		diffCls := "diff"
-		if r.Difference != "" && num(r.Difference) != 0 {
-			diffCls = "diff bad"
+		dcls := "diff"
+		if d != 0 {
+			dcls = "diff bad"
+			if share := shareOf(d, num(r.Source)); share != "" {
+				diffText += " (" + share + ")"
+			}
 		}
-		c.Texts = append(c.Texts, svgText{X: labelW + barW + 8, Y: y + 17, Class: diffCls, Text: signed(r.Difference)})
+		c.Texts = append(c.Texts,
+			svgText{X: labelW + barW + 8, Y: y + 16, Class: dcls, Text: diffText},
+			svgText{X: labelW + barW + diffW + 8, Y: y + 16, Class: "totals", Text: grouped(r.Source) + " · " + grouped(r.Sink)})
 	}
-	c.Lines = append(c.Lines, svgLine{X1: zero, Y1: top, X2: zero, Y2: c.H - 4, Class: "axis"})
+	c.Lines = append(c.Lines, svgLine{X1: zero, Y1: top - 4, X2: zero, Y2: c.H - 4, Class: "axis"})
 	return c
+}
+
+// minDiffBar is the narrowest bar a non-zero difference is drawn with, in
+// pixels.
+const minDiffBar = 3.0
+
+// differenceOf is the bar's difference sink − source as written, or
+// worked out exactly from its two values when the row has none ("" when
+// either is not a number).
+func differenceOf(b BalanceBar) string {
+	if b.Difference != "" {
+		return b.Difference
+	}
+	src, ok1 := new(big.Rat).SetString(b.Source)
+	snk, ok2 := new(big.Rat).SetString(b.Sink)
+	if !ok1 || !ok2 {
+		return ""
+	}
+	return snk.Sub(snk, src).FloatString(max(decimalsOf(b.Source), decimalsOf(b.Sink)))
+}
+
+// shareOf is a difference as a percentage of the source, to two
+// significant digits ("+0.0033 %"); "" when the source is 0.
+func shareOf(diff, source float64) string {
+	if source == 0 {
+		return ""
+	}
+	p := diff / math.Abs(source) * 100
+	s := strconv.FormatFloat(p, 'g', 2, 64)
+	if strings.ContainsAny(s, "e") {
+		s = strconv.FormatFloat(p, 'f', -1, 64)
+	}
+	if p > 0 {
+		s = "+" + s
+	}
+	return s + " %"
+}
+
+// grouped puts thousands separators in a plain decimal; anything else is
+// returned as it is.
+func grouped(s string) string {
+	if _, err := strconv.ParseFloat(s, 64); err != nil || strings.ContainsAny(s, "eE") {
+		return s
+	}
+	return groupThousands(s)
 }
 
 func signed(s string) string {
@@ -241,7 +338,7 @@ func balanceChart(bs *BalanceSeries) *svgChart {
 	caption := "Source and sink in total."
 	groups := strings.Join(bs.Groups, ", ")
 	if len(bs.Groups) > 0 {
-		caption = "In total: source " + bs.Total.Source + ", sink " + bs.Total.Sink + "."
+		caption = "In total: source " + grouped(bs.Total.Source) + ", sink " + grouped(bs.Total.Sink) + "."
 	}
 	c := bs.Check
 	switch {
@@ -264,7 +361,7 @@ func balanceChart(bs *BalanceSeries) *svgChart {
 			caption += fmt.Sprintf(" The first %d are drawn; all are in %s.", maxBars, c.File)
 		}
 	}
-	return barChart(title+": source vs sink", caption, rows)
+	return diffChart(title+": sink − source", caption, rows, [2]string{"source", "sink"})
 }
 
 // replayChart draws the keys written under each sequence of checkpoint
@@ -341,9 +438,9 @@ func reperformChart(rs *ReperformanceSeries) *svgChart {
 	for i, f := range rs.Findings {
 		parts[i] = fmt.Sprintf("%s %d", f.Check, f.N)
 	}
-	caption := fmt.Sprintf("From %s: \"source\" is the value re-performed from the source events, \"sink\" the sum of the sink's rows for the window. Findings: %s.", rs.Check.File, strings.Join(parts, ", "))
+	caption := fmt.Sprintf("From %s: \"re-performed\" is the value re-performed from the source events, \"sink\" the sum of the sink's rows for the window; the bar is their difference. Findings: %s.", rs.Check.File, strings.Join(parts, ", "))
 	if len(rs.Bars) == maxBars {
 		caption += fmt.Sprintf(" The first %d windows are drawn.", maxBars)
 	}
-	return barChart("Re-performed vs sink per window: "+rs.Aggregate, caption, rs.Bars)
+	return diffChart("Re-performed vs sink per window: "+rs.Aggregate, caption, rs.Bars, [2]string{"re-performed", "sink"})
 }
