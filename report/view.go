@@ -121,7 +121,7 @@ type Cell struct {
 
 // Profile is what one pass over every row of a column found.
 type Profile struct {
-	// Width is the longest value (header included), in runes.
+	// Width is the longest value, in runes (the header not counted).
 	Width int
 	// NonEmpty is true when some value is neither NULL nor empty.
 	NonEmpty bool
@@ -241,7 +241,7 @@ func (v *View) check(c *evidence.Check) (*CheckView, error) {
 			return nil, fmt.Errorf("report: %s column %d is %q, but summary.json says %q", c.File, i+1, header[i], col.Name)
 		}
 		cv.Typed = append(cv.Typed, Column{Name: col.Name, Type: col.Type, Role: col.Role, Measure: col.Measure, Kind: kindOf(col.Type, col.Role)})
-		cv.Profile = append(cv.Profile, Profile{Width: utf8.RuneCountInString(col.Name)})
+		cv.Profile = append(cv.Profile, Profile{})
 	}
 	// Only a failed check that feeds a chart, or whose rows name a window
 	// (the timeline), keeps rows beyond the first ones.

@@ -95,9 +95,27 @@ func firstErr(errs []error) int {
 	return first
 }
 
+// headerWidth is the widest a column of an exceptions sheet is made for
+// its header alone.
+const headerWidth = 14
+
 // excMaxWidth is the narrowest a text column of an exceptions sheet is
-// made to fit the page; a column narrower than its values wraps them.
-const excMaxWidth = 60
+// made to fit the page; a column narrower than its values wraps them. A
+// sheet that would still print smaller than excMinScale has its text
+// columns narrowed further, down to excNarrowWidth, as far as it takes.
+const (
+	excMaxWidth    = 60
+	excNarrowWidth = 20
+	excMinScale    = 0.6
+)
+
+func sum(ws []float64) float64 {
+	t := 0.0
+	for _, w := range ws {
+		t += w
+	}
+	return t
+}
 
 // startSheets makes the sheets of one failed check (p.sheets: past
 // b.perSheet rows the rows continue on the next), each with its column
@@ -110,14 +128,13 @@ const excMaxWidth = 60
 func (b *workbook) startSheets(p *excPlan) ([]*sheet, error) {
 	c := p.c
 	header := c.Header()
-	natural, caps := make([]float64, len(c.Typed)), make([]float64, len(c.Typed))
+	natural, caps, narrow := make([]float64, len(c.Typed)), make([]float64, len(c.Typed)), make([]float64, len(c.Typed))
 	for i, col := range c.Typed {
 		prof := c.Profile[i]
-		head := textWidth(header[i], true) + cellPad
 		w := float64(prof.Width)*1.1 + cellPad
 		switch {
 		case !prof.NonEmpty: // no value: laid out as its header
-			w = head
+			w = 0
 		case col.Kind == KindNumber:
 			w = float64(prof.Width)*4/3 + cellPad // thousands separators
 		case col.Kind == KindTime:
@@ -132,13 +149,22 @@ func (b *workbook) startSheets(p *excPlan) ([]*sheet, error) {
 			// is as long as the profile says
 			w = max(textWidth(format, false)+cellPad, float64(prof.Width)+cellPad)
 		}
+		// The header is whole when it is no wider than the values or than
+		// headerWidth; a longer one wraps (at any letter, where it has no
+		// space) rather than widening a column of short values.
+		head := min(textWidth(header[i], true)+cellPad, max(w, headerWidth))
 		natural[i] = math.Ceil(min(max(w, head, minColWidth), maxColWidth))
-		caps[i] = natural[i]
+		caps[i], narrow[i] = natural[i], natural[i]
 		if col.Kind != KindNumber && col.Kind != KindTime {
-			caps[i] = min(natural[i], excMaxWidth)
+			caps[i], narrow[i] = min(natural[i], excMaxWidth), min(natural[i], excNarrowWidth)
 		}
 	}
 	widths := fitWidths(natural, caps)
+	if total := sum(widths); total > landscapeWidth/excMinScale {
+		// Still too wide to print at excMinScale: the text columns wrap
+		// narrower, as far as it takes.
+		widths = fitWidthsTo(natural, narrow, landscapeWidth/excMinScale)
+	}
 	p.wrap = make([]bool, len(widths))
 	for i := range widths {
 		p.wrap[i] = widths[i] < natural[i]

@@ -52,6 +52,11 @@ const (
 // cap — until it fits or every such column is at its cap (then the sheet
 // prints smaller, fit to the page's width).
 func fitWidths(natural, caps []float64) []float64 {
+	return fitWidthsTo(natural, caps, landscapeWidth)
+}
+
+// fitWidthsTo is fitWidths for a sheet target digits wide.
+func fitWidthsTo(natural, caps []float64, target float64) []float64 {
 	width := func(level float64) ([]float64, float64) {
 		out, total := make([]float64, len(natural)), 0.0
 		for i, n := range natural {
@@ -64,13 +69,13 @@ func fitWidths(natural, caps []float64) []float64 {
 	for _, n := range natural {
 		hi = max(hi, n)
 	}
-	if out, total := width(hi); total <= landscapeWidth {
+	if out, total := width(hi); total <= target {
 		return out
 	}
 	lo := 0.0
 	for hi-lo > 0.5 {
 		mid := (lo + hi) / 2
-		if _, total := width(mid); total <= landscapeWidth {
+		if _, total := width(mid); total <= target {
 			lo = mid
 		} else {
 			hi = mid
