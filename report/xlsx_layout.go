@@ -22,9 +22,11 @@ import (
 //
 // Widths are in Excel's unit, the width of one digit of the default font
 // (Calibri 11; LibreOffice lays it out with the metric-compatible
-// Carlito). Text is measured with approximate Calibri advance widths
-// (charWidth) that err wide: a column may come out a little wider than its
-// text, never narrower, and a wrapped text a line taller, never cut.
+// Carlito). Text is measured with Calibri's advance widths (charWidth)
+// and a margin (measure) that errs wide: a column may come out a little
+// wider than its text, never narrower, and a wrapped text a line taller,
+// never cut (TestTextWidth holds the measure against widths LibreOffice
+// printed; TestWorkbookPrints checks the printed pages).
 
 const (
 	// cellPad is the room a cell keeps besides its text: Excel's 5 pixels
