@@ -11,31 +11,6 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/duck"
 )
 
-// runChecksNotes prepares c over the loaded tables and runs the built-in checks
-// ids; it returns their outcomes by id and Prepare's notes.
-func runChecksNotes(t *testing.T, db *duck.DB, c checks.Columns, ids ...string) (map[string]*checks.Outcome, string) {
-	t.Helper()
-	ctx := context.Background()
-	p, notes, err := checks.Prepare(ctx, db, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	all := builtin(t)
-	var run []*checks.Check
-	for _, id := range ids {
-		run = append(run, find(t, all, id))
-	}
-	outs, err := checks.Run(ctx, db, run, p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]*checks.Outcome{}
-	for _, o := range outs {
-		got[o.ID] = o
-	}
-	return got, strings.Join(notes, "\n")
-}
-
 // Postings without a posting id (pgbench_history: aid, tid, delta, mtime)
 // against balances (issue 31, item 3). A posting doubled in the postings
 // shows in sum_balance only as an account off by its delta; a naive look
@@ -61,7 +36,7 @@ func TestDuplicatePostingsWithoutID(t *testing.T) {
 	// 2, 3 and 4 hold what their rows sum to, repeats included.
 	load(t, db, "sink", "aid VARCHAR, delta VARCHAR",
 		[]any{"1", "7.00"}, []any{"2", "10"}, []any{"3", "14"}, []any{"4", "2"})
-	outs, notes := runChecksNotes(t, db, checks.Columns{Measures: []string{"delta"}, GroupBy: []string{"aid"},
+	_, outs, notes := runChecks(t, db, checks.Columns{Measures: []string{"delta"}, GroupBy: []string{"aid"},
 		Duplicates: []string{"aid", "tid", "delta", "mtime"}}, "sum_balance", "duplicate_postings")
 
 	sum := outs["sum_balance"]
@@ -109,7 +84,7 @@ func TestDuplicatePostingsTyped(t *testing.T) {
 	load(t, db, "sink", "id VARCHAR, delta DECIMAL(18,2), span INTERVAL",
 		[]any{"1", "10.0", "1 month"}, []any{"2", "10.00", "1 month"}, []any{"3", "10.00", "30 days"},
 		[]any{"4", "10.0", "1 month"})
-	outs, notes := runChecksNotes(t, db, checks.Columns{ID: []string{"id"}, Ignore: []string{"delta"}, Duplicates: []string{"delta", "span"}},
+	_, outs, notes := runChecks(t, db, checks.Columns{ID: []string{"id"}, Ignore: []string{"delta"}, Duplicates: []string{"delta", "span"}},
 		"duplicate_ids", "duplicate_postings")
 	if outs["duplicate_ids"].Exceptions != 0 {
 		t.Errorf("duplicate_ids %d: no id repeats", outs["duplicate_ids"].Exceptions)
@@ -133,7 +108,7 @@ func TestDuplicatePostingsPass(t *testing.T) {
 	db := newDB(t)
 	load(t, db, "source", "id VARCHAR, a VARCHAR, b VARCHAR", []any{"1", "x", nil}, []any{"2", "x", "y"}, []any{"3", nil, "y"})
 	load(t, db, "sink", "id VARCHAR, a VARCHAR, b VARCHAR", []any{"1", "x", nil}, []any{"2", "x", "y"}, []any{"3", nil, "y"})
-	outs, _ := runChecksNotes(t, db, checks.Columns{ID: []string{"id"}, Duplicates: []string{"a", "b"}}, "duplicate_postings")
+	_, outs, _ := runChecks(t, db, checks.Columns{ID: []string{"id"}, Duplicates: []string{"a", "b"}}, "duplicate_postings")
 	if o := outs["duplicate_postings"]; o.Status != checks.Pass || o.Exceptions != 0 {
 		t.Errorf("duplicate_postings %s, %d exceptions", o.Status, o.Exceptions)
 	}

@@ -21,11 +21,12 @@ import (
 )
 
 // runChecks prepares source and sink (loaded in db) with c and runs the
-// built-in checks ids, returning their outcomes by id.
-func runChecks(t *testing.T, db *duck.DB, c checks.Columns, ids ...string) (*checks.Params, map[string]*checks.Outcome) {
+// built-in checks ids, returning the prepared parameters, the outcomes by
+// id and Prepare's notes (one per line).
+func runChecks(t *testing.T, db *duck.DB, c checks.Columns, ids ...string) (*checks.Params, map[string]*checks.Outcome, string) {
 	t.Helper()
 	ctx := context.Background()
-	p, _, err := checks.Prepare(ctx, db, c)
+	p, notes, err := checks.Prepare(ctx, db, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func runChecks(t *testing.T, db *duck.DB, c checks.Columns, ids ...string) (*che
 	for _, o := range outs {
 		m[o.ID] = o
 	}
-	return p, m
+	return p, m, strings.Join(notes, "\n")
 }
 
 // status is an outcome as "status count", or "absent" for a check that
@@ -104,7 +105,7 @@ func TestNormalizedIDs(t *testing.T) {
 			}
 			var outs map[string]*checks.Outcome
 			ids := []string{"missing_ids", "unexpected_ids", "duplicate_ids", "value_mismatches", "normalized_matches", "normalized_collisions"}
-			run := func() { _, outs = runChecks(t, db, c, ids...) }
+			run := func() { _, outs, _ = runChecks(t, db, c, ids...) }
 			if without {
 				checks.WithoutIDCounts(run)
 			} else {
@@ -140,7 +141,7 @@ func TestNormalizedIDs(t *testing.T) {
 		db := newDB(t)
 		load(t, db, "source", "id BIGINT", []any{7}, []any{8})
 		load(t, db, "sink", "id VARCHAR", []any{"007"}, []any{"8"})
-		_, outs := runChecks(t, db, checks.Columns{ID: []string{"id"}, Normalize: map[string][]string{"id": {"strip_leading_zeros"}}}, "missing_ids", "unexpected_ids", "normalized_matches")
+		_, outs, _ := runChecks(t, db, checks.Columns{ID: []string{"id"}, Normalize: map[string][]string{"id": {"strip_leading_zeros"}}}, "missing_ids", "unexpected_ids", "normalized_matches")
 		if got := status(outs["missing_ids"]) + ", " + status(outs["unexpected_ids"]) + ", " + status(outs["normalized_matches"]); got != "pass 0, pass 0, info 1" {
 			t.Errorf("%s", got)
 		}
@@ -157,7 +158,7 @@ func TestNormalizedCollision(t *testing.T) {
 	db := newDB(t)
 	load(t, db, "source", "id VARCHAR, amount VARCHAR", []any{"A1", "1.00"}, []any{"a1", "2.00"}, []any{"B", "3.00"})
 	load(t, db, "sink", "id VARCHAR, amount VARCHAR", []any{"A1", "1.00"}, []any{"B", "3.00"})
-	_, outs := runChecks(t, db, checks.Columns{ID: []string{"id"}, Measures: []string{"amount"}, Normalize: map[string][]string{"id": {"casefold"}}},
+	_, outs, _ := runChecks(t, db, checks.Columns{ID: []string{"id"}, Measures: []string{"amount"}, Normalize: map[string][]string{"id": {"casefold"}}},
 		"duplicate_ids", "normalized_collisions", "normalized_matches")
 	for id, w := range map[string]string{"duplicate_ids": "fail 1", "normalized_collisions": "fail 1", "normalized_matches": "info 1"} {
 		if got := status(outs[id]); got != w {
@@ -180,7 +181,7 @@ func TestNormalizedCollision(t *testing.T) {
 	db = newDB(t)
 	load(t, db, "source", "id VARCHAR, leg BIGINT", []any{"A1", 1}, []any{"a1", 2}, []any{"B ", 1}, []any{"B", 1})
 	load(t, db, "sink", "id VARCHAR, leg BIGINT", []any{"a1", 1}, []any{"A1", 2})
-	_, outs = runChecks(t, db, checks.Columns{ID: []string{"id", "leg"}, Normalize: map[string][]string{"id": {"casefold", "trim"}}}, "normalized_collisions", "missing_ids")
+	_, outs, _ = runChecks(t, db, checks.Columns{ID: []string{"id", "leg"}, Normalize: map[string][]string{"id": {"casefold", "trim"}}}, "normalized_collisions", "missing_ids")
 	if got := query(t, db, "SELECT id || '|' || leg || '|' || spellings FROM "+duck.Ident(outs["normalized_collisions"].Table)); !slices.Equal(got, []string{`b|1|["B","B "]`}) {
 		t.Errorf("normalized_collisions of a composite id %q", got)
 	}
@@ -205,7 +206,7 @@ func TestNormalizedGroups(t *testing.T) {
 		if normalize {
 			c.Normalize = map[string][]string{"account": {"trim", "casefold"}}
 		}
-		_, outs := runChecks(t, db, c, "row_count_balance", "sum_balance", "normalized_collisions", "value_mismatches")
+		_, outs, _ := runChecks(t, db, c, "row_count_balance", "sum_balance", "normalized_collisions", "value_mismatches")
 		want := "fail 4, fail 4, absent, pass 0"
 		if normalize {
 			want = "pass 0, pass 0, pass 0, pass 0"
@@ -217,7 +218,7 @@ func TestNormalizedGroups(t *testing.T) {
 	db := newDB(t)
 	load(t, db, "source", "account VARCHAR, amount VARCHAR", []any{"ACC1", "1.00"}, []any{"acc1", "2.00"}, []any{"ACC1", "4.00"})
 	load(t, db, "sink", "account VARCHAR, amount VARCHAR", []any{"acc1", "7.00"})
-	_, outs := runChecks(t, db, checks.Columns{ID: []string{"amount"}, GroupBy: []string{"account"}, Normalize: map[string][]string{"account": {"casefold"}}},
+	_, outs, _ := runChecks(t, db, checks.Columns{ID: []string{"amount"}, GroupBy: []string{"account"}, Normalize: map[string][]string{"account": {"casefold"}}},
 		"sum_balance", "row_count_balance", "normalized_collisions")
 	if got := query(t, db, "SELECT account || '|' || keyed_by || '|' || side || '|' || spellings || '|' || row_count || '|' || locations FROM "+duck.Ident(outs["normalized_collisions"].Table)); !slices.Equal(got, []string{
 		`acc1|group_by|source|["ACC1","acc1"]|3|source.csv:2;source.csv:3`}) {
@@ -236,7 +237,7 @@ func TestNormalizedComparedGroup(t *testing.T) {
 	db := newDB(t)
 	load(t, db, "source", "id VARCHAR, account VARCHAR, ref VARCHAR", []any{"1", " X", "0012"}, []any{"2", "Y", "5"})
 	load(t, db, "sink", "id VARCHAR, account VARCHAR, ref VARCHAR", []any{"1", "X", "12"}, []any{"2", "Y", "05"})
-	_, outs := runChecks(t, db, checks.Columns{ID: []string{"id"}, GroupBy: []string{"account"},
+	_, outs, _ := runChecks(t, db, checks.Columns{ID: []string{"id"}, GroupBy: []string{"account"},
 		Normalize: map[string][]string{"account": {"trim"}, "ref": {"strip_leading_zeros"}}}, "value_mismatches", "normalized_matches", "normalized_collisions")
 	if got := status(outs["value_mismatches"]) + ", " + status(outs["normalized_matches"]) + ", " + status(outs["normalized_collisions"]); got != "pass 0, info 3, pass 0" {
 		t.Errorf("%s", got)
@@ -260,7 +261,7 @@ func TestNormalizedLogicalKey(t *testing.T) {
 		if normalize {
 			c.Normalize = map[string][]string{"id": {"trim"}}
 		}
-		_, outs := runChecks(t, db, c, "key_checkpoint_conflicts", "normalized_collisions")
+		_, outs, _ := runChecks(t, db, c, "key_checkpoint_conflicts", "normalized_collisions")
 		want := "pass 0, absent"
 		if normalize {
 			want = "fail 1, fail 1"
