@@ -81,6 +81,10 @@ type PartFile struct {
 	// Columns are the file's top-level columns read, read as they are: one
 	// for each field that is not constant, in field order.
 	Columns []string
+	// Schema, when not "", is a text that only files of the same columns
+	// of the same Parquet types share (from the file's footer): the loader
+	// asks the engine how it reads one file of each Schema, "" each file.
+	Schema string
 }
 
 // PartRead says how the loader read one part: Native when an engine read

@@ -142,10 +142,11 @@ func loadRecords(ctx context.Context, db *duck.DB, table string, scan *sources.P
 // kind's records hold them (Native), and says why of the others: a part
 // with a Parquet file (Part.File) whose path holds no glob character,
 // whose footer counts the part's rows, and each of whose columns read is
-// read by read_parquet as typeOf (the records' types) says, or takes an
-// exact cast to it (exactCasts); no field or column of the file may have a
-// name read_parquet, or the raw table, gives a column of its own
-// (readParquetOwn). It reports whether any part is read natively, and for
+// read by read_parquet as typeOf (the records' types) says — asked of one
+// file per Parquet schema the kind tells apart (PartFile.Schema) — or
+// takes an exact cast to it (exactCasts); no field or column of the file
+// may have a name read_parquet, or the raw table, gives a column of its
+// own (readParquetOwn). It reports whether any part is read natively, and for
 // each such part the fields (not constant) whose column it casts.
 func decideParts(ctx context.Context, db *duck.DB, scan *sources.PartScan, reads []sources.PartRead, typeOf map[string]string) (bool, [][]bool, error) {
 	for _, f := range scan.Fields {
@@ -184,15 +185,34 @@ func decideParts(ctx context.Context, db *duck.DB, scan *sources.PartScan, reads
 	if err != nil {
 		return false, nil, err
 	}
+	// The types read_parquet reads each file's columns as: asked of one
+	// file of each Parquet schema (PartFile.Schema), of every file that
+	// has none.
 	fileTypes := map[string]map[string]string{}
 	fileErr := map[string]string{}
+	asked := map[string]string{} // Schema → the file asked
+	candidate := map[string]bool{}
 	for _, p := range paths {
-		_, rows, err := db.StringsFile(ctx, statements(), queries.LoadParquetColumns, struct{ File string }{p})
+		candidate[p] = true
+	}
+	for _, p := range scan.Parts {
+		if p.File == nil || !candidate[p.File.Path] || fileTypes[p.File.Path] != nil || fileErr[p.File.Path] != "" {
+			continue
+		}
+		path := p.File.Path
+		if p.File.Schema != "" {
+			if first, ok := asked[p.File.Schema]; ok {
+				fileTypes[path], fileErr[path] = fileTypes[first], fileErr[first]
+				continue
+			}
+			asked[p.File.Schema] = path
+		}
+		_, rows, err := db.StringsFile(ctx, statements(), queries.LoadParquetColumns, struct{ File string }{path})
 		if err != nil {
 			if ctx.Err() != nil {
 				return false, nil, err
 			}
-			fileErr[p] = "read_parquet cannot describe it: " + shortReaderError(err).Error()
+			fileErr[path] = "read_parquet cannot describe it: " + shortReaderError(err).Error()
 			continue
 		}
 		t := map[string]string{}
@@ -201,7 +221,7 @@ func decideParts(ctx context.Context, db *duck.DB, scan *sources.PartScan, reads
 				t[*r[0]] = *r[1]
 			}
 		}
-		fileTypes[p] = t
+		fileTypes[path] = t
 	}
 	any := false
 	casts := make([][]bool, len(scan.Parts))
@@ -290,6 +310,10 @@ type partLayout struct {
 	table, raw, parts, enum, partType string
 	// data are the fields that are not constant, in order.
 	data []string
+	// lines says the raw table stores __line: a part is read through the
+	// kind's records (its rows may skip lines). Without, __line is the
+	// row's place in its part, from the raw rowid.
+	lines bool
 }
 
 // loadParts makes table the view of the parts of scan over a raw table
@@ -299,6 +323,7 @@ type partLayout struct {
 // The tables are dropped on error.
 func loadParts(ctx context.Context, db *duck.DB, table, location string, scan *sources.PartScan, reads []sources.PartRead, casts [][]bool, typeOf map[string]string) (err error) {
 	l := partLayout{table: table, raw: table + "__raw", parts: table + "__parts", partType: "USMALLINT"}
+	l.lines = slices.ContainsFunc(reads, func(r sources.PartRead) bool { return !r.Native })
 	if len(scan.Parts) > 1<<16 {
 		l.partType = "UINTEGER"
 	}
@@ -315,8 +340,9 @@ func loadParts(ctx context.Context, db *duck.DB, table, location string, scan *s
 	}()
 	if err := db.ExecFile(ctx, statements(), queries.LoadPartsRaw, struct {
 		Raw, Empty, PartType string
+		Lines                bool
 		Columns              []string
-	}{l.raw, table, l.partType, l.data}); err != nil {
+	}{l.raw, table, l.partType, l.lines, l.data}); err != nil {
 		return err
 	}
 	drop(ctx, db, table) // the empty table the types came from
@@ -363,8 +389,9 @@ func loadParts(ctx context.Context, db *duck.DB, table, location string, scan *s
 	}
 	view, err := statements().SQL(queries.LoadPartsView, struct {
 		Table, Raw, Parts string
+		Lines             bool
 		Columns           any
-	}{table, l.raw, l.parts, cols})
+	}{table, l.raw, l.parts, l.lines, cols})
 	if err != nil {
 		return err
 	}
@@ -373,7 +400,8 @@ func loadParts(ctx context.Context, db *duck.DB, table, location string, scan *s
 
 // partsTable makes the parts' table of l (parts_table.sql): each part's
 // index, __file (an ENUM of the parts' names, l.enum) and constants, typed
-// as typeOf says.
+// as typeOf says, and without l.lines the raw rowid of its first row (the
+// parts' Rows before it: every part is read whole by read_parquet).
 func partsTable(ctx context.Context, db *duck.DB, l *partLayout, scan *sources.PartScan, typeOf map[string]string) error {
 	names := make([]string, len(scan.Parts))
 	for i, p := range scan.Parts {
@@ -401,11 +429,21 @@ func partsTable(ctx context.Context, db *duck.DB, l *partLayout, scan *sources.P
 		consts = append(consts, constant{f.Name, typeOf[f.Name], "[" + strings.Join(vals, ", ") + "]"})
 		k++
 	}
+	firstRows := ""
+	if !l.lines {
+		offs := make([]string, len(scan.Parts))
+		var next int64
+		for i, p := range scan.Parts {
+			offs[i] = strconv.FormatInt(next, 10)
+			next += p.Rows
+		}
+		firstRows = "[" + strings.Join(offs, ", ") + "]"
+	}
 	return db.ExecFile(ctx, statements(), queries.LoadPartsTable, struct {
-		Table, Enum, PartType string
-		Names                 []string
-		Constants             []constant
-	}{l.parts, l.enum, l.partType, names, consts})
+		Table, Enum, PartType, FirstRows string
+		Names                            []string
+		Constants                        []constant
+	}{l.parts, l.enum, l.partType, firstRows, names, consts})
 }
 
 // appendNative appends the parts [start, end) of scan, each read
@@ -438,9 +476,10 @@ func appendNative(ctx context.Context, db *duck.DB, l partLayout, scan *sources.
 	n, err := db.ExecCountFile(ctx, statements(), queries.LoadPartsReadParquet, struct {
 		Raw, PartType string
 		First         int
+		Lines         bool
 		Paths         []string
 		Columns       []column
-	}{l.raw, l.partType, start, paths, cols})
+	}{l.raw, l.partType, start, l.lines, paths, cols})
 	if err != nil {
 		return 0, err
 	}

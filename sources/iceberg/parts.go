@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	pqschema "github.com/apache/arrow-go/v18/parquet/schema"
 	iceberg "github.com/apache/iceberg-go"
 
@@ -42,12 +44,12 @@ func (s *source) ScanParts(ctx context.Context) (*sources.Input, *sources.PartSc
 	ps.Parts = make([]sources.Part, len(r.files))
 	for i, f := range r.files {
 		p := sources.Part{Name: f.name, Values: provenanceValues(f.added, f.c)}
-		rows, why := s.nativeFile(r, f)
+		rows, sig, why := s.nativeFile(r, f)
 		if why != "" {
 			p.Why = why
 		} else {
 			p.Rows = rows
-			pf := &sources.PartFile{Path: localPath(f.task.File.FilePath())}
+			pf := &sources.PartFile{Path: localPath(f.task.File.FilePath()), Schema: sig}
 			for _, c := range r.cols {
 				pf.Columns = append(pf.Columns, c.field.Name)
 			}
@@ -95,32 +97,33 @@ func provenanceValues(added int64, c *commit) []*string {
 }
 
 // nativeFile says why the data file f cannot be read by an engine as the
-// records hold it ("" when it can), and its rows when it can: a delete
-// applies to it; it is not Parquet; its footer cannot be read or counts
-// other rows than the manifest; a column of the schema read is not in it
-// under its field id and name (sameFields).
-func (s *source) nativeFile(r *read, f planned) (int64, string) {
+// records hold it ("" when it can), and when it can its rows and the
+// signature of its Parquet schema (parquetSignature): a delete applies to
+// it; it is not Parquet; its footer cannot be read or counts other rows
+// than the manifest; a column of the schema read is not in it under its
+// field id and name (sameFields).
+func (s *source) nativeFile(r *read, f planned) (int64, string, string) {
 	t := f.task
 	if n := len(t.DeleteFiles) + len(t.EqualityDeleteFiles) + len(t.DeletionVectorFiles); n > 0 {
-		return 0, fmt.Sprintf("%d delete file(s) apply to it (deletes_applied)", n)
+		return 0, "", fmt.Sprintf("%d delete file(s) apply to it (deletes_applied)", n)
 	}
 	if t.File.FileFormat() != iceberg.ParquetFile {
-		return 0, fmt.Sprintf("it is %s, not Parquet", t.File.FileFormat())
+		return 0, "", fmt.Sprintf("it is %s, not Parquet", t.File.FileFormat())
 	}
 	rdr, err := file.OpenParquetFile(localPath(t.File.FilePath()), false)
 	if err != nil {
-		return 0, "its footer cannot be read: " + err.Error()
+		return 0, "", "its footer cannot be read: " + err.Error()
 	}
 	defer rdr.Close()
 	md := rdr.MetaData()
 	if md.NumRows != t.File.Count() {
-		return 0, fmt.Sprintf("its footer counts %d rows, the manifest %d", md.NumRows, t.File.Count())
+		return 0, "", fmt.Sprintf("its footer counts %d rows, the manifest %d", md.NumRows, t.File.Count())
 	}
 	root := md.Schema.Root()
 	for _, c := range r.cols {
 		field, ok := r.schemaField(c.field.Name)
 		if !ok {
-			return 0, fmt.Sprintf("column %s is not a top-level field of the schema read", c.field.Name)
+			return 0, "", fmt.Sprintf("column %s is not a top-level field of the schema read", c.field.Name)
 		}
 		var n pqschema.Node
 		for i := range root.NumFields() {
@@ -130,13 +133,42 @@ func (s *source) nativeFile(r *read, f planned) (int64, string) {
 			}
 		}
 		if n == nil {
-			return 0, fmt.Sprintf("column %s (field id %d) is not in it (added after the file was written: iceberg-go reads it as NULL)", field.Name, field.ID)
+			return 0, "", fmt.Sprintf("column %s (field id %d) is not in it (added after the file was written: iceberg-go reads it as NULL)", field.Name, field.ID)
 		}
 		if why := sameFields(field, n, true); why != "" {
-			return 0, "column " + field.Name + ": " + why
+			return 0, "", "column " + field.Name + ": " + why
 		}
 	}
-	return md.NumRows, ""
+	return md.NumRows, parquetSignature(md), ""
+}
+
+// parquetSignature is a text of every element of a Parquet file's schema,
+// in order — name, repetition, physical type and length, logical and
+// converted type, decimal precision and scale, field id — and of its
+// ARROW:schema key-value metadata: files with the same text are read as
+// the same types by any reader of Parquet.
+func parquetSignature(md *metadata.FileMetaData) string {
+	var b strings.Builder
+	var walk func(n pqschema.Node, depth int)
+	walk = func(n pqschema.Node, depth int) {
+		fmt.Fprintf(&b, "%d %q %s %d %s %s", depth, n.Name(), n.RepetitionType(), n.FieldID(), n.LogicalType(), n.ConvertedType())
+		switch n := n.(type) {
+		case *pqschema.PrimitiveNode:
+			fmt.Fprintf(&b, " %s %d %d %d\n", n.PhysicalType(), n.TypeLength(), n.DecimalMetadata().Precision, n.DecimalMetadata().Scale)
+		case *pqschema.GroupNode:
+			fmt.Fprintf(&b, " group %d\n", n.NumFields())
+			for i := range n.NumFields() {
+				walk(n.Field(i), depth+1)
+			}
+		}
+	}
+	walk(md.Schema.Root(), 0)
+	if kv := md.KeyValueMetadata(); kv != nil {
+		if v := kv.FindValue("ARROW:schema"); v != nil {
+			fmt.Fprintf(&b, "ARROW:schema %q\n", *v)
+		}
+	}
+	return b.String()
 }
 
 // schemaField is the top-level field of the read's schema named name.
