@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	iceberg "github.com/apache/iceberg-go"
 
 	"github.com/reconcile-dev/reconcile/sources/iceberg/icebergtest"
@@ -39,14 +37,7 @@ func TestIcebergChangesReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mk := func(js string) arrow.RecordBatch {
-		r, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, strings.NewReader(js))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(r.Release)
-		return r
-	}
+	mk := func(js string) arrow.RecordBatch { return jsonBatch(t, sc, js) }
 	for _, c := range []struct {
 		job  string
 		ckpt int64
@@ -137,11 +128,7 @@ func TestIcebergGroupByProvenance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, strings.NewReader(`[{"id":"p1","amount":"1.00"},{"id":"p2","amount":"2.00"}]`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Release()
+	r := jsonBatch(t, sc, `[{"id":"p1","amount":"1.00"},{"id":"p2","amount":"2.00"}]`)
 	if _, _, err := tb.Append(ctx, icebergtest.Flink("job", "op", 7), r); err != nil {
 		t.Fatal(err)
 	}

@@ -38,14 +38,7 @@ func TestIcebergSinkAsParquet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mk := func(js string) []arrowRecord {
-		r, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, strings.NewReader(js))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(r.Release)
-		return []arrowRecord{r}
-	}
+	mk := func(js string) []arrowRecord { return []arrowRecord{jsonBatch(t, sc, js)} }
 	var parquet []string
 	addParquet := func(files []iceberg.DataFile) {
 		for _, f := range files {
@@ -243,14 +236,7 @@ func TestIcebergUpsertAndRollback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mk := func(js string) arrow.RecordBatch {
-		r, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, strings.NewReader(js))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(r.Release)
-		return r
-	}
+	mk := func(js string) arrow.RecordBatch { return jsonBatch(t, sc, js) }
 	s1, _, err := tb.Append(ctx, icebergtest.Flink("job", "op", 1), mk(`[{"id":"p1","amount":"10.00"},{"id":"p2","amount":"100.00"},{"id":"p3","amount":"30.00"}]`))
 	if err != nil {
 		t.Fatal(err)
@@ -301,4 +287,16 @@ func TestIcebergUpsertAndRollback(t *testing.T) {
 	if len(info) != 2 || info[1][1] != "not_in_ancestry" || info[1][2] != snapID(bad) {
 		t.Errorf("commit_history_info %q, want snapshot %d not in the ancestry", info, bad)
 	}
+}
+
+// jsonBatch is the record batch of schema sc that the JSON array js
+// writes (array.RecordFromJSON), released when the test ends.
+func jsonBatch(t *testing.T, sc *arrow.Schema, js string) arrow.RecordBatch {
+	t.Helper()
+	r, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, strings.NewReader(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Release)
+	return r
 }
