@@ -299,3 +299,27 @@ const (
 	TotalsRows           = "rows"            // totals/rows.sql
 	TotalsSumOverflow    = "sum_overflow"    // totals/sum_overflow.sql
 )
+
+// The files of trino/.
+const (
+	TrinoNodes                  = "nodes"                    // trino/010_nodes.sql
+	TrinoVersion                = "version"                  // trino/011_version.sql
+	TrinoConnector              = "connector"                // trino/020_connector.sql
+	TrinoIcebergCurrent         = "iceberg_current"          // trino/021_iceberg_current.sql
+	TrinoIcebergSnapshot        = "iceberg_snapshot"         // trino/022_iceberg_snapshot.sql
+	TrinoColumns                = "columns"                  // trino/030_columns.sql
+	TrinoFingerprint            = "fingerprint"              // trino/040_fingerprint.sql
+	TrinoInput                  = "input"                    // trino/050_input.sql
+	TrinoPopulation             = "population"               // trino/100_population.sql
+	TrinoNullIDs                = "null_ids"                 // trino/101_null_ids.sql
+	TrinoMissingIDs             = "missing_ids"              // trino/102_missing_ids.sql
+	TrinoUnexpectedIDs          = "unexpected_ids"           // trino/103_unexpected_ids.sql
+	TrinoDuplicateIDs           = "duplicate_ids"            // trino/104_duplicate_ids.sql
+	TrinoValueMismatches        = "value_mismatches"         // trino/105_value_mismatches.sql
+	TrinoRowCountBalance        = "row_count_balance"        // trino/106_row_count_balance.sql
+	TrinoSumBalance             = "sum_balance"              // trino/107_sum_balance.sql
+	TrinoKeyCheckpointConflicts = "key_checkpoint_conflicts" // trino/108_key_checkpoint_conflicts.sql
+	TrinoComparedValue          = "compared_value"           // trino/200_compared_value.sql
+	TrinoComparedDifference     = "compared_difference"      // trino/201_compared_difference.sql
+	TrinoSortedList             = "sorted_list"              // trino/202_sorted_list.sql
+)
