@@ -80,6 +80,27 @@ const (
 	BenchReperformReperformance = "reperformance" // bench/reperform/010_reperformance.sql
 )
 
+// The files of bench/trino_generate/.
+const (
+	BenchTrinoGenerateExists = "exists" // bench/trino_generate/010_exists.sql
+	BenchTrinoGenerateSchema = "schema" // bench/trino_generate/020_schema.sql
+	BenchTrinoGenerateSource = "source" // bench/trino_generate/030_source.sql
+	BenchTrinoGenerateSink   = "sink"   // bench/trino_generate/040_sink.sql
+)
+
+// The files of bench/trino_records/.
+const (
+	BenchTrinoRecordsNullIDs                = "null_ids"                 // bench/trino_records/010_null_ids.sql
+	BenchTrinoRecordsMissingIDs             = "missing_ids"              // bench/trino_records/020_missing_ids.sql
+	BenchTrinoRecordsUnexpectedIDs          = "unexpected_ids"           // bench/trino_records/030_unexpected_ids.sql
+	BenchTrinoRecordsDuplicateIDs           = "duplicate_ids"            // bench/trino_records/040_duplicate_ids.sql
+	BenchTrinoRecordsValueMismatches        = "value_mismatches"         // bench/trino_records/050_value_mismatches.sql
+	BenchTrinoRecordsRowCountBalance        = "row_count_balance"        // bench/trino_records/060_row_count_balance.sql
+	BenchTrinoRecordsSumBalance             = "sum_balance"              // bench/trino_records/070_sum_balance.sql
+	BenchTrinoRecordsKeyCheckpointConflicts = "key_checkpoint_conflicts" // bench/trino_records/080_key_checkpoint_conflicts.sql
+	BenchTrinoRecordsTotals                 = "totals"                   // bench/trino_records/090_totals.sql
+)
+
 // The files of engine/.
 const (
 	EngineSessionSetup = "session_setup" // engine/010_session_setup.sql

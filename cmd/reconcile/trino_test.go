@@ -20,7 +20,12 @@ import (
 // (E0005, E0077, E0250) with four altered (E0010's amount, E0020's status,
 // E0030's booking date, E0040's status NULL); then E0101..E0110 written
 // again under a later checkpoint (E0105 with another amount); then an
-// unexpected entry X0001 and a row with no id. It returns the PostgreSQL
+// unexpected entry X0001 and a row with no id. The copies of E0150 (35.50
+// and 37.50 in the source; 35.50, 40.50 and 42.50 in the sink) and of
+// E0160 (39.20, 40.20 and 42.20; 48.20) are paired by value_mismatches'
+// rule for repeated ids: an equal copy pairs off, the n-th left with the
+// n-th left, a copy left over with every copy of the other input. It
+// returns the PostgreSQL
 // schema and the Iceberg schema.
 func trinoLedger(t *testing.T) (pgSchema, iceSchema string) {
 	t.Helper()
@@ -32,7 +37,9 @@ func trinoLedger(t *testing.T) (pgSchema, iceSchema string) {
 		SELECT 'E' || lpad(i::text, 4, '0'), 'ACC-' || (i %% 7), ((i * 37) %% 10000) / 100.0 - 20,
 		       CASE WHEN i %% 3 = 0 THEN 'reversed' ELSE 'posted' END, DATE '2026-11-01' + (i %% 28)
 		FROM generate_series(1, 300) AS i;
-		INSERT INTO %[1]s.ledger SELECT * FROM %[1]s.ledger WHERE entry_id = 'E0200';`, pgSchema))
+		INSERT INTO %[1]s.ledger SELECT * FROM %[1]s.ledger WHERE entry_id = 'E0200';
+		INSERT INTO %[1]s.ledger SELECT entry_id, account, amount + 2, status, booked FROM %[1]s.ledger WHERE entry_id = 'E0150';
+		INSERT INTO %[1]s.ledger SELECT entry_id, account, amount + d, status, booked FROM %[1]s.ledger, (VALUES (1), (3)) AS v(d) WHERE entry_id = 'E0160';`, pgSchema))
 	src := "postgresql." + pgSchema + ".ledger"
 	sink := "iceberg." + iceSchema + ".postings"
 	trinotest.Exec(t, tdb, fmt.Sprintf(`CREATE TABLE %s AS
@@ -41,7 +48,12 @@ func trinoLedger(t *testing.T) (pgSchema, iceSchema string) {
 		       CASE entry_id WHEN 'E0020' THEN 'chargeback' WHEN 'E0040' THEN NULL ELSE status END AS status,
 		       CASE entry_id WHEN 'E0030' THEN booked + INTERVAL '1' DAY ELSE booked END AS booked,
 		       CAST(substr(entry_id, 2) AS bigint) / 50 + 1 AS checkpoint_id
-		FROM %s WHERE entry_id NOT IN ('E0005', 'E0077', 'E0250')`, sink, src))
+		FROM %s WHERE entry_id NOT IN ('E0005', 'E0077', 'E0250', 'E0150', 'E0160')`, sink, src))
+	trinotest.Exec(t, tdb, fmt.Sprintf(`INSERT INTO %s
+		SELECT entry_id, account, amount + d, status, booked, BIGINT '4'
+		FROM %s CROSS JOIN (VALUES DECIMAL '0', DECIMAL '5', DECIMAL '7') AS v(d) WHERE entry_id = 'E0150' AND amount = DECIMAL '35.50'
+		UNION ALL
+		SELECT entry_id, account, amount + 9, status, booked, BIGINT '4' FROM %s WHERE entry_id = 'E0160' AND amount = DECIMAL '39.20'`, sink, src, src))
 	trinotest.Exec(t, tdb, fmt.Sprintf(`INSERT INTO %s
 		SELECT entry_id, account, CASE entry_id WHEN 'E0105' THEN amount + 1 ELSE amount END, status, booked, BIGINT '9'
 		FROM %s WHERE entry_id BETWEEN 'E0101' AND 'E0110'`, sink, src))
@@ -154,6 +166,10 @@ func TestTrinoParity(t *testing.T) {
 		{"value_mismatches", "E0010,amount,"}, {"value_mismatches", "E0020,status,posted,chargeback,"},
 		{"value_mismatches", "E0030,booked,2026-11-03,2026-11-04,1 day"}, {"value_mismatches", "E0040,status,posted,,"},
 		{"value_mismatches", "E0105,amount,"}, {"key_checkpoint_conflicts", "E0110,2,3;9,2"},
+		{"value_mismatches", "E0150,amount,37.50,40.50,3.00"}, {"value_mismatches", "E0150,amount,35.50,42.50,7.00"},
+		{"value_mismatches", "E0150,amount,37.50,42.50,5.00"}, {"value_mismatches", "E0160,amount,39.20,48.20,9.00"},
+		{"value_mismatches", "E0160,amount,40.20,48.20,8.00"}, {"value_mismatches", "E0160,amount,42.20,48.20,6.00"},
+		{"duplicate_ids", "E0150,source,2,true"}, {"duplicate_ids", "E0150,sink,3,true,4"},
 	} {
 		rows := exceptionRows(t, triOut, want.check)
 		if !slices.ContainsFunc(rows, func(r string) bool { return strings.HasPrefix(r, want.row) }) {

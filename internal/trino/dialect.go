@@ -158,20 +158,53 @@ func (d *renderData) pairColumns(pick func(side int, col string) string) string 
 	return strings.Join(out, ", ")
 }
 
-// SinglePair aggregates the one source row and the one sink row of an id
-// (rows of alias grouped by id) into a row pair's columns.
-func (d *renderData) SinglePair(alias string) string {
-	return d.pairColumns(func(side int, col string) string {
-		return fmt.Sprintf("arbitrary(%s.%s) FILTER (WHERE %s.__side = %d)", alias, col, alias, side)
-	})
-}
-
 // PairColumns selects a row pair's columns from a source row a and a sink
-// row b.
+// row b (SideValues' columns and __loc of each).
 func (d *renderData) PairColumns(a, b string) string {
 	return d.pairColumns(func(side int, col string) string {
 		return []string{a, b}[side] + "." + col
 	})
+}
+
+// copyFields are the fields of a copy of a repeated id as CopyRow packs it
+// and CopyFields unpacks it: each compared value and its text, then the
+// location and the pairing's numbers.
+func (d *renderData) copyFields() (names, types []string) {
+	for i, c := range d.Compared {
+		t := "VARCHAR"
+		switch c.Method {
+		case checks.MethodNumber:
+			t = c.Decimal
+		case checks.MethodBoolean:
+			t = "BOOLEAN"
+		case checks.MethodDate:
+			t = "DATE"
+		}
+		names = append(names, fmt.Sprintf("__v%d", i), fmt.Sprintf("__t%d", i))
+		types = append(types, t, "VARCHAR")
+	}
+	names = append(names, "__loc", "__left", "__copy_left", "__left_s", "__left_k", "__same_s", "__same_k")
+	types = append(types, "VARCHAR", "BOOLEAN", "BIGINT", "BIGINT", "BIGINT", "BIGINT", "BIGINT")
+	return names, types
+}
+
+// CopyRow packs a copy of a repeated id (a row of alias) as one typed ROW.
+func (d *renderData) CopyRow(alias string) string {
+	names, types := d.copyFields()
+	vals := make([]string, len(names))
+	fields := make([]string, len(names))
+	for i, n := range names {
+		vals[i] = alias + "." + n
+		fields[i] = n + " " + types[i]
+	}
+	return "CAST(ROW(" + strings.Join(vals, ", ") + ") AS ROW(" + strings.Join(fields, ", ") + "))"
+}
+
+// CopyFields is the column list an UNNEST of CopyRow's rows is aliased
+// with: (__v0, __t0, …, __same_k).
+func (d *renderData) CopyFields() string {
+	names, _ := d.copyFields()
+	return "(" + strings.Join(names, ", ") + ")"
 }
 
 // Values lists the compared values __v0, __v1, … of alias.
@@ -191,6 +224,16 @@ func (d *renderData) ValuesOrder(alias string) string {
 		out[i] = fmt.Sprintf("%s.__v%d ASC NULLS LAST", alias, i)
 	}
 	return strings.Join(out, ", ")
+}
+
+// DiffersOf is TRUE when a compared value of row a (source) differs from
+// that of row b (sink), NULL-safely.
+func (d *renderData) DiffersOf(a, b string) string {
+	out := make([]string, len(d.Compared))
+	for i := range d.Compared {
+		out[i] = fmt.Sprintf("%s.__v%d IS DISTINCT FROM %s.__v%d", a, i, b, i)
+	}
+	return "(" + strings.Join(out, " OR ") + ")"
 }
 
 // Differs is TRUE when a compared value of row pair p differs, NULL-safely.
