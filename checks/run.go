@@ -594,12 +594,14 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome)
 	return computeTotals(ctx, nil, db, p, outs)
 }
 
-// ComputeTotalsOn returns the population totals as ComputeTotals does, each
-// figure computed in engine eng over the inputs as it reads them (the
-// statements of queries/totals, which both dialects run as written); none
-// is taken from the exception tables of session db, whose rows eng cannot
-// read, so each input's distinct ids are counted directly
-// (totals/distinct_ids.sql).
+// ComputeTotalsOn returns the population totals as ComputeTotals does, the
+// figures over the inputs computed in engine eng as it reads them (the
+// statements of queries/totals, which both dialects run as written): each
+// input's rows and measure sums, and its distinct ids the way
+// ComputeTotals counts them — from the exception tables of the "-- totals:"
+// checks, which RunOn brought into session db (their rows counted there,
+// totals/side_rows.sql, totals/repeated_copies.sql, and subtracted from the
+// rows eng counted), else directly in eng (totals/distinct_ids.sql).
 func ComputeTotalsOn(ctx context.Context, eng Engine, db *duck.DB, p *Params, outs []*Outcome) (*Totals, error) {
 	return computeTotals(ctx, eng, db, p, outs)
 }
@@ -610,7 +612,6 @@ func computeTotals(ctx context.Context, eng Engine, db *duck.DB, p *Params, outs
 	var inputs Engine = db
 	if eng != nil {
 		inputs = eng
-		outs = nil // no exception table is readable where the inputs are
 	}
 	t := &Totals{}
 	// The first check that ran to its end with each "-- totals:" key (only
@@ -660,10 +661,21 @@ func computeTotals(ctx context.Context, eng Engine, db *duck.DB, p *Params, outs
 			}
 			continue
 		}
-		if nulls != nil {
-			data.Exceptions = nulls.Table
+		var withID int64
+		switch {
+		case eng == nil:
+			if nulls != nil {
+				data.Exceptions = nulls.Table
+			}
+			withID, err = db.CountFile(ctx, totalsSQL, queries.TotalsIDRows, data)
+		case nulls != nil:
+			// The exception table is the session's, the rows eng's.
+			var n int64
+			n, err = db.CountFile(ctx, totalsSQL, queries.TotalsSideRows, struct{ Exceptions, Side string }{nulls.Table, side.table})
+			withID = *side.rows - n
+		default:
+			withID, err = countFile(ctx, inputs, totalsSQL, queries.TotalsIDRows, data)
 		}
-		withID, err := db.CountFile(ctx, totalsSQL, queries.TotalsIDRows, data)
 		if err != nil {
 			return nil, err
 		}

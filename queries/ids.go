@@ -318,6 +318,7 @@ const (
 	TotalsMeasureSums    = "measure_sums"    // totals/measure_sums.sql
 	TotalsRepeatedCopies = "repeated_copies" // totals/repeated_copies.sql
 	TotalsRows           = "rows"            // totals/rows.sql
+	TotalsSideRows       = "side_rows"       // totals/side_rows.sql
 	TotalsSumOverflow    = "sum_overflow"    // totals/sum_overflow.sql
 )
 
