@@ -53,7 +53,7 @@ type Remote interface {
 
 // ErrNoRendering is in the chain of Remote.Render's error for a check
 // that has no statement in the engine's dialect.
-var ErrNoRendering = errors.New("checks: no statement in the engine's dialect")
+var ErrNoRendering = errors.New("no statement in the engine's dialect")
 
 // The embedded session is an Engine.
 var _ Engine = (*duck.DB)(nil)

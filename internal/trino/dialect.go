@@ -270,7 +270,7 @@ func (d *renderData) ComparedArray(p string) (string, error) {
 // one is an error wrapping checks.ErrNoRendering. (checks.Remote)
 func (e *Engine) Render(c *checks.Check, p *checks.Params) (string, error) {
 	if !HasRendering(c.ID) {
-		return "", fmt.Errorf("%w: check %s has no statement in Trino's dialect (queries/trino)", checks.ErrNoRendering, c.ID)
+		return "", fmt.Errorf("%w (queries/trino has none for check %s)", checks.ErrNoRendering, c.ID)
 	}
 	return statements().SQL(c.ID, &renderData{Params: p, nullAs: e.nullAs})
 }

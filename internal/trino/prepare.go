@@ -197,7 +197,7 @@ func (e *Engine) Prepare(c checks.Columns, src, sink *Input) (*checks.Params, []
 		s, t := k.SourceType, k.SinkType
 		ls, okS := keyNull(s)
 		lt, okT := keyNull(t)
-		sameKind := okS && okT && (ls == lt || ls == "0" && lt == "0")
+		sameKind := okS && okT && ls == lt
 		if !sameKind {
 			return nil, nil, fmt.Errorf("%w: column %s is %s in the source and %s in the sink: on Trino an id, group or key column must be text, an integer or DECIMAL, a boolean, a date or a timestamp of one kind on both sides (the embedded engine converts the others)", ErrRefused, k.Name, s, t)
 		}
