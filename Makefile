@@ -2,7 +2,7 @@
 TAGS   := -tags duckdb_arrow
 BIN    := bin/reconcile
 
-.PHONY: build test services tools sample samples nightly kafka-sample bench bench-scale vet docs
+.PHONY: build test services tools trino trino-stop sample samples nightly kafka-sample bench bench-scale vet docs
 
 # -buildvcs=auto (overriding a GOFLAGS=-buildvcs=false) stamps the VCS
 # revision that manifest.json and --version report.
@@ -16,7 +16,9 @@ vet:
 # RECONCILE_PG_URL (default postgres://root@127.0.0.1:5432/test) and skip
 # with a one-line reason when it is unreachable, unless RECONCILE_REQUIRE_PG=1;
 # tests that need MySQL or MariaDB do the same with RECONCILE_MYSQL_URL
-# (default mysql://root@127.0.0.1:3306/test) and RECONCILE_REQUIRE_MYSQL=1.
+# (default mysql://root@127.0.0.1:3306/test) and RECONCILE_REQUIRE_MYSQL=1;
+# tests that need Trino with RECONCILE_TRINO_URL (default
+# http://127.0.0.1:18080, make trino) and RECONCILE_REQUIRE_TRINO=1.
 # It first installs (when absent) and starts both servers (make services).
 test: services vet
 	go test $(TAGS) -count=1 ./...
@@ -81,6 +83,16 @@ services:
 # (.ci/run sets both).
 tools:
 	bash .ci/tools
+# A Trino cluster for the engine's tests and docs/trino.md (.ci/trino): the
+# io.trino:trino-server tarball fetched with Maven into ~/.cache/reconcile
+# when absent, a coordinator and a worker, catalogs iceberg, hive,
+# postgresql and mysql; prints its URL (RECONCILE_TRINO_URL). Idempotent.
+# trino-stop stops both processes.
+trino: services
+	bash .ci/trino
+
+trino-stop:
+	bash .ci/trino stop
 
 # The command reference in docs/cli/, generated from the cobra commands
 # with cobra/doc (TestCLIDocs in cmd/reconcile fails when it is not current).

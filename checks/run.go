@@ -198,15 +198,42 @@ func (o *Outcome) ColumnsWith(role string) []Column {
 //
 // log receives one progress line per check (nil: none).
 func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Writer) ([]*Outcome, error) {
+	return run(ctx, nil, db, all, p, log)
+}
+
+// RunOn runs every check as Run does, but in engine eng, in its dialect
+// (Remote.Render), over the inputs as eng reads them: each check's
+// exception rows are streamed into session db as the table Outcome.Table
+// (sorted on every column, as Run's), and nothing else of the inputs
+// travels. No id_counts table is built (p.IDCounts stays false: the checks
+// join the inputs themselves). A check that applies but has no statement in
+// eng's dialect is Skipped, its SkipReason saying so; never passed.
+func RunOn(ctx context.Context, eng Remote, db *duck.DB, all []*Check, p *Params, log io.Writer) ([]*Outcome, error) {
+	return run(ctx, eng, db, all, p, log)
+}
+
+// run is Run (eng nil: the checks run in db, over its tables) and RunOn.
+func run(ctx context.Context, eng Remote, db *duck.DB, all []*Check, p *Params, log io.Writer) ([]*Outcome, error) {
 	if log == nil {
 		log = io.Discard
 	}
-	if err := countIDs(ctx, db, all, p, log); err != nil {
-		return nil, err
+	var inputCols map[string]bool
+	var err error
+	if eng == nil {
+		if err := countIDs(ctx, db, all, p, log); err != nil {
+			return nil, err
+		}
+		inputCols, err = inputColumns(ctx, db)
+	} else {
+		p.IDCounts, p.IDCountsSQL = false, ""
+		inputCols, err = eng.InputColumns(ctx)
 	}
-	inputCols, err := inputColumns(ctx, db)
 	if err != nil {
 		return nil, err
+	}
+	var inputs Engine = db
+	if eng != nil {
+		inputs = eng
 	}
 	var outs []*Outcome
 	var ran []*Check
@@ -237,8 +264,26 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 			continue
 		}
 		t0 := time.Now()
-		if err := runOne(ctx, db, c, p, o, inputCols); err != nil {
-			errs = append(errs, &RunError{Check: c.ID, Err: overflowError(ctx, db, p, p.GroupBy, "check "+c.ID, err)})
+		var err error
+		if eng == nil {
+			if err = runOne(ctx, db, c, p, o, inputCols); err != nil {
+				err = overflowError(ctx, db, p, p.GroupBy, "check "+c.ID, err)
+			}
+		} else {
+			var q string
+			q, err = eng.Render(c, p)
+			if errors.Is(err, ErrNoRendering) {
+				o.Status = Skipped
+				o.SkipReason = "not run: " + err.Error()
+				fmt.Fprintf(log, "check %s: not run: %v\n", c.ID, err)
+				continue
+			}
+			if err == nil {
+				err = runRemote(ctx, eng, db, c, p, o, inputCols, q)
+			}
+		}
+		if err != nil {
+			errs = append(errs, &RunError{Check: c.ID, Err: err})
 			continue
 		}
 		unit := "exceptions"
@@ -251,7 +296,7 @@ func Run(ctx context.Context, db *duck.DB, all []*Check, p *Params, log io.Write
 		return outs, errors.Join(errs...)
 	}
 	if len(p.ID) > 1 { // only a composite id can be partly NULL
-		if err := notePartialNulls(ctx, db, p, outs, ran); err != nil {
+		if err := notePartialNulls(ctx, inputs, p, outs, ran); err != nil {
 			return outs, err
 		}
 	}
@@ -470,6 +515,37 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome, i
 	if err := db.ExecFile(ctx, runSQL, queries.RunExceptionTable, table); err != nil {
 		return err
 	}
+	return outcomeOf(ctx, db, c, p, o, inputCols)
+}
+
+// runRemote runs check c's statement q (in eng's dialect) in eng, streams
+// its rows into the session table o.Table (sorted on every column, as
+// runOne's) and fills o as runOne does. o.SQL is q as run.
+func runRemote(ctx context.Context, eng Remote, db *duck.DB, c *Check, p *Params, o *Outcome, inputCols map[string]bool, q string) error {
+	o.SQL = q
+	o.Table = "exceptions__" + c.ID
+	rows := o.Table + "__rows"
+	rr, err := eng.QueryArrow(ctx, q)
+	if err != nil {
+		return err
+	}
+	_, err = db.LoadArrow(ctx, rows, rr)
+	rr.Release()
+	if err != nil {
+		return err
+	}
+	defer db.DropTable(context.WithoutCancel(ctx), rows)
+	table := struct{ Table, Check string }{o.Table, "SELECT * FROM " + duck.Ident(rows)}
+	if err := db.ExecFile(ctx, runSQL, queries.RunExceptionTable, table); err != nil {
+		return err
+	}
+	return outcomeOf(ctx, db, c, p, o, inputCols)
+}
+
+// outcomeOf fills o from the exception table o.Table of check c: its
+// columns with their roles, its tolerances, the count of its exceptions and
+// of its rows within tolerance, and its status.
+func outcomeOf(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome, inputCols map[string]bool) error {
 	cols, err := db.Columns(ctx, o.Table)
 	if err != nil {
 		return err
@@ -509,8 +585,8 @@ func runOne(ctx context.Context, db *duck.DB, c *Check, p *Params, o *Outcome, i
 // notePartialNulls counts rows whose composite id has some, but not all,
 // parts NULL: they are matched NULL-safely (a NULL part equals a NULL part),
 // and the checks with "-- notes: partial_null_ids" that ran say so.
-func notePartialNulls(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome, ran []*Check) error {
-	_, r, err := db.StringsFile(ctx, runSQL, queries.RunPartialNullIDs, struct{ ID []string }{p.ID})
+func notePartialNulls(ctx context.Context, db Engine, p *Params, outs []*Outcome, ran []*Check) error {
+	_, r, err := stringsFile(ctx, db, runSQL, queries.RunPartialNullIDs, struct{ ID []string }{p.ID})
 	if err != nil {
 		return err
 	}
@@ -575,6 +651,28 @@ type MeasureTotal struct {
 // are the rows less those of a check with "-- totals: null_ids" when one ran
 // (null_ids: the same rule, nullid), else counted (totals/id_rows.sql).
 func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome) (*Totals, error) {
+	return computeTotals(ctx, nil, db, p, outs)
+}
+
+// ComputeTotalsOn returns the population totals as ComputeTotals does, the
+// figures over the inputs computed in engine eng as it reads them (the
+// statements of queries/totals, which both dialects run as written): each
+// input's rows and measure sums, and its distinct ids the way
+// ComputeTotals counts them — from the exception tables of the "-- totals:"
+// checks, which RunOn brought into session db (their rows counted there,
+// totals/side_rows.sql, totals/repeated_copies.sql, and subtracted from the
+// rows eng counted), else directly in eng (totals/distinct_ids.sql).
+func ComputeTotalsOn(ctx context.Context, eng Engine, db *duck.DB, p *Params, outs []*Outcome) (*Totals, error) {
+	return computeTotals(ctx, eng, db, p, outs)
+}
+
+// computeTotals is ComputeTotals (eng nil: every statement in db) and
+// ComputeTotalsOn.
+func computeTotals(ctx context.Context, eng Engine, db *duck.DB, p *Params, outs []*Outcome) (*Totals, error) {
+	var inputs Engine = db
+	if eng != nil {
+		inputs = eng
+	}
 	t := &Totals{}
 	// The first check that ran to its end with each "-- totals:" key (only
 	// such a check has every row in its table: a failed query leaves its
@@ -611,22 +709,33 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome)
 			ID                      []string
 		}{Table: side.table, Side: side.table, ID: p.ID}
 		var err error
-		if *side.rows, err = db.CountFile(ctx, totalsSQL, queries.TotalsRows, data); err != nil {
+		if *side.rows, err = countFile(ctx, inputs, totalsSQL, queries.TotalsRows, data); err != nil {
 			return nil, err
 		}
 		if len(p.ID) == 0 {
 			continue // a windowed sink (reperform): no record id
 		}
 		if repeated == nil {
-			if *side.distinct, err = db.CountFile(ctx, totalsSQL, queries.TotalsDistinctIDs, data); err != nil {
+			if *side.distinct, err = countFile(ctx, inputs, totalsSQL, queries.TotalsDistinctIDs, data); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		if nulls != nil {
-			data.Exceptions = nulls.Table
+		var withID int64
+		switch {
+		case eng == nil:
+			if nulls != nil {
+				data.Exceptions = nulls.Table
+			}
+			withID, err = db.CountFile(ctx, totalsSQL, queries.TotalsIDRows, data)
+		case nulls != nil:
+			// The exception table is the session's, the rows eng's.
+			var n int64
+			n, err = db.CountFile(ctx, totalsSQL, queries.TotalsSideRows, struct{ Exceptions, Side string }{nulls.Table, side.table})
+			withID = *side.rows - n
+		default:
+			withID, err = countFile(ctx, inputs, totalsSQL, queries.TotalsIDRows, data)
 		}
-		withID, err := db.CountFile(ctx, totalsSQL, queries.TotalsIDRows, data)
 		if err != nil {
 			return nil, err
 		}
@@ -639,8 +748,11 @@ func ComputeTotals(ctx context.Context, db *duck.DB, p *Params, outs []*Outcome)
 	}
 	for _, m := range p.Measures {
 		typ := p.MeasureTypes[m]
-		_, rs, err := db.StringsFile(ctx, totalsSQL, queries.TotalsMeasureSums, struct{ Measure, Type string }{m, typ})
+		_, rs, err := stringsFile(ctx, inputs, totalsSQL, queries.TotalsMeasureSums, struct{ Measure, Type string }{m, typ})
 		if err != nil {
+			if eng != nil {
+				return nil, err
+			}
 			return nil, overflowError(ctx, db, p, nil, "the totals", err)
 		}
 		r := rs[0]

@@ -94,6 +94,27 @@ const (
 	BenchReperformReperformance = "reperformance" // bench/reperform/010_reperformance.sql
 )
 
+// The files of bench/trino_generate/.
+const (
+	BenchTrinoGenerateExists = "exists" // bench/trino_generate/010_exists.sql
+	BenchTrinoGenerateSchema = "schema" // bench/trino_generate/020_schema.sql
+	BenchTrinoGenerateSource = "source" // bench/trino_generate/030_source.sql
+	BenchTrinoGenerateSink   = "sink"   // bench/trino_generate/040_sink.sql
+)
+
+// The files of bench/trino_records/.
+const (
+	BenchTrinoRecordsNullIDs                = "null_ids"                 // bench/trino_records/010_null_ids.sql
+	BenchTrinoRecordsMissingIDs             = "missing_ids"              // bench/trino_records/020_missing_ids.sql
+	BenchTrinoRecordsUnexpectedIDs          = "unexpected_ids"           // bench/trino_records/030_unexpected_ids.sql
+	BenchTrinoRecordsDuplicateIDs           = "duplicate_ids"            // bench/trino_records/040_duplicate_ids.sql
+	BenchTrinoRecordsValueMismatches        = "value_mismatches"         // bench/trino_records/050_value_mismatches.sql
+	BenchTrinoRecordsRowCountBalance        = "row_count_balance"        // bench/trino_records/060_row_count_balance.sql
+	BenchTrinoRecordsSumBalance             = "sum_balance"              // bench/trino_records/070_sum_balance.sql
+	BenchTrinoRecordsKeyCheckpointConflicts = "key_checkpoint_conflicts" // bench/trino_records/080_key_checkpoint_conflicts.sql
+	BenchTrinoRecordsTotals                 = "totals"                   // bench/trino_records/090_totals.sql
+)
+
 // The files of engine/.
 const (
 	EngineSessionSetup = "session_setup" // engine/010_session_setup.sql
@@ -329,5 +350,30 @@ const (
 	TotalsOpeningSums    = "opening_sums"    // totals/opening_sums.sql
 	TotalsRepeatedCopies = "repeated_copies" // totals/repeated_copies.sql
 	TotalsRows           = "rows"            // totals/rows.sql
+	TotalsSideRows       = "side_rows"       // totals/side_rows.sql
 	TotalsSumOverflow    = "sum_overflow"    // totals/sum_overflow.sql
+)
+
+// The files of trino/.
+const (
+	TrinoNodes                  = "nodes"                    // trino/010_nodes.sql
+	TrinoVersion                = "version"                  // trino/011_version.sql
+	TrinoConnector              = "connector"                // trino/020_connector.sql
+	TrinoIcebergCurrent         = "iceberg_current"          // trino/021_iceberg_current.sql
+	TrinoIcebergSnapshot        = "iceberg_snapshot"         // trino/022_iceberg_snapshot.sql
+	TrinoColumns                = "columns"                  // trino/030_columns.sql
+	TrinoFingerprint            = "fingerprint"              // trino/040_fingerprint.sql
+	TrinoInput                  = "input"                    // trino/050_input.sql
+	TrinoPopulation             = "population"               // trino/100_population.sql
+	TrinoNullIDs                = "null_ids"                 // trino/101_null_ids.sql
+	TrinoMissingIDs             = "missing_ids"              // trino/102_missing_ids.sql
+	TrinoUnexpectedIDs          = "unexpected_ids"           // trino/103_unexpected_ids.sql
+	TrinoDuplicateIDs           = "duplicate_ids"            // trino/104_duplicate_ids.sql
+	TrinoValueMismatches        = "value_mismatches"         // trino/105_value_mismatches.sql
+	TrinoRowCountBalance        = "row_count_balance"        // trino/106_row_count_balance.sql
+	TrinoSumBalance             = "sum_balance"              // trino/107_sum_balance.sql
+	TrinoKeyCheckpointConflicts = "key_checkpoint_conflicts" // trino/108_key_checkpoint_conflicts.sql
+	TrinoComparedValue          = "compared_value"           // trino/200_compared_value.sql
+	TrinoComparedDifference     = "compared_difference"      // trino/201_compared_difference.sql
+	TrinoSortedList             = "sorted_list"              // trino/202_sorted_list.sql
 )

@@ -71,7 +71,7 @@ import (
 // FS holds the check files at its root and the statements in the
 // sub-folders listed above.
 //
-//go:embed *.sql rules/*.sql prepare/*.sql replay/*.sql run/*.sql totals/*.sql explain/*.sql evidence/*.sql load/*.sql postgres/*.sql engine/*.sql history/*.sql mysql/*.sql bench/*/*.sql
+//go:embed *.sql rules/*.sql prepare/*.sql replay/*.sql run/*.sql totals/*.sql explain/*.sql evidence/*.sql load/*.sql postgres/*.sql engine/*.sql history/*.sql mysql/*.sql trino/*.sql bench/*/*.sql
 var FS embed.FS
 
 // Keys are the header keys a file in a sub-folder may carry.

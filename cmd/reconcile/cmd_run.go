@@ -36,6 +36,7 @@ type runOptions struct {
 	force      bool
 	memory     string
 	signKey    string
+	engine     string
 	// sourceOpts and sinkOpts are --source-option and --sink-option
 	// KEY=VALUE, in order (input_options.go).
 	sourceOpts, sinkOpts []string
@@ -100,6 +101,7 @@ control that errors does not stop the others. See docs/nightly.md for
 	fl.StringSliceVar(&o.formats, "format", nil, "report formats besides summary.json: "+strings.Join(report.Formats(), ", ")+" or all (default all)")
 	onceVar(fl, &o.memory, "memory-limit", "memory budget of the whole run, e.g. 4GB; DuckDB spills to disk beyond its share of it (default: half the memory available, cgroup-aware)")
 	fl.BoolVar(&o.force, "force", false, "replace an existing evidence folder (only once the new one is complete)")
+	onceVar(fl, &o.engine, "engine", "run the checks in a distributed engine instead of the embedded DuckDB: trino://user@host:port, the inputs named as its tables (trino:catalog.schema.table; docs/trino.md)")
 	onceVar(fl, &o.signKey, "sign-key", "Ed25519 private key (PEM, PKCS #8) to sign manifest.json with; check with verify --public-key")
 	o.nightly.flags(fl)
 	return cmd
@@ -174,6 +176,9 @@ func specFrom(o *runOptions, config string, p *spec.Params) (*spec.Spec, error) 
 	}
 	if o.set("history") {
 		s.History = expand("--history", o.history)
+	}
+	if o.set("engine") {
+		s.Engine = expand("--engine", o.engine)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)

@@ -90,6 +90,9 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	if s.Engine != "" {
+		return runOnEngine(ctx, s, opt, now, logw, started)
+	}
 	budget, err := budgetOf(opt.MemoryLimit)
 	if err != nil {
 		return nil, err
@@ -518,6 +521,7 @@ func checkInputFiles(s *spec.Spec, inputs []*sources.Input) ([]string, error) {
 // redactSpec copies s with passwords removed from input URIs and options.
 func redactSpec(s *spec.Spec) *spec.Spec {
 	c := *s
+	c.Engine = sources.Redact(c.Engine)
 	ins := []*spec.Input{&c.Source, &c.Sink}
 	if s.Opening != nil {
 		o := *s.Opening

@@ -21,7 +21,7 @@ func parametersOf(s *spec.Spec) *evidence.Parameters {
 		Sink:   evidence.InputSpec{URI: s.Sink.URI, TimeZone: s.Sink.TimeZone, Rename: s.Sink.Rename, Options: s.Sink.Options},
 		ID:     s.ID, Measures: s.Measures, GroupBy: s.GroupBy, Checkpoint: s.Checkpoint, LogicalKey: s.LogicalKey, Duplicates: s.Duplicates,
 		Out: s.Out, Watermark: s.Watermark, Restarts: s.Restarts, TimeZone: s.TimeZone,
-		History: s.History, Params: s.Params,
+		History: s.History, Params: s.Params, Engine: s.Engine,
 		Compare: s.Compare, Ignore: s.Ignore, Normalize: s.Normalize, AllowEmpty: s.AllowEmpty,
 		Tolerance: tolerancesOf(s.Tolerance), BalanceTolerance: tolerancesOf(s.BalanceTolerance),
 	}

@@ -151,6 +151,28 @@ type Run struct {
 	// Memory is the memory budget the run had and where it came from
 	// (nil in evidence written before it was recorded).
 	Memory *Memory `json:"memory,omitempty"`
+	// Engine is the distributed engine the checks ran in (nil: the
+	// embedded DuckDB session, which then only wrote the evidence).
+	Engine *Engine `json:"engine,omitempty"`
+}
+
+// Engine is the distributed engine a run's checks ran in: its URI (no
+// password), its name and version, and its nodes when the run began.
+type Engine struct {
+	Name    string       `json:"name"`
+	URI     string       `json:"uri"`
+	Version string       `json:"version"`
+	Nodes   []EngineNode `json:"nodes"`
+}
+
+// EngineNode is one node of the engine's cluster (Trino's
+// system.runtime.nodes).
+type EngineNode struct {
+	ID          string `json:"node_id"`
+	URI         string `json:"http_uri"`
+	Version     string `json:"version"`
+	Coordinator bool   `json:"coordinator"`
+	State       string `json:"state"`
 }
 
 // Memory is a run's memory budget (package memory): the whole process's,
@@ -202,6 +224,9 @@ type Parameters struct {
 	// History is the run history database file (absolute, or relative to
 	// the working directory when given as a flag).
 	History string `json:"history,omitempty"`
+	// Engine is the spec's engine: (a distributed engine's URI, no
+	// password); absent for the embedded engine.
+	Engine string `json:"engine,omitempty"`
 	// Params are the parameters the spec's strings used (${name}: given
 	// with run --param; run_date: built in, the UTC date of the run;
 	// env:NAME: the environment, whose value is never recorded) and their

@@ -121,6 +121,11 @@ type Spec struct {
 	// classifies its exceptions against (package history); "" for none.
 	// Relative to the spec's folder.
 	History string `yaml:"history,omitempty" json:"history,omitempty"`
+	// Engine is where the checks run: "" for the embedded DuckDB session,
+	// or a distributed engine's URI, trino://user@host:port (package
+	// internal/trino; docs/trino.md), whose inputs are then its tables
+	// (trino:catalog.schema.table). --engine overrides it.
+	Engine string `yaml:"engine,omitempty" json:"engine,omitempty"`
 
 	// Params are the parameters the spec's strings used (see Params) and
 	// their values as the evidence records them. Not a YAML key.
@@ -336,6 +341,7 @@ func Parse(data []byte) (*Spec, error) {
 		Restarts    string     `yaml:"restarts"`
 		TimeZone    string     `yaml:"time_zone"`
 		History     string     `yaml:"history"`
+		Engine      string     `yaml:"engine"`
 
 		Compare          columns              `yaml:"compare"`
 		Ignore           columns              `yaml:"ignore"`
@@ -366,7 +372,7 @@ func Parse(data []byte) (*Spec, error) {
 		ID: raw.ID, Measures: raw.Measures, GroupBy: raw.GroupBy, Grain: raw.Grain, Checkpoint: raw.Checkpoint,
 		LogicalKey: raw.LogicalKey, Duplicates: raw.Duplicates, Out: raw.Out,
 		Reperform: raw.Reperform, Watermark: raw.Watermark, Emission: raw.Emission, Restarts: raw.Restarts, TimeZone: raw.TimeZone,
-		History: raw.History,
+		History: raw.History, Engine: raw.Engine,
 	}, nil
 }
 

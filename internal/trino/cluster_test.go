@@ -1,0 +1,120 @@
+package trino
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/reconcile-dev/reconcile/internal/fault"
+	"github.com/reconcile-dev/reconcile/internal/trinotest"
+)
+
+// TestPinnedSnapshot: an Iceberg input is pinned to the snapshot current
+// when it is described, so a commit that lands afterwards is not read —
+// not by the fingerprint, not by a statement over the input; the nodes
+// list the coordinator and an active worker.
+func TestPinnedSnapshot(t *testing.T) {
+	schema, db := trinotest.Schema(t, "iceberg")
+	ctx := context.Background()
+	table := "iceberg." + schema + ".t"
+	trinotest.Exec(t, db, "CREATE TABLE "+table+" AS SELECT x AS id, CAST(x AS decimal(10,2)) AS amount FROM UNNEST(sequence(1, 10)) AS u(x)")
+	e, err := Open(ctx, trinotest.EngineURI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	nodes, err := e.Nodes(ctx)
+	if err != nil || len(nodes) < 2 || !nodes[0].Coordinator || nodes[1].Coordinator || nodes[1].State != "active" {
+		t.Fatalf("nodes %+v, %v", nodes, err)
+	}
+	in, err := ParseInput("sink", "trino:"+table, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Describe(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	if !in.Pinned() || in.SnapshotBy != "current (main branch)" || in.Connector != "iceberg" || len(in.Columns) != 2 || in.Columns[1].DuckDB != "DECIMAL(10,2)" {
+		t.Fatalf("described %+v", in)
+	}
+	before, err := e.Fingerprint(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trinotest.Exec(t, db, "INSERT INTO "+table+" VALUES (11, 11.00)")
+	after, err := e.Fingerprint(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Rows != 10 || !after.Same(before) || before.QueryID == "" || len(before.Checksums) != 2 {
+		t.Errorf("fingerprints of the pinned snapshot: %+v then %+v", before, after)
+	}
+	if err := e.SetInputs(in, &Input{Role: "source", Query: "SELECT 1 AS id", Connector: ""}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := e.Count(ctx, "SELECT count(*) FROM sink"); err != nil || n != 10 {
+		t.Errorf("rows of the pinned sink after a commit: %d, %v", n, err)
+	}
+	// Unpinned, the same table reads the commit: the fingerprint differs.
+	cur := &Input{Role: "sink", Catalog: "iceberg", Schema: schema, Table: "t", Columns: in.Columns}
+	now, err := e.Fingerprint(ctx, cur)
+	if err != nil || now.Rows != 11 || now.Same(before) {
+		t.Errorf("fingerprint of the table as it is now: %+v, %v", now, err)
+	}
+}
+
+// TestQueryArrow: a result streams as Arrow with each type exact — a
+// DECIMAL(38,2) of 20 integer digits stays that decimal, a zone-less
+// timestamp its wall-clock time, NULL stays NULL — and its query id is
+// recorded; a sum beyond DECIMAL(38) is Trino's overflow, a runtime error,
+// never a rounded total.
+func TestQueryArrow(t *testing.T) {
+	trinotest.Connect(t)
+	ctx := context.Background()
+	e, err := Open(ctx, trinotest.EngineURI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	q := `SELECT * FROM (VALUES
+		(BIGINT '1', DECIMAL '12345678901234567890.12', 'a', TRUE, DATE '2026-11-30', TIMESTAMP '2026-11-30 23:59:59.123456', TIMESTAMP '2026-11-30 10:00:00 Europe/Berlin'),
+		(NULL, NULL, NULL, NULL, NULL, NULL, NULL)) AS t(n, d, s, b, day, ts, tz)`
+	rr, err := e.QueryArrow(ctx, "SELECT n, CAST(d AS decimal(38,2)) AS d, s, b, day, ts, tz FROM ("+q+")")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	var got []string
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		for i, col := range rec.Columns() {
+			got = append(got, rec.Schema().Field(i).Type.String()+" "+col.ValueStr(0)+" "+col.ValueStr(1))
+		}
+	}
+	if err := rr.Err(); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"int64 1 (null)",
+		"decimal(38, 2) 12345678901234567890.12 (null)",
+		"utf8 a (null)",
+		"bool true (null)",
+		"date32 2026-11-30 (null)",
+		"timestamp[us] 2026-11-30T23:59:59.123456 (null)",
+		"timestamp[us, tz=UTC] 2026-11-30T09:00:00Z (null)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if id := e.LastQueryID(); id == "" {
+		t.Error("no query id recorded")
+	}
+	_, _, err = e.Strings(ctx, "SELECT CAST(sum(x) AS decimal(38,0)) FROM (VALUES DECIMAL '99999999999999999999999999999999999999', DECIMAL '1') AS t(x)")
+	if !errors.Is(err, ErrOverflow) || fault.Of(err) != fault.Runtime {
+		t.Errorf("a sum beyond DECIMAL(38): %v, want ErrOverflow (runtime)", err)
+	}
+	var _ array.RecordReader = rr
+}

@@ -1,0 +1,328 @@
+package trino
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"text/template"
+
+	"github.com/reconcile-dev/reconcile/checks"
+	"github.com/reconcile-dev/reconcile/internal/sqlfile"
+	"github.com/reconcile-dev/reconcile/queries"
+)
+
+// Funcs are the template helpers of queries/trino: those of package sqlfile
+// that render the same SQL in Trino's dialect (q, lit, cols, nullid,
+// coalesced, name, cpid, sqltype), and these in Trino's:
+//
+//	litlist SS             an array(varchar) of string literals
+//	inc N                  N + 1 (a 1-based position after N characters)
+//	loc ALIAS              a row's location: its __file (the data file, or the table)
+//	valuekey ALIAS NAMES   the values of NAMES as one ROW (NULL equal to NULL under DISTINCT)
+//	sortedlist EXPR        the distinct values of EXPR as 'a;b;c' (trino/sorted_list.sql)
+//	cmpvalue ALIAS SIDE C  one side of compared column C as compared (trino/compared_value.sql)
+//	cmpdiffers A B C       C differs between A (source) and B (sink), NULL-safely
+//	cmpdifference A B C    sink − source of C as text (trino/compared_difference.sql)
+//
+// match and differ, whose IS [NOT] DISTINCT FROM a join in Trino would plan
+// as a cross join, are refused: the statements join with the method
+// Match of the data they are rendered with (an equality on each key with a
+// NULL flag), which knows the keys' types.
+func Funcs() template.FuncMap {
+	f := sqlfile.Funcs()
+	for _, n := range []string{"match", "differ", "replaykey", "replaygroup", "replaysame", "replaymatch", "locsep"} {
+		name := n
+		f[name] = func(...any) (string, error) {
+			return "", fmt.Errorf("%s has no Trino form in queries/trino", name)
+		}
+	}
+	f["inc"] = func(n int) int { return n + 1 }
+	f["litlist"] = func(ss []string) string {
+		q := make([]string, len(ss))
+		for i, s := range ss {
+			q[i] = literal(s)
+		}
+		return "CAST(ARRAY[" + strings.Join(q, ", ") + "] AS array(varchar))"
+	}
+	f["loc"] = func(alias string, form ...string) string { return alias + ".__file" }
+	f["valuekey"] = func(alias string, names []string) string {
+		if len(names) == 0 {
+			return "''"
+		}
+		return "ROW(" + f["cols"].(func(string, []string) string)(alias, names) + ")"
+	}
+	f["sortedlist"] = func(expr string) (string, error) {
+		return statements().SQL(queries.TrinoSortedList, struct{ Expr string }{expr})
+	}
+	f["cmpvalue"] = func(alias, side string, c *checks.Compared) (string, error) { return comparedValue(alias, c) }
+	f["cmpdiffers"] = func(a, b string, c *checks.Compared) (string, error) {
+		s, k, err := comparedPair(a, b, c)
+		if err != nil {
+			return "", err
+		}
+		return "(" + s + " IS DISTINCT FROM " + k + ")", nil
+	}
+	f["cmpdifference"] = func(a, b string, c *checks.Compared) (string, error) {
+		s, k, err := comparedPair(a, b, c)
+		if err != nil {
+			return "", err
+		}
+		return statements().SQL(queries.TrinoComparedDifference, struct {
+			C            *checks.Compared
+			Source, Sink string
+		}{c, s, k})
+	}
+	return f
+}
+
+// comparedValue renders one side of compared column c under alias
+// (trino/compared_value.sql).
+func comparedValue(alias string, c *checks.Compared) (string, error) {
+	return statements().SQL(queries.TrinoComparedValue, struct {
+		Alias string
+		C     *checks.Compared
+	}{alias, c})
+}
+
+func comparedPair(a, b string, c *checks.Compared) (string, string, error) {
+	s, err := comparedValue(a, c)
+	if err != nil {
+		return "", "", err
+	}
+	k, err := comparedValue(b, c)
+	return s, k, err
+}
+
+// renderData is what a Trino check statement is rendered with: the
+// checks' Params, and the keys' types for the NULL-safe equi-joins.
+type renderData struct {
+	*checks.Params
+	// nullAs maps a key column (id, group, logical key, checkpoint) to a
+	// literal of its type that stands for NULL in Match's equality.
+	nullAs map[string]string
+}
+
+// Match joins aliases a and b on names, NULL-safely, as equalities Trino
+// plans as a hash join: for each column, its values with NULL as a literal
+// of its type are equal, and both are NULL or neither is. TRUE for no
+// names. A column whose type has no such literal is joined with IS NOT
+// DISTINCT FROM.
+func (d *renderData) Match(a, b string, names []string) string {
+	if len(names) == 0 {
+		return "TRUE"
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		x, y := sqlfile.Qual(a, n), sqlfile.Qual(b, n)
+		lit, ok := d.nullAs[n]
+		if !ok {
+			out[i] = x + " IS NOT DISTINCT FROM " + y
+			continue
+		}
+		out[i] = fmt.Sprintf("coalesce(%s, %s) = coalesce(%s, %s) AND (%s IS NULL) = (%s IS NULL)", x, lit, y, lit, x, y)
+	}
+	return "(" + strings.Join(out, " AND ") + ")"
+}
+
+// SideValues selects, for a row of alias, each compared column's value as
+// compared (cmpvalue) as __v0, __v1, … and as text (CAST … AS VARCHAR, as
+// DuckDB writes the values of the types Trino compares) as __t0, __t1, ….
+func (d *renderData) SideValues(alias string) (string, error) {
+	var out []string
+	for i, c := range d.Compared {
+		v, err := comparedValue(alias, c)
+		if err != nil {
+			return "", err
+		}
+		out = append(out, fmt.Sprintf("%s AS __v%d, CAST(%s AS VARCHAR) AS __t%d", v, i, sqlfile.Qual(alias, c.Name), i))
+	}
+	return strings.Join(out, ", "), nil
+}
+
+// pairColumns are the columns of a row pair, in order: each compared
+// column's value and text on each side, then both locations.
+func (d *renderData) pairColumns(pick func(side int, col string) string) string {
+	var out []string
+	for i := range d.Compared {
+		for side, p := range []string{"s", "k"} {
+			out = append(out, fmt.Sprintf("%s AS __%s_v%d", pick(side, fmt.Sprintf("__v%d", i)), p, i))
+		}
+		for side, p := range []string{"s", "k"} {
+			out = append(out, fmt.Sprintf("%s AS __%s_t%d", pick(side, fmt.Sprintf("__t%d", i)), p, i))
+		}
+	}
+	for side, p := range []string{"s", "k"} {
+		out = append(out, fmt.Sprintf("%s AS __%s_loc", pick(side, "__loc"), p))
+	}
+	return strings.Join(out, ", ")
+}
+
+// PairColumns selects a row pair's columns from a source row a and a sink
+// row b (SideValues' columns and __loc of each).
+func (d *renderData) PairColumns(a, b string) string {
+	return d.pairColumns(func(side int, col string) string {
+		return []string{a, b}[side] + "." + col
+	})
+}
+
+// copyFields are the fields of a copy of a repeated id as CopyRow packs it
+// and CopyFields unpacks it: each compared value and its text, then the
+// location and the pairing's numbers.
+func (d *renderData) copyFields() (names, types []string) {
+	for i, c := range d.Compared {
+		t := "VARCHAR"
+		switch c.Method {
+		case checks.MethodNumber:
+			t = c.Decimal
+		case checks.MethodBoolean:
+			t = "BOOLEAN"
+		case checks.MethodDate:
+			t = "DATE"
+		}
+		names = append(names, fmt.Sprintf("__v%d", i), fmt.Sprintf("__t%d", i))
+		types = append(types, t, "VARCHAR")
+	}
+	names = append(names, "__loc", "__left", "__copy_left", "__left_s", "__left_k", "__same_s", "__same_k")
+	types = append(types, "VARCHAR", "BOOLEAN", "BIGINT", "BIGINT", "BIGINT", "BIGINT", "BIGINT")
+	return names, types
+}
+
+// CopyRow packs a copy of a repeated id (a row of alias) as one typed ROW.
+func (d *renderData) CopyRow(alias string) string {
+	names, types := d.copyFields()
+	vals := make([]string, len(names))
+	fields := make([]string, len(names))
+	for i, n := range names {
+		vals[i] = alias + "." + n
+		fields[i] = n + " " + types[i]
+	}
+	return "CAST(ROW(" + strings.Join(vals, ", ") + ") AS ROW(" + strings.Join(fields, ", ") + "))"
+}
+
+// CopyFields is the column list an UNNEST of CopyRow's rows is aliased
+// with: (__v0, __t0, …, __same_k).
+func (d *renderData) CopyFields() string {
+	names, _ := d.copyFields()
+	return "(" + strings.Join(names, ", ") + ")"
+}
+
+// Values lists the compared values __v0, __v1, … of alias.
+func (d *renderData) Values(alias string) string {
+	out := make([]string, len(d.Compared))
+	for i := range d.Compared {
+		out[i] = fmt.Sprintf("%s.__v%d", alias, i)
+	}
+	return strings.Join(out, ", ")
+}
+
+// ValuesOrder orders by the compared values of alias, NULL last (as
+// DuckDB orders a STRUCT of them).
+func (d *renderData) ValuesOrder(alias string) string {
+	out := make([]string, len(d.Compared))
+	for i := range d.Compared {
+		out[i] = fmt.Sprintf("%s.__v%d ASC NULLS LAST", alias, i)
+	}
+	return strings.Join(out, ", ")
+}
+
+// DiffersOf is TRUE when a compared value of row a (source) differs from
+// that of row b (sink), NULL-safely.
+func (d *renderData) DiffersOf(a, b string) string {
+	out := make([]string, len(d.Compared))
+	for i := range d.Compared {
+		out[i] = fmt.Sprintf("%s.__v%d IS DISTINCT FROM %s.__v%d", a, i, b, i)
+	}
+	return "(" + strings.Join(out, " OR ") + ")"
+}
+
+// Differs is TRUE when a compared value of row pair p differs, NULL-safely.
+func (d *renderData) Differs(p string) string {
+	out := make([]string, len(d.Compared))
+	for i := range d.Compared {
+		out[i] = fmt.Sprintf("%s.__s_v%d IS DISTINCT FROM %s.__k_v%d", p, i, p, i)
+	}
+	return "(" + strings.Join(out, " OR ") + ")"
+}
+
+// ComparedArray renders, for row pair p, an array with one row per
+// compared column: its name, whether it differs, both values as text and
+// the difference (trino/compared_difference.sql).
+func (d *renderData) ComparedArray(p string) (string, error) {
+	var rows []string
+	for i, c := range d.Compared {
+		src, sink := fmt.Sprintf("%s.__s_v%d", p, i), fmt.Sprintf("%s.__k_v%d", p, i)
+		diff, err := statements().SQL(queries.TrinoComparedDifference, struct {
+			C            *checks.Compared
+			Source, Sink string
+		}{c, src, sink})
+		if err != nil {
+			return "", err
+		}
+		rows = append(rows, fmt.Sprintf("CAST(ROW(%s, %s IS DISTINCT FROM %s, %s.__s_t%d, %s.__k_t%d, %s) AS ROW(\"column\" VARCHAR, differs BOOLEAN, source_value VARCHAR, sink_value VARCHAR, difference VARCHAR))",
+			literal(c.Name), src, sink, p, i, p, i, diff))
+	}
+	return "ARRAY[" + strings.Join(rows, ",\n            ") + "]", nil
+}
+
+// Render is check c's statement for p in Trino's dialect: the file of
+// queries/trino named by the check's id, rendered with p. A check without
+// one is an error wrapping checks.ErrNoRendering. (checks.Remote)
+func (e *Engine) Render(c *checks.Check, p *checks.Params) (string, error) {
+	if !HasRendering(c.ID) {
+		return "", fmt.Errorf("%w (queries/trino has none for check %s)", checks.ErrNoRendering, c.ID)
+	}
+	return statements().SQL(c.ID, &renderData{Params: p, nullAs: e.nullAs})
+}
+
+// HasRendering reports whether check id has a statement in Trino's dialect
+// (a file of queries/trino named by the id).
+func HasRendering(id string) bool {
+	f, err := statements().File(id)
+	return err == nil && strings.HasPrefix(f.Value("description"), "Check "+id+" ")
+}
+
+// InputColumns are the names of the columns of both inputs under the
+// control's names (checks.Remote).
+func (e *Engine) InputColumns(ctx context.Context) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, in := range e.inputs {
+		for _, c := range in.Columns {
+			out[in.nameOf(c.Name)] = true
+		}
+	}
+	return out, nil
+}
+
+// nameOf is the control's name for column name of the input (rename:).
+func (in *Input) nameOf(name string) string {
+	if to, ok := in.Rename[name]; ok {
+		return to
+	}
+	return name
+}
+
+// leadingWith finds a statement's WITH keyword after its comments.
+var leadingWith = regexp.MustCompile(`(?is)^((?:\s*--[^\n]*\n)*\s*)WITH\s`)
+
+// withInputs prepends the definitions of source and sink (SetInputs) to
+// query as common table expressions, merged into the statement's own
+// WITH when it has one; a query when there are none (before SetInputs).
+func (e *Engine) withInputs(query string) string {
+	if len(e.inputs) == 0 {
+		return query
+	}
+	var defs []string
+	for _, in := range e.inputs {
+		defs = append(defs, fmt.Sprintf("%s AS (\n%s\n)", ident(in.Role), indent(in.Definition)))
+	}
+	head := "WITH " + strings.Join(defs, ", ")
+	if m := leadingWith.FindStringSubmatchIndex(query); m != nil {
+		return query[:m[3]] + head + ",\n" + query[m[1]:]
+	}
+	return head + "\n" + query
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}

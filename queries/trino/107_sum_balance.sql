@@ -1,0 +1,28 @@
+-- statement: sum_balance
+-- description: Check sum_balance (queries/070_sum_balance.sql) in Trino's dialect, without balance_tolerance: (refused
+-- description: on Trino): the exact DECIMAL sums of each measure in source and sink, in total or per group, where any
+-- description: differs.
+-- returns: the group columns, then source_<m>, sink_<m>, difference_<m> for each measure
+WITH s AS (
+    SELECT {{if .GroupBy}}{{cols "" .GroupBy}}, {{end}}
+{{- range $i, $m := .Measures}}{{if $i}}, {{end}}CAST(coalesce(sum({{q $m}}), 0) AS {{$.Dec $m}}) AS {{q $m}}{{end}}
+    FROM source
+    {{if .GroupBy}}GROUP BY {{cols "" .GroupBy}}{{end}}
+), k AS (
+    SELECT {{if .GroupBy}}{{cols "" .GroupBy}}, {{end}}
+{{- range $i, $m := .Measures}}{{if $i}}, {{end}}CAST(coalesce(sum({{q $m}}), 0) AS {{$.Dec $m}}) AS {{q $m}}{{end}}
+    FROM sink
+    {{if .GroupBy}}GROUP BY {{cols "" .GroupBy}}{{end}}
+), balanced AS (
+    SELECT {{coalesced "s" "k" .GroupBy}}
+{{- range $i, $m := .Measures}}{{if $i}},{{end}}
+           CAST(coalesce(s.{{q $m}}, 0) AS {{$.Dec $m}}) AS {{name "source_" $m}},
+           CAST(coalesce(k.{{q $m}}, 0) AS {{$.Dec $m}}) AS {{name "sink_" $m}},
+           CAST(coalesce(k.{{q $m}}, 0) - coalesce(s.{{q $m}}, 0) AS {{$.Dec $m}}) AS {{name "difference_" $m}}
+{{- end}}
+    FROM s FULL OUTER JOIN k ON {{$.Match "s" "k" .GroupBy}}
+)
+SELECT {{if .GroupBy}}{{cols "b" .GroupBy}}, {{end}}
+{{- range $i, $m := .Measures}}{{if $i}}, {{end}}b.{{name "source_" $m}}, b.{{name "sink_" $m}}, b.{{name "difference_" $m}}{{end}}
+FROM balanced AS b
+WHERE {{range $i, $m := .Measures}}{{if $i}} OR {{end}}b.{{name "difference_" $m}} <> 0{{end}}
