@@ -40,7 +40,7 @@ var flagCompletion = map[string]completionKind{
 	"id": completeNothing, "measure": completeNothing, "group-by": completeNothing, "duplicates": completeNothing,
 	"checkpoint": completeNothing, "logical-key": completeNothing,
 	"compare": completeNothing, "ignore": completeNothing,
-	"out": completeDir, "name": completeNothing, "queries": completeDir,
+	"out": completeDir, "name": completeNothing, "queries": completeDir, "engine": completeNothing,
 	"format": completeFormats, "memory-limit": completeNothing, "sign-key": completeFile,
 	"param": completeNothing, "history": completeFile, "metrics": completeFile,
 	// explain (--keys-from and --evidence: issue 34's several keys and

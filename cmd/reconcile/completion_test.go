@@ -102,7 +102,7 @@ func TestCompletion(t *testing.T) {
 		"run --source-option": nothing, "run --sink-option": nothing,
 		"run --id": nothing, "run --measure": nothing, "run --group-by": nothing, "run --duplicates": nothing, "run --checkpoint": nothing,
 		"run --logical-key": nothing, "run --compare": nothing, "run --ignore": nothing,
-		"run --out": folder, "run --name": nothing, "run --queries": folder, "run --format": format,
+		"run --out": folder, "run --name": nothing, "run --queries": folder, "run --engine": nothing, "run --format": format,
 		"run --memory-limit": nothing, "run --sign-key": file, "run --param": nothing,
 		"run --history": file, "run --metrics": file,
 		"explain --config": spec, "explain --key": nothing, "explain --param": nothing,
