@@ -362,6 +362,10 @@ const (
 	TrinoIcebergCurrent         = "iceberg_current"          // trino/021_iceberg_current.sql
 	TrinoIcebergSnapshot        = "iceberg_snapshot"         // trino/022_iceberg_snapshot.sql
 	TrinoColumns                = "columns"                  // trino/030_columns.sql
+	TrinoNativeColumns          = "native_columns"           // trino/031_native_columns.sql
+	TrinoNativePostgresql       = "native_postgresql"        // trino/032_native_postgresql.sql
+	TrinoNativeMySQL            = "native_mysql"             // trino/033_native_mysql.sql
+	TrinoInputTables            = "input_tables"             // trino/034_input_tables.sql
 	TrinoFingerprint            = "fingerprint"              // trino/040_fingerprint.sql
 	TrinoInput                  = "input"                    // trino/050_input.sql
 	TrinoPopulation             = "population"               // trino/100_population.sql

@@ -56,6 +56,10 @@ type Input struct {
 	// the input; Rename maps a name to the control's (spec rename:).
 	Columns []Column
 	Rename  map[string]string
+	// Hidden are the columns of the table (or of the tables a query
+	// reads) that Trino's PostgreSQL, MySQL or MariaDB connector hides or
+	// misreads (Engine.Describe); Prepare refuses those the checks read.
+	Hidden []Hidden
 	// Before and After are the fingerprints taken before the checks and,
 	// for an input that cannot be pinned, after them.
 	Before, After *Fingerprint
@@ -173,8 +177,11 @@ func (in *Input) Pinned() bool { return in.Snapshot != "" }
 
 // Describe finds the input's connector, pins an Iceberg table to its
 // current snapshot (unless snapshot: chose one) and reads its columns as of
-// that snapshot. A table the cluster does not have, or a snapshot: on a
-// connector that cannot pin one, is an error wrapping ErrRefused.
+// that snapshot, and finds the columns a PostgreSQL, MySQL or MariaDB
+// connector hides or misreads (Input.Hidden, for Prepare). A table the
+// cluster does not have, a snapshot: on a connector that cannot pin one,
+// or a table whose declared columns cannot be read, is an error wrapping
+// ErrRefused.
 func (e *Engine) Describe(ctx context.Context, in *Input) error {
 	if in.Query == "" {
 		rows, err := e.rawFile(ctx, queries.TrinoConnector, struct{ Catalog string }{in.Catalog})
@@ -199,7 +206,7 @@ func (e *Engine) Describe(ctx context.Context, in *Input) error {
 		return fmt.Errorf("the %s %s: %w", in.Role, in.Location, err)
 	}
 	in.Columns = cols
-	return nil
+	return e.findHidden(ctx, in)
 }
 
 // pinSnapshot sets in.Snapshot to the Iceberg table's current snapshot

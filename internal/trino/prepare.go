@@ -130,7 +130,8 @@ func numberTypes(what, col, src, sink string) (storage, arith string, err error)
 // on e (SetInputs). It returns notes for the evidence.
 //
 // Refused (ErrRefused, exit 2), each naming the column and the reason:
-// a column whose Trino type has no exact DuckDB form (time with time zone,
+// a column the connector hides or misreads (Input.Hidden) that the checks
+// would read (refuseHidden); a column whose Trino type has no exact DuckDB form (time with time zone,
 // timestamp(9), nested types) where the checks read it; an id or group
 // column whose types differ in kind (a number against text); a compared
 // column compared otherwise than as text, a number, a boolean, a date or
@@ -153,6 +154,17 @@ func (e *Engine) Prepare(c checks.Columns, src, sink *Input) (*checks.Params, []
 			types[i][name] = t
 		}
 	}
+	hiddenNotes, left, err := refuseHidden(c, src, sink)
+	if err != nil {
+		return nil, nil, err
+	}
+	// ignore: of a column hidden in both inputs names no column Trino
+	// shows: it has done its work (refuseHidden).
+	c.Ignore = slices.DeleteFunc(slices.Clone(c.Ignore), func(n string) bool {
+		_, s := types[0][n]
+		_, k := types[1][n]
+		return left[n] && !s && !k
+	})
 	var missing []string
 	need := func(side int, field string, names ...string) {
 		for _, n := range names {
@@ -174,7 +186,7 @@ func (e *Engine) Prepare(c checks.Columns, src, sink *Input) (*checks.Params, []
 	p := &checks.Params{ID: c.ID, Measures: c.Measures, GroupBy: c.GroupBy, Checkpoint: c.Checkpoint, LogicalKey: c.LogicalKey,
 		MeasureTypes: map[string]string{}, AllowEmpty: c.AllowEmpty}
 	storage := map[string]string{}
-	var notes []string
+	notes := hiddenNotes
 	for _, m := range c.Measures {
 		st, arith, err := numberTypes("measure", m, types[0][m], types[1][m])
 		if err != nil {
