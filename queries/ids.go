@@ -377,7 +377,9 @@ const (
 	TrinoRowCountBalance        = "row_count_balance"        // trino/106_row_count_balance.sql
 	TrinoSumBalance             = "sum_balance"              // trino/107_sum_balance.sql
 	TrinoKeyCheckpointConflicts = "key_checkpoint_conflicts" // trino/108_key_checkpoint_conflicts.sql
+	TrinoDuplicatePostings      = "duplicate_postings"       // trino/109_duplicate_postings.sql
 	TrinoComparedValue          = "compared_value"           // trino/200_compared_value.sql
 	TrinoComparedDifference     = "compared_difference"      // trino/201_compared_difference.sql
 	TrinoSortedList             = "sorted_list"              // trino/202_sorted_list.sql
+	TrinoPostingKey             = "posting_key"              // trino/203_posting_key.sql
 )

@@ -24,6 +24,7 @@ import (
 //	cmpvalue ALIAS SIDE C  one side of compared column C as compared (trino/compared_value.sql)
 //	cmpdiffers A B C       C differs between A (source) and B (sink), NULL-safely
 //	cmpdifference A B C    sink − source of C as text (trino/compared_difference.sql)
+//	postingkey ALIAS C     posting column C as duplicate_postings compares it (trino/posting_key.sql)
 //
 // match and differ, whose IS [NOT] DISTINCT FROM a join in Trino would plan
 // as a cross join, are refused: the statements join with the method
@@ -55,6 +56,7 @@ func Funcs() template.FuncMap {
 	f["sortedlist"] = func(expr string) (string, error) {
 		return statements().SQL(queries.TrinoSortedList, struct{ Expr string }{expr})
 	}
+	f["postingkey"] = postingKey
 	f["cmpvalue"] = func(alias, side string, c *checks.Compared) (string, error) { return comparedValue(alias, c) }
 	f["cmpdiffers"] = func(a, b string, c *checks.Compared) (string, error) {
 		s, k, err := comparedPair(a, b, c)
@@ -82,6 +84,19 @@ func comparedValue(alias string, c *checks.Compared) (string, error) {
 	return statements().SQL(queries.TrinoComparedValue, struct {
 		Alias string
 		C     *checks.Compared
+	}{alias, c})
+}
+
+// postingKey renders posting column c of alias as duplicate_postings
+// compares it (trino/posting_key.sql); an interval, which Prepare refuses,
+// has no Trino form.
+func postingKey(alias string, c checks.PostingColumn) (string, error) {
+	if c.Interval {
+		return "", fmt.Errorf("duplicates: column %s is an interval: no Trino form in queries/trino", c.Name)
+	}
+	return statements().SQL(queries.TrinoPostingKey, struct {
+		Alias string
+		C     checks.PostingColumn
 	}{alias, c})
 }
 
@@ -123,6 +138,31 @@ func (d *renderData) Match(a, b string, names []string) string {
 		out[i] = fmt.Sprintf("coalesce(%s, %s) = coalesce(%s, %s) AND (%s IS NULL) = (%s IS NULL)", x, lit, y, lit, x, y)
 	}
 	return "(" + strings.Join(out, " AND ") + ")"
+}
+
+// PostingMatch joins a row of alias a of input in (a PostingInput of
+// duplicate_postings) to a repeated combination of alias b (its columns
+// __k0, __k1, … as postingKey renders them), NULL-safely, as Match does: for
+// each column, its values with NULL as a literal of its type are equal, and
+// both are NULL or neither is.
+func (d *renderData) PostingMatch(a, b string, in checks.PostingInput) (string, error) {
+	out := make([]string, len(in.Columns))
+	for j, c := range in.Columns {
+		x, err := postingKey(a, c)
+		if err != nil {
+			return "", err
+		}
+		y := fmt.Sprintf("%s.__k%d", b, j)
+		lit, ok := keyNull(c.Type)
+		if c.Text {
+			lit, ok = "''", true
+		}
+		if !ok {
+			return "", fmt.Errorf("duplicates: column %s is %s: no Trino form in queries/trino", c.Name, c.Type)
+		}
+		out[j] = fmt.Sprintf("coalesce(%s, %s) = coalesce(%s, %s) AND (%s IS NULL) = (%s IS NULL)", x, lit, y, lit, x, y)
+	}
+	return "(" + strings.Join(out, " AND ") + ")", nil
 }
 
 // SideValues selects, for a row of alias, each compared column's value as

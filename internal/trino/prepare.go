@@ -35,7 +35,6 @@ func Refuse(s *spec.Spec) error {
 	add(len(s.Normalize) > 0, "normalize:", "trimmed and case-folded comparison has no Trino statement yet")
 	add(len(s.Tolerance) > 0, "tolerance:", "the within-tolerance rules have no Trino statement yet")
 	add(len(s.BalanceTolerance) > 0, "balance_tolerance:", "the within-tolerance rules have no Trino statement yet")
-	add(len(s.Duplicates) > 0, "duplicates:", "duplicate_postings has no Trino statement yet")
 	add(s.Opening != nil, "opening:", "the roll-forward (roll_forward, roll_forward_changes) has no Trino statements yet")
 	add(s.Grain != nil, "grain:", "a balance-grain input's checks (duplicate_balance_rows, sum_balance of balances) have no Trino statements yet")
 	add(s.BalanceControl(), "group_by: and measures: without id:", "the balance control without ids has no Trino statements yet; give id: for a record control")
@@ -122,7 +121,8 @@ func numberTypes(what, col, src, sink string) (storage, arith string, err error)
 }
 
 // Prepare decides, from the spec's columns c and the inputs' columns as
-// Trino reads them, the Params the checks are rendered with — as
+// Trino reads them, the Params the checks are rendered with (p.Postings for
+// duplicates: among them) — as
 // checks.Prepare does on loaded tables, for what Trino compares exactly —
 // and the definitions of source and sink (Input.Definition, with each
 // measure cast to its exact storage type and empty text of an id or group
@@ -137,7 +137,8 @@ func numberTypes(what, col, src, sink string) (storage, arith string, err error)
 // column compared otherwise than as text, a number, a boolean, a date or
 // two values of one other type (timestamps, text read as another type,
 // floating point, intervals); a measure that is not an integer or a
-// DECIMAL on both sides. A missing or floating-point column is
+// DECIMAL on both sides; a duplicates: column Trino does not compare or
+// write as the embedded engine does (preparePostings). A missing or floating-point column is
 // checks.ErrColumn, as on the embedded engine.
 func (e *Engine) Prepare(c checks.Columns, src, sink *Input) (*checks.Params, []string, error) {
 	sides := []*Input{src, sink}
@@ -194,6 +195,13 @@ func (e *Engine) Prepare(c checks.Columns, src, sink *Input) (*checks.Params, []
 		}
 		storage[m], p.MeasureTypes[m] = st, arith
 		notes = append(notes, fmt.Sprintf("measure %s compared as %s, summed as %s (scale from the declared types; no value rounded)", m, st, arith))
+	}
+	dupNote, err := preparePostings(p, c.Duplicates, cols, storage)
+	if err != nil {
+		return nil, nil, err
+	}
+	if dupNote != "" {
+		notes = append(notes, dupNote)
 	}
 	plan, err := checks.PlanComparison(c, cols[0], cols[1])
 	if err != nil {
@@ -256,6 +264,75 @@ func (e *Engine) Prepare(c checks.Columns, src, sink *Input) (*checks.Params, []
 	}
 	e.nullAs = nullAs
 	return p, notes, nil
+}
+
+// preparePostings sets p.Duplicates and p.Postings for the spec's
+// duplicates: dups as checks.Prepare does (checks.PlanDuplicates: every
+// input that has all of the columns, source first; a column typed
+// differently in the two inputs written as text), each column typed as the
+// input's definition gives it (a measure its storage DECIMAL, storage) and
+// compared as trino/posting_key.sql takes it. It returns PlanDuplicates'
+// note ("" when both inputs are checked).
+//
+// Refused (ErrRefused): a column that is not text, an integer or DECIMAL,
+// a boolean, a date or a timestamp (an interval, floating point, a type
+// with no exact DuckDB form: the embedded engine compares those); a column
+// typed differently in the two inputs unless both types are text,
+// numbers, booleans or dates, whose text Trino writes as DuckDB does. A
+// column in neither input is PlanDuplicates' checks.ErrColumn.
+func preparePostings(p *checks.Params, dups []string, cols [][]sources.Column, storage map[string]string) (string, error) {
+	inputs, note, err := checks.PlanDuplicates(dups, cols[0], cols[1])
+	if err != nil || len(inputs) == 0 {
+		return "", err
+	}
+	typeOf := func(side int, name string) string {
+		if st := storage[name]; st != "" {
+			return st
+		}
+		for _, c := range cols[side] {
+			if c.Name == name {
+				return c.Type
+			}
+		}
+		return ""
+	}
+	p.Duplicates = dups
+	for _, t := range inputs {
+		side := 0
+		if t == checks.SinkTable {
+			side = 1
+		}
+		in := checks.PostingInput{Table: t}
+		for _, n := range dups {
+			typ := typeOf(side, n)
+			if _, ok := keyNull(typ); !ok {
+				return "", fmt.Errorf("%w: duplicates: column %s is %s in the %s: on Trino a posting column must be text, an integer or DECIMAL, a boolean, a date or a timestamp (the embedded engine compares the others)", ErrRefused, n, typ, t)
+			}
+			in.Columns = append(in.Columns, checks.PostingColumn{Name: n, Type: typ, Text: typ == "VARCHAR"})
+		}
+		p.Postings = append(p.Postings, in)
+	}
+	if len(p.Postings) == 2 {
+		for i, n := range dups {
+			s, k := &p.Postings[0].Columns[i], &p.Postings[1].Columns[i]
+			if strings.EqualFold(s.Type, k.Type) {
+				continue
+			}
+			if !textAlike(s.Type) || !textAlike(k.Type) {
+				return "", fmt.Errorf("%w: duplicates: column %s is %s in the source and %s in the sink: a column typed differently in the two inputs is written as text, and Trino writes the text of a timestamp (or of a type it does not read exactly) otherwise than DuckDB; give it one type in both inputs or run on the embedded engine", ErrRefused, n, s.Type, k.Type)
+			}
+			s.AsText, k.AsText = true, true
+		}
+	}
+	return note, nil
+}
+
+// textAlike reports whether Trino's CAST … AS VARCHAR of a value of DuckDB
+// type t is the text DuckDB writes for it: text, integers, DECIMALs,
+// booleans and dates (not timestamps, which Trino writes with every
+// fraction digit of the type).
+func textAlike(t string) bool {
+	return t == "VARCHAR" || ducktype.IsIntegerName(t) || strings.HasPrefix(t, "DECIMAL(") || t == "BOOLEAN" || t == "DATE"
 }
 
 func refusedColumn(cc checks.ComparedColumn, why string) error {

@@ -9,6 +9,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/fault"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/queries"
+	"github.com/reconcile-dev/reconcile/sources"
 )
 
 func TestParseURI(t *testing.T) {
@@ -144,9 +145,10 @@ func TestMatch(t *testing.T) {
 }
 
 // TestRefuse: every key with no exact Trino form is named, with the reason;
-// a plain record-level spec is not refused.
+// a plain record-level spec is not refused, nor one with duplicates:
+// (duplicate_postings has a Trino statement).
 func TestRefuse(t *testing.T) {
-	if err := Refuse(&spec.Spec{ID: []string{"id"}, Measures: []string{"amount"}, TimeZone: "UTC"}); err != nil {
+	if err := Refuse(&spec.Spec{ID: []string{"id"}, Measures: []string{"amount"}, TimeZone: "UTC", Duplicates: []string{"txn"}}); err != nil {
 		t.Errorf("a plain spec refused: %v", err)
 	}
 	tol, _ := spec.ParseTolerance("0.01")
@@ -157,7 +159,7 @@ func TestRefuse(t *testing.T) {
 	if err == nil || fault.Of(err) != fault.Usage || !errors.Is(err, ErrRefused) {
 		t.Fatalf("Refuse = %v, want a usage error wrapping ErrRefused", err)
 	}
-	for _, key := range []string{"reperform:", "normalize:", "tolerance:", "history:", "sink.time_zone:", "duplicates:", "opening:", "grain:"} {
+	for _, key := range []string{"reperform:", "normalize:", "tolerance:", "history:", "sink.time_zone:", "opening:", "grain:"} {
 		if !strings.Contains(err.Error(), key) {
 			t.Errorf("%s not named in %v", key, err)
 		}
@@ -217,7 +219,12 @@ func TestRender(t *testing.T) {
 	p := &checks.Params{ID: []string{"id", "part"}, Measures: []string{"amount"}, GroupBy: []string{"account"}, Checkpoint: "cp", LogicalKey: []string{"id", "part"},
 		MeasureTypes: map[string]string{"amount": "DECIMAL(38,2)"}, AllowEmpty: []string{"sink"},
 		Compared:        []*checks.Compared{cmp("amount", checks.MethodNumber, "DECIMAL(38,2)"), cmp("status", checks.MethodText, ""), cmp("booked", checks.MethodDate, "")},
-		SourceValueCols: []string{"amount", "status", "booked"}, SinkValueCols: []string{"amount", "status", "booked"}}
+		SourceValueCols: []string{"amount", "status", "booked"}, SinkValueCols: []string{"amount", "status", "booked"},
+		Duplicates: []string{"account", "amount", "booked"}}
+	for _, side := range []string{checks.SourceTable, checks.SinkTable} {
+		p.Postings = append(p.Postings, checks.PostingInput{Table: side, Columns: []checks.PostingColumn{
+			{Name: "account", Type: "VARCHAR", Text: true}, {Name: "amount", Type: "DECIMAL(18,2)"}, {Name: "booked", Type: "DATE"}}})
+	}
 	all, err := checks.Load(queries.FS)
 	if err != nil {
 		t.Fatal(err)
@@ -241,6 +248,53 @@ func TestRender(t *testing.T) {
 			if strings.Contains(q, bad) {
 				t.Errorf("%s renders %q:\n%s", c.ID, bad, q)
 			}
+		}
+	}
+}
+
+// TestPreparePostings: duplicates: is planned as the embedded engine plans
+// it — each input with every column, text compared as written, a measure
+// as its storage DECIMAL, a column typed differently in the two inputs
+// written as text — and a column Trino would not compare or write as the
+// embedded engine does is refused, naming it.
+func TestPreparePostings(t *testing.T) {
+	cols := func(types ...string) []sources.Column {
+		var out []sources.Column
+		for i, n := range []string{"account", "amount", "at"} {
+			if i < len(types) {
+				out = append(out, sources.Column{Name: n, Type: types[i]})
+			}
+		}
+		return out
+	}
+	p := &checks.Params{}
+	note, err := preparePostings(p, []string{"account", "amount"}, [][]sources.Column{cols("VARCHAR", "DECIMAL(12,2)"), cols("VARCHAR", "INTEGER")}, map[string]string{})
+	if err != nil || note != "" || len(p.Postings) != 2 {
+		t.Fatalf("preparePostings = %q, %v; %+v", note, err, p.Postings)
+	}
+	if s, k := p.Postings[0].Columns, p.Postings[1].Columns; !s[0].Text || s[0].AsText || !s[1].AsText || !k[1].AsText || k[1].Type != "INTEGER" {
+		t.Errorf("posting columns %+v, %+v", s, k)
+	}
+	p = &checks.Params{}
+	if _, err := preparePostings(p, []string{"amount"}, [][]sources.Column{cols("VARCHAR", "DECIMAL(12,2)"), cols("VARCHAR", "DECIMAL(10,2)")}, map[string]string{"amount": "DECIMAL(18,2)"}); err != nil || p.Postings[0].Columns[0].Type != "DECIMAL(18,2)" || p.Postings[0].Columns[0].AsText {
+		t.Errorf("a measure: %v, %+v", err, p.Postings)
+	}
+	p = &checks.Params{}
+	note, err = preparePostings(p, []string{"account", "at"}, [][]sources.Column{cols("VARCHAR"), cols("VARCHAR", "INTEGER", "TIMESTAMP")}, map[string]string{})
+	if err != nil || len(p.Postings) != 1 || p.Postings[0].Table != checks.SinkTable || !strings.Contains(note, "sink only") {
+		t.Errorf("an input lacking a column: %q, %v, %+v", note, err, p.Postings)
+	}
+	for _, c := range []struct {
+		src, sink []sources.Column
+		want      string
+	}{
+		{cols("VARCHAR", "DOUBLE"), cols("VARCHAR", "DOUBLE"), "column amount is DOUBLE in the source"},
+		{cols("VARCHAR", "INTEGER", "TIMESTAMP"), cols("VARCHAR", "INTEGER", "TIMESTAMP WITH TIME ZONE"), "column at is TIMESTAMP in the source and TIMESTAMP WITH TIME ZONE in the sink"},
+		{cols("VARCHAR", "INTEGER", "UNSUPPORTED INTERVAL"), cols("VARCHAR", "INTEGER", "UNSUPPORTED INTERVAL"), "column at is UNSUPPORTED INTERVAL"},
+	} {
+		_, err := preparePostings(&checks.Params{}, []string{"amount", "at"}[:len(c.src)-1], [][]sources.Column{c.src, c.sink}, map[string]string{})
+		if err == nil || !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v / %v: %v, want ErrRefused saying %q", c.src, c.sink, err, c.want)
 		}
 	}
 }
