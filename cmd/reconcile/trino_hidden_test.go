@@ -14,7 +14,7 @@ import (
 
 // TestTrinoHiddenColumns: a column Trino's PostgreSQL or MySQL connector
 // hides (a numeric without precision, MariaDB's inet6) or misreads (a
-// bit(5) as a boolean) is refused (exit 2, naming the input, the column and
+// bit(5) as a boolean, a time with time zone as a time) is refused (exit 2, naming the input, the column and
 // the remedy) when the checks would read it — compared by default, or
 // named — for a table and for a query reading the table; left out with
 // ignore:, the run goes on and a note names it. Each pair of tables
@@ -28,7 +28,9 @@ func TestTrinoHiddenColumns(t *testing.T) {
 		CREATE TABLE %[1]s.src (id text, amount numeric(12,2), fee numeric);
 		CREATE TABLE %[1]s.snk (id text, amount numeric(12,2), fee numeric);
 		INSERT INTO %[1]s.src VALUES ('a', 1.50, 0.25), ('b', 2.00, 0.5);
-		INSERT INTO %[1]s.snk VALUES ('a', 1.50, 0.25), ('b', 2.00, 0.75);`, pgSchema))
+		INSERT INTO %[1]s.snk VALUES ('a', 1.50, 0.25), ('b', 2.00, 0.75);
+		CREATE TABLE %[1]s.tz (id text, amount numeric(12,2), at timetz);
+		INSERT INTO %[1]s.tz VALUES ('a', 1.50, NULL);`, pgSchema))
 	myDB, my := mysqltest.Database(t)
 	mysqltest.Exec(t, my, "CREATE TABLE src (id varchar(8), amount decimal(12,2), flags bit(5), addr inet6)")
 	mysqltest.Exec(t, my, "CREATE TABLE snk (id varchar(8), amount decimal(12,2), flags bit(5), addr inet6)")
@@ -74,6 +76,8 @@ func TestTrinoHiddenColumns(t *testing.T) {
 	expect([]string{"--engine", engine, "--source", pgSrc, "--sink", pgSnk}, exitUsage,
 		"the source "+pgSrc+": column fee (numeric in postgresql."+pgSchema+".src) is a numeric declared without precision",
 		"the sink "+pgSnk+": column fee", "decimal_mapping STRICT", "numeric(p,s)", "ignore:", "embedded engine")
+	expect([]string{"--engine", engine, "--source", "trino:postgresql." + pgSchema + ".tz", "--sink", "trino:?query=SELECT * FROM postgresql." + pgSchema + ".tz"}, exitUsage,
+		"column at (time with time zone in postgresql."+pgSchema+".tz) is read by Trino's postgresql connector as time(6), without its zone")
 	expect([]string{"--engine", engine, "--source", myTable("src"), "--sink", myTable("snk")}, exitUsage,
 		"column flags (bit(5) in mysql."+myDB+".src) is read by Trino's mysql connector as a boolean, not as its bits",
 		"column addr (inet6 in mysql."+myDB+".snk) is a type Trino's mysql connector does not map")

@@ -19,7 +19,8 @@ import (
 // numeric without precision under decimal_mapping STRICT, an array under
 // array_mapping DISABLED, inet, interval, …, under
 // unsupported-type-handling IGNORE, all three the defaults), or read as
-// another value (bit(n), n > 1, as a boolean). Trino's documentation of the
+// another value (bit(n), n > 1, as a boolean; PostgreSQL's time with time
+// zone as a time). Trino's documentation of the
 // connectors' type mapping is the source of the rule; the database's own
 // catalog, read through the connector's pass-through query, is the
 // evidence (trino/native_columns.sql).
@@ -38,6 +39,8 @@ type Hidden struct {
 func (h Hidden) why() string {
 	connector := h.Connector
 	switch {
+	case h.Shown != "" && h.Shown != "boolean":
+		return fmt.Sprintf("read by Trino's %s connector as %s, without its zone", connector, h.Shown)
 	case h.Shown != "":
 		return fmt.Sprintf("read by Trino's %s connector as a %s, not as its bits (MySQL's reads every value but zero as true)", connector, h.Shown)
 	case h.Native == "numeric" || h.Native == "decimal":
@@ -185,6 +188,8 @@ func (e *Engine) tableHidden(ctx context.Context, in *Input, catalog, connector,
 		switch {
 		case !ok:
 			out = append(out, Hidden{Table: name, Connector: connector, Column: col, Native: typ})
+		case strings.HasPrefix(t, "time") && !strings.HasSuffix(t, "with time zone") && strings.HasPrefix(typ, "time") && strings.HasSuffix(typ, "with time zone"):
+			out = append(out, Hidden{Table: name, Connector: connector, Column: col, Native: typ, Shown: t})
 		case t == "boolean":
 			if m := bitN.FindStringSubmatch(typ); m != nil {
 				if n, _ := strconv.Atoi(m[1]); n > 1 {
