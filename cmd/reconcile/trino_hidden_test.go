@@ -84,7 +84,8 @@ func TestTrinoHiddenColumns(t *testing.T) {
 	// A query reading the table is refused too, and so is a named column.
 	expect([]string{"--engine", engine, "--source", "trino:?query=SELECT * FROM postgresql." + pgSchema + ".src", "--sink", pgSnk}, exitUsage,
 		"the source trino:?query=SELECT * FROM postgresql."+pgSchema+".src: column fee (numeric in postgresql."+pgSchema+".src)")
-	expect([]string{"--engine", engine, "--source", pgSrc, "--sink", pgSnk, "--ignore", "fee", "--measure", "fee"}, exitUsage, "column fee")
+	expect([]string{"--engine", engine, "--source", pgSrc, "--sink", pgSnk, "--ignore", "fee", "--measure", "fee"}, exitUsage,
+		"column fee (numeric in postgresql."+pgSchema+".src) is a numeric declared without precision")
 
 	// Left out with ignore:, the other columns are reconciled, and the
 	// notes name what was left out.
