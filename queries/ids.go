@@ -382,4 +382,6 @@ const (
 	TrinoComparedDifference     = "compared_difference"      // trino/201_compared_difference.sql
 	TrinoSortedList             = "sorted_list"              // trino/202_sorted_list.sql
 	TrinoPostingKey             = "posting_key"              // trino/203_posting_key.sql
+	TrinoUnscaled               = "unscaled"                 // trino/204_unscaled.sql
+	TrinoPercentOf              = "percent_of"               // trino/205_percent_of.sql
 )

@@ -25,6 +25,8 @@ import (
 //	cmpdiffers A B C       C differs between A (source) and B (sink), NULL-safely
 //	cmpdifference A B C    sink − source of C as text (trino/compared_difference.sql)
 //	postingkey ALIAS C     posting column C as duplicate_postings compares it (trino/posting_key.sql)
+//	unscaled X             an exact decimal as its unscaled DECIMAL(38,0) (trino/unscaled.sql)
+//	percentof P W          unscaled P as a percentage of unscaled W, DECIMAL(38,6) (trino/percent_of.sql)
 //
 // match and differ, whose IS [NOT] DISTINCT FROM a join in Trino would plan
 // as a cross join, are refused: the statements join with the method
@@ -57,6 +59,12 @@ func Funcs() template.FuncMap {
 		return statements().SQL(queries.TrinoSortedList, struct{ Expr string }{expr})
 	}
 	f["postingkey"] = postingKey
+	f["unscaled"] = func(value string) (string, error) {
+		return statements().SQL(queries.TrinoUnscaled, struct{ Value string }{value})
+	}
+	f["percentof"] = func(part, whole string) (string, error) {
+		return statements().SQL(queries.TrinoPercentOf, struct{ Part, Whole string }{part, whole})
+	}
 	f["cmpvalue"] = func(alias, side string, c *checks.Compared) (string, error) { return comparedValue(alias, c) }
 	f["cmpdiffers"] = func(a, b string, c *checks.Compared) (string, error) {
 		s, k, err := comparedPair(a, b, c)
