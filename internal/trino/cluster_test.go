@@ -2,7 +2,9 @@ package trino
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -117,4 +119,55 @@ func TestQueryArrow(t *testing.T) {
 		t.Errorf("a sum beyond DECIMAL(38): %v, want ErrOverflow (runtime)", err)
 	}
 	var _ array.RecordReader = rr
+}
+
+// TestPercentOf: trino/percent_of.sql over trino/unscaled.sql gives a
+// difference as a percentage of a sum exactly as rules/percent_of.sql does
+// embedded — 100 × part / whole rounded half away from zero to 6 places,
+// NULL over a zero whole — here against exact rational arithmetic,
+// halves and negative values included.
+func TestPercentOf(t *testing.T) {
+	db := trinotest.Connect(t)
+	f := Funcs()
+	unscaled := f["unscaled"].(func(string) (string, error))
+	percentOf := f["percentof"].(func(string, string) (string, error))
+	for _, tt := range [][2]string{
+		{"7052.00", "299735.57"}, {"-3.30", "3.30"}, {"3.30", "0.00"}, {"1.00", "3.00"}, {"2.00", "3.00"},
+		{"-2.00", "3.00"}, {"2.00", "-3.00"}, {"0.01", "2000000.00"}, {"-0.01", "2000000.00"}, {"0.03", "2000000.00"},
+		{"99999999999999999999.99", "0.01"},
+	} {
+		lit := func(v string) string { return "CAST(DECIMAL '" + v + "' AS DECIMAL(38,2))" }
+		p, err := unscaled(lit(tt[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := unscaled(lit(tt[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		expr, err := percentOf(p, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got sql.NullString
+		if err := db.QueryRowContext(context.Background(), "SELECT CAST("+expr+" AS VARCHAR)").Scan(&got); err != nil {
+			t.Fatalf("%s of %s: %v", tt[0], tt[1], err)
+		}
+		want := ""
+		part, _ := new(big.Rat).SetString(tt[0])
+		whole, _ := new(big.Rat).SetString(tt[1])
+		if whole.Sign() != 0 {
+			// Round half away from zero: the magnitude's 6-place rounding, signed.
+			r := new(big.Rat).Quo(new(big.Rat).Mul(part, big.NewRat(100, 1)), whole)
+			micro := new(big.Rat).Mul(new(big.Rat).Abs(r), big.NewRat(1000000, 1))
+			n := new(big.Int).Quo(new(big.Int).Add(new(big.Int).Mul(micro.Num(), big.NewInt(2)), micro.Denom()), new(big.Int).Mul(micro.Denom(), big.NewInt(2)))
+			if r.Sign() < 0 {
+				n.Neg(n)
+			}
+			want = new(big.Rat).SetFrac(n, big.NewInt(1000000)).FloatString(6)
+		}
+		if got.String != want || got.Valid != (want != "") {
+			t.Errorf("%s as a percentage of %s: %q (valid %v), want %q", tt[0], tt[1], got.String, got.Valid, want)
+		}
+	}
 }
