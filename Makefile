@@ -21,7 +21,7 @@ vet:
 # http://127.0.0.1:18080, make trino) and RECONCILE_REQUIRE_TRINO=1.
 # It first installs (when absent) and starts both servers (make services).
 test: services vet
-	go test $(TAGS) -count=1 ./...
+	go test $(TAGS) -count=1 -timeout 30m ./...
 
 # expect CODE WHAT: print the exit code of the command just run and fail
 # the target when it is not the sample's documented one.

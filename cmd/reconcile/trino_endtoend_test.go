@@ -54,7 +54,6 @@ var trinoSkipped = map[string]string{
 	"diff-folder-without-manifest":         "not a run: diff has no --engine",
 	"diff-night-to-night":                  "not a run: diff has no --engine",
 	"diff-same-exceptions":                 "not a run: diff has no --engine",
-	"duplicate-postings-reposted":          "refused: duplicates:",
 	"duplicates-unknown-column":            "embedded exit 2: checks: bad column: duplicates: [account, amount, mtime]: no input has every column, so no input's p…",
 	"encoding-undeclared":                  "embedded exit 3: load sink: sink.csv:2: column entry_id: value \"Caf\\xe9-1\" holds bytes that are not UTF-8; declare en…",
 	"explain-changed-amount":               "not a run: explain has no --engine",
