@@ -173,6 +173,44 @@ func (d *renderData) PostingMatch(a, b string, in checks.PostingInput) (string, 
 	return "(" + strings.Join(out, " AND ") + ")", nil
 }
 
+// MatchKeys selects, for a row of alias, Match's two sides of each of
+// names as columns of their own — __key0 (the value, NULL as the literal
+// of its type) and __null0 (whether it is NULL), __key1, … — which
+// KeysMatch joins on: two joins on the same columns of a relation read the
+// same symbols, so Trino partitions it once for both. A column whose type
+// has no such literal is __key<i> as it is (KeysMatch: IS NOT DISTINCT
+// FROM).
+func (d *renderData) MatchKeys(alias string, names []string) string {
+	out := make([]string, 0, 2*len(names))
+	for i, n := range names {
+		x := sqlfile.Qual(alias, n)
+		lit, ok := d.nullAs[n]
+		if !ok {
+			out = append(out, fmt.Sprintf("%s AS __key%d", x, i))
+			continue
+		}
+		out = append(out, fmt.Sprintf("coalesce(%s, %s) AS __key%d", x, lit, i), fmt.Sprintf("(%s IS NULL) AS __null%d", x, i))
+	}
+	return strings.Join(out, ", ")
+}
+
+// KeysMatch joins aliases a and b, each with MatchKeys' columns of names,
+// as Match joins them. TRUE for no names.
+func (d *renderData) KeysMatch(a, b string, names []string) string {
+	if len(names) == 0 {
+		return "TRUE"
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		if _, ok := d.nullAs[n]; !ok {
+			out[i] = fmt.Sprintf("%s.__key%d IS NOT DISTINCT FROM %s.__key%d", a, i, b, i)
+			continue
+		}
+		out[i] = fmt.Sprintf("%s.__key%d = %s.__key%d AND %s.__null%d = %s.__null%d", a, i, b, i, a, i, b, i)
+	}
+	return "(" + strings.Join(out, " AND ") + ")"
+}
+
 // SideValues selects, for a row of alias, each compared column's value as
 // compared (cmpvalue) as __v0, __v1, … and as text (CAST … AS VARCHAR, as
 // DuckDB writes the values of the types Trino compares) as __t0, __t1, ….
@@ -216,7 +254,7 @@ func (d *renderData) PairColumns(a, b string) string {
 
 // copyFields are the fields of a copy of a repeated id as CopyRow packs it
 // and CopyFields unpacks it: each compared value and its text, then the
-// location and the pairing's numbers.
+// location, the pairing's numbers and the input (__side: 0 source, 1 sink).
 func (d *renderData) copyFields() (names, types []string) {
 	for i, c := range d.Compared {
 		t := "VARCHAR"
@@ -231,9 +269,60 @@ func (d *renderData) copyFields() (names, types []string) {
 		names = append(names, fmt.Sprintf("__v%d", i), fmt.Sprintf("__t%d", i))
 		types = append(types, t, "VARCHAR")
 	}
-	names = append(names, "__loc", "__left", "__copy_left", "__left_s", "__left_k", "__same_s", "__same_k")
-	types = append(types, "VARCHAR", "BOOLEAN", "BIGINT", "BIGINT", "BIGINT", "BIGINT", "BIGINT")
+	names = append(names, "__loc", "__left", "__copy_left", "__left_s", "__left_k", "__same_s", "__same_k", "__side")
+	types = append(types, "VARCHAR", "BOOLEAN", "BIGINT", "BIGINT", "BIGINT", "BIGINT", "BIGINT", "INTEGER")
 	return names, types
+}
+
+// halfFields are the fields of one row of a row pair as HalfRow packs it and
+// HalfFields unpacks it: the input (__side: 0 source, 1 sink), the other
+// input's rows of the id (__other), each compared value and its text, and
+// the location.
+func (d *renderData) halfFields() (names, types []string) {
+	names, types = []string{"__side", "__other"}, []string{"INTEGER", "BIGINT"}
+	vn, vt := d.copyFields()
+	n := 2 * len(d.Compared)
+	names = append(append(names, vn[:n]...), "__loc")
+	types = append(append(types, vt[:n]...), "VARCHAR")
+	return names, types
+}
+
+// HalfRow packs row alias of a row pair (SideValues' columns and __loc),
+// of input side (0 source, 1 sink), with other (an expression: the other
+// input's rows of the id), as one typed ROW.
+func (d *renderData) HalfRow(alias string, side int, other string) string {
+	names, types := d.halfFields()
+	vals := make([]string, len(names))
+	fields := make([]string, len(names))
+	for i, n := range names {
+		switch n {
+		case "__side":
+			vals[i] = fmt.Sprint(side)
+		case "__other":
+			vals[i] = other
+		default:
+			vals[i] = alias + "." + n
+		}
+		fields[i] = n + " " + types[i]
+	}
+	return "CAST(ROW(" + strings.Join(vals, ", ") + ") AS ROW(" + strings.Join(fields, ", ") + "))"
+}
+
+// HalfFields is the column list an UNNEST of HalfRow's rows is aliased
+// with: (__side, __other, __v0, __t0, …, __loc).
+func (d *renderData) HalfFields() string {
+	names, _ := d.halfFields()
+	return "(" + strings.Join(names, ", ") + ")"
+}
+
+// ValueTexts lists the compared values and their text of alias: __v0,
+// __t0, __v1, __t1, ….
+func (d *renderData) ValueTexts(alias string) string {
+	out := make([]string, 0, 2*len(d.Compared))
+	for i := range d.Compared {
+		out = append(out, fmt.Sprintf("%s.__v%d", alias, i), fmt.Sprintf("%s.__t%d", alias, i))
+	}
+	return strings.Join(out, ", ")
 }
 
 // CopyRow packs a copy of a repeated id (a row of alias) as one typed ROW.
@@ -249,7 +338,7 @@ func (d *renderData) CopyRow(alias string) string {
 }
 
 // CopyFields is the column list an UNNEST of CopyRow's rows is aliased
-// with: (__v0, __t0, …, __same_k).
+// with: (__v0, __t0, …, __same_k, __side).
 func (d *renderData) CopyFields() string {
 	names, _ := d.copyFields()
 	return "(" + strings.Join(names, ", ") + ")"
