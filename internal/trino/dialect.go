@@ -124,13 +124,18 @@ type renderData struct {
 	// nullAs maps a key column (id, group, logical key, checkpoint) to a
 	// literal of its type that stands for NULL in Match's equality.
 	nullAs map[string]string
+	// emptyNull are the text key columns whose empty text both inputs read
+	// as NULL (SetInputs): '' is then no value's, so Match needs no NULL
+	// flag beside coalesce(x, '').
+	emptyNull map[string]bool
 }
 
 // Match joins aliases a and b on names, NULL-safely, as equalities Trino
 // plans as a hash join: for each column, its values with NULL as a literal
-// of its type are equal, and both are NULL or neither is. TRUE for no
-// names. A column whose type has no such literal is joined with IS NOT
-// DISTINCT FROM.
+// of its type are equal, and both are NULL or neither is (a text column
+// whose empty text is read as NULL, emptyNull, needs only the first: no
+// value is the empty text). TRUE for no names. A column whose type has no such literal
+// is joined with IS NOT DISTINCT FROM.
 func (d *renderData) Match(a, b string, names []string) string {
 	if len(names) == 0 {
 		return "TRUE"
@@ -143,7 +148,10 @@ func (d *renderData) Match(a, b string, names []string) string {
 			out[i] = x + " IS NOT DISTINCT FROM " + y
 			continue
 		}
-		out[i] = fmt.Sprintf("coalesce(%s, %s) = coalesce(%s, %s) AND (%s IS NULL) = (%s IS NULL)", x, lit, y, lit, x, y)
+		out[i] = fmt.Sprintf("coalesce(%s, %s) = coalesce(%s, %s)", x, lit, y, lit)
+		if !d.emptyNull[n] {
+			out[i] += fmt.Sprintf(" AND (%s IS NULL) = (%s IS NULL)", x, y)
+		}
 	}
 	return "(" + strings.Join(out, " AND ") + ")"
 }
@@ -175,7 +183,8 @@ func (d *renderData) PostingMatch(a, b string, in checks.PostingInput) (string, 
 
 // MatchKeys selects, for a row of alias, Match's two sides of each of
 // names as columns of their own — __key0 (the value, NULL as the literal
-// of its type) and __null0 (whether it is NULL), __key1, … — which
+// of its type) and __null0 (whether it is NULL; none for an emptyNull
+// column), __key1, … — which
 // KeysMatch joins on: two joins on the same columns of a relation read the
 // same symbols, so Trino partitions it once for both. A column whose type
 // has no such literal is __key<i> as it is (KeysMatch: IS NOT DISTINCT
@@ -189,7 +198,10 @@ func (d *renderData) MatchKeys(alias string, names []string) string {
 			out = append(out, fmt.Sprintf("%s AS __key%d", x, i))
 			continue
 		}
-		out = append(out, fmt.Sprintf("coalesce(%s, %s) AS __key%d", x, lit, i), fmt.Sprintf("(%s IS NULL) AS __null%d", x, i))
+		out = append(out, fmt.Sprintf("coalesce(%s, %s) AS __key%d", x, lit, i))
+		if !d.emptyNull[n] {
+			out = append(out, fmt.Sprintf("(%s IS NULL) AS __null%d", x, i))
+		}
 	}
 	return strings.Join(out, ", ")
 }
@@ -206,7 +218,10 @@ func (d *renderData) KeysMatch(a, b string, names []string) string {
 			out[i] = fmt.Sprintf("%s.__key%d IS NOT DISTINCT FROM %s.__key%d", a, i, b, i)
 			continue
 		}
-		out[i] = fmt.Sprintf("%s.__key%d = %s.__key%d AND %s.__null%d = %s.__null%d", a, i, b, i, a, i, b, i)
+		out[i] = fmt.Sprintf("%s.__key%d = %s.__key%d", a, i, b, i)
+		if !d.emptyNull[n] {
+			out[i] += fmt.Sprintf(" AND %s.__null%d = %s.__null%d", a, i, b, i)
+		}
 	}
 	return "(" + strings.Join(out, " AND ") + ")"
 }
@@ -409,7 +424,7 @@ func (e *Engine) Render(c *checks.Check, p *checks.Params) (string, error) {
 	if !HasRendering(c.ID) {
 		return "", fmt.Errorf("%w (queries/trino has none for check %s)", checks.ErrNoRendering, c.ID)
 	}
-	return statements().SQL(c.ID, &renderData{Params: p, nullAs: e.nullAs})
+	return statements().SQL(c.ID, &renderData{Params: p, nullAs: e.nullAs, emptyNull: e.emptyNull})
 }
 
 // HasRendering reports whether check id has a statement in Trino's dialect

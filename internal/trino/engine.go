@@ -82,9 +82,12 @@ type Engine struct {
 	// nullAs maps each key column to the literal of its type that stands
 	// for NULL in the NULL-safe equi-joins (renderData.Match; Prepare).
 	nullAs map[string]string
-	mu     sync.Mutex
-	ran    []Query
-	sent   map[string]Query
+	// emptyNull are the text id and group columns whose empty text both
+	// inputs read as NULL (Prepare; renderData.Match).
+	emptyNull map[string]bool
+	mu        sync.Mutex
+	ran       []Query
+	sent      map[string]Query
 	// last is the query id of the statement running or last run.
 	last string
 }

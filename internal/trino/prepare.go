@@ -262,7 +262,7 @@ func (e *Engine) Prepare(c checks.Columns, src, sink *Input) (*checks.Params, []
 	if err := e.SetInputs(src, sink, storage, textKeys); err != nil {
 		return nil, nil, err
 	}
-	e.nullAs = nullAs
+	e.nullAs, e.emptyNull = nullAs, textKeys
 	return p, notes, nil
 }
 

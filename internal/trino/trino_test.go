@@ -142,6 +142,20 @@ func TestMatch(t *testing.T) {
 	if got := d.Match("s", "k", nil); got != "TRUE" {
 		t.Errorf("Match of no columns = %s", got)
 	}
+	// A text column whose empty text is read as NULL: '' stands for NULL
+	// alone, so the equality needs no NULL flag.
+	d.emptyNull = map[string]bool{"id": true}
+	got = d.Match("s", "k", []string{"id", "n"})
+	want = `(coalesce(s."id", '') = coalesce(k."id", '') AND coalesce(s."n", 0) = coalesce(k."n", 0) AND (s."n" IS NULL) = (k."n" IS NULL))`
+	if got != want {
+		t.Errorf("Match with emptyNull id = %s\nwant %s", got, want)
+	}
+	if got, want := d.MatchKeys("s", []string{"id", "n"}), `coalesce(s."id", '') AS __key0, coalesce(s."n", 0) AS __key1, (s."n" IS NULL) AS __null1`; got != want {
+		t.Errorf("MatchKeys = %s\nwant %s", got, want)
+	}
+	if got, want := d.KeysMatch("a", "b", []string{"id", "n"}), `(a.__key0 = b.__key0 AND a.__key1 = b.__key1 AND a.__null1 = b.__null1)`; got != want {
+		t.Errorf("KeysMatch = %s\nwant %s", got, want)
+	}
 }
 
 // TestRefuse: every key with no exact Trino form is named, with the reason;

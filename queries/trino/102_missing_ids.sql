@@ -1,8 +1,9 @@
 -- statement: missing_ids
 -- description: Check missing_ids (queries/020_missing_ids.sql) in Trino's dialect: the source ids with no sink row.
--- description: The anti-join is a left join on the sink's distinct ids, matched NULL-safely by equality ($.Match: an
--- description: IS NOT DISTINCT FROM join would be a cross join in Trino); source_location is the first of the id's
--- description: locations in text order (Trino has no input order).
+-- description: The anti-join is a left join on the sink's distinct ids (but a NULL or empty one, which matches no
+-- description: id the check reads), matched NULL-safely by equality ($.Match: an IS NOT DISTINCT FROM join would be
+-- description: a cross join in Trino); source_location is the first of the id's locations in text order (Trino has
+-- description: no input order).
 -- returns: the id columns, source_rows, source_<measure> for each measure, source_location
 SELECT {{cols "s" .ID}},
        count(*) AS source_rows,
@@ -11,6 +12,7 @@ SELECT {{cols "s" .ID}},
 {{- end}}
        min({{loc "s"}}) AS source_location
 FROM source AS s
-LEFT JOIN (SELECT DISTINCT {{cols "k" .ID}}, TRUE AS __present FROM sink AS k) AS k ON {{$.Match "s" "k" .ID}}
+LEFT JOIN (SELECT {{cols "d" .ID}}, TRUE AS __present
+           FROM (SELECT DISTINCT {{cols "k" .ID}} FROM sink AS k WHERE NOT {{nullid "k" .ID}}) AS d) AS k ON {{$.Match "s" "k" .ID}}
 WHERE NOT {{nullid "s" .ID}} AND k.__present IS NULL
 GROUP BY {{cols "s" .ID}}

@@ -12,6 +12,7 @@ SELECT {{cols "k" .ID}},
 {{- end}}
        min({{loc "k"}}) AS sink_location
 FROM sink AS k
-LEFT JOIN (SELECT DISTINCT {{cols "s" .ID}}, TRUE AS __present FROM source AS s) AS s ON {{$.Match "s" "k" .ID}}
+LEFT JOIN (SELECT {{cols "d" .ID}}, TRUE AS __present
+           FROM (SELECT DISTINCT {{cols "s" .ID}} FROM source AS s WHERE NOT {{nullid "s" .ID}}) AS d) AS s ON {{$.Match "s" "k" .ID}}
 WHERE NOT {{nullid "k" .ID}} AND s.__present IS NULL
 GROUP BY {{cols "k" .ID}}
