@@ -50,6 +50,8 @@ func runOnEngine(ctx context.Context, s *spec.Spec, opt Options, now func() time
 	if err != nil {
 		return nil, err
 	}
+	// The session holds the exceptions only: memory.Budget.Remote.
+	budget = budget.Remote()
 	defer budget.Apply()()
 	all, err := checks.Load(queries.FS)
 	if err != nil {

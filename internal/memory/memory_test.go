@@ -187,3 +187,32 @@ func TestApply(t *testing.T) {
 		debug.SetGCPercent(percent)
 	}
 }
+
+// TestRemote: a run on a distributed engine caps DuckDB and the Go heap at
+// RemoteDuckDB and RemoteGo (a smaller budget's shares stay smaller) and
+// Apply sets RemoteGCPercent; the budget itself is unchanged.
+func TestRemote(t *testing.T) {
+	big := Budget{Bytes: 8 << 30, Source: SourceMeminfo, Available: 16 << 30}.split()
+	r := big.Remote()
+	if r.DuckDB != RemoteDuckDB || r.Go != RemoteGo || r.Bytes != big.Bytes || r.Source != big.Source || r.Available != big.Available {
+		t.Errorf("Remote of %+v = %+v", big, r)
+	}
+	small := Budget{Bytes: 100 << 20}.split()
+	if r := small.Remote(); r.DuckDB != small.DuckDB || r.Go != small.Go {
+		t.Errorf("Remote of %+v = %+v: want its own shares, below the caps", small, r)
+	}
+	limit, percent := debug.SetMemoryLimit(-1), debug.SetGCPercent(-1)
+	debug.SetGCPercent(percent)
+	t.Setenv("GOGC", "")
+	restore := r.Apply()
+	gotLimit, gotPercent := debug.SetMemoryLimit(-1), debug.SetGCPercent(-1)
+	debug.SetGCPercent(gotPercent)
+	restore()
+	if gotLimit != RemoteGo || gotPercent != RemoteGCPercent {
+		t.Errorf("Apply: limit %d, percent %d; want %d, %d", gotLimit, gotPercent, int64(RemoteGo), RemoteGCPercent)
+	}
+	if l, p := debug.SetMemoryLimit(-1), debug.SetGCPercent(-1); l != limit || p != percent {
+		t.Errorf("restored limit %d, percent %d; want %d, %d", l, p, limit, percent)
+	}
+	debug.SetGCPercent(percent)
+}
