@@ -217,3 +217,30 @@ func TestFingerprintMovedValues(t *testing.T) {
 		t.Errorf("the same rows in another order: %+v and %+v", again, a)
 	}
 }
+
+// TestSortedList: sorted_list.sql gives DuckDB's sortedlist — integers in
+// numeric order before other text, NULLs left out — and NULL, not the
+// empty text, for a group of NULLs only (duplicate_ids' checkpoint_ids of
+// a control without a checkpoint column).
+func TestSortedList(t *testing.T) {
+	db := trinotest.Connect(t)
+	sortedList := Funcs()["sortedlist"].(func(string) (string, error))
+	expr, err := sortedList("x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for values, want := range map[string]sql.NullString{
+		"('10'), ('9'), (NULL), ('b'), ('9')":        {String: "9;10;b", Valid: true},
+		"(CAST(NULL AS varchar)), (NULL)":            {},
+		"(''), (CAST(NULL AS varchar))":              {String: "", Valid: true},
+		"('-3'), ('12345678901234567890123'), ('2')": {String: "-3;2;12345678901234567890123", Valid: true},
+	} {
+		var got sql.NullString
+		if err := db.QueryRowContext(context.Background(), "SELECT "+expr+" FROM (VALUES "+values+") AS t(x)").Scan(&got); err != nil {
+			t.Fatalf("%s: %v", values, err)
+		}
+		if got != want {
+			t.Errorf("sorted list of %s: %+v, want %+v", values, got, want)
+		}
+	}
+}
