@@ -107,6 +107,9 @@ func runExplain(cmd *cobra.Command, o *explainOptions) error {
 		if s, sum, warnings, err = control.SpecFromEvidence(cmd.Context(), o.evidence); err != nil {
 			return err
 		}
+		if e := sum.Run.Engine; e != nil && s.Engine == "" {
+			s.Engine = e.URI
+		}
 		opt.Recorded, opt.RunID = sum.Inputs, sum.Run.ID
 	} else {
 		params, err := paramsOf(o.params)
@@ -115,6 +118,11 @@ func runExplain(cmd *cobra.Command, o *explainOptions) error {
 		}
 		if s, err = spec.LoadWith(o.config, params); err != nil {
 			return err
+		}
+		if s.Out == "" {
+			// explain writes no evidence: a spec without out: is explained
+			// as it would run.
+			s.Out = "(explain writes no evidence)"
 		}
 	}
 	keys, err := explainKeys(o, s)

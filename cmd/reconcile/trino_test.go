@@ -196,6 +196,11 @@ func TestTrinoParity(t *testing.T) {
 	if code, stdout, stderr := runCLI(t, "verify", triOut); code != exitOK {
 		t.Errorf("verify: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	// explain reads inputs into the embedded engine: a Trino run's evidence
+	// is refused, naming the engine, not read as files of an unknown kind.
+	if code, stdout, stderr := runCLI(t, "explain", "--evidence", triOut, "--key", "E0001"); code != exitUsage || !strings.Contains(stderr, "is not explained yet") {
+		t.Errorf("explain --evidence of a Trino run: exit %d\n%s\n%s", code, stdout, stderr)
+	}
 }
 
 type parityRun struct {
@@ -286,6 +291,8 @@ func TestTrinoRefused(t *testing.T) {
 	refused([]string{"--config", spec, "--engine", engine, "--source", "trino:a.b.c", "--sink", "trino:a.b.d"}, "normalize:", "tolerance:", "embedded engine")
 	refused([]string{"--engine", engine, "--source", "source.csv", "--sink", "trino:a.b.d"}, "source.csv", "is not a Trino table")
 	refused([]string{"--engine", "http://reconcile@127.0.0.1:1", "--source", "trino:a.b.c", "--sink", "trino:a.b.d"}, "want trino://user@host:port")
+	refused([]string{"--engine", "trino://reconcile@127.0.0.1", "--source", "trino:a.b.c", "--sink", "trino:a.b.d"}, "give the coordinator's port")
+	refused([]string{"--source", "trino:a.b.c", "--sink", "sink.csv"}, "the source trino:a.b.c is a Trino table or query", "--engine")
 
 	trinotest.Connect(t)
 	schema, db := trinotest.Schema(t, "iceberg")

@@ -93,6 +93,9 @@ func Run(ctx context.Context, s *spec.Spec, opt Options) (*evidence.Summary, err
 	if s.Engine != "" {
 		return runOnEngine(ctx, s, opt, now, logw, started)
 	}
+	if err := noEngineInputs(s, "run"); err != nil {
+		return nil, err
+	}
 	budget, err := budgetOf(opt.MemoryLimit)
 	if err != nil {
 		return nil, err

@@ -268,3 +268,16 @@ func engineInputOf(uri string, in *trino.Input) *evidence.Input {
 	out.Details = d
 	return out
 }
+
+// noEngineInputs refuses a Trino table or query (trino:…) as an input of
+// command cmd when no engine: runs the checks: such an input is read by the
+// Trino engine only (docs/trino.md).
+func noEngineInputs(s *spec.Spec, cmd string) error {
+	ins := map[string]*spec.Input{spec.RoleSource: &s.Source, spec.RoleSink: &s.Sink, spec.RoleOpening: s.Opening}
+	for _, role := range []string{spec.RoleSource, spec.RoleSink, spec.RoleOpening} {
+		if in := ins[role]; in != nil && trino.IsInput(in.URI) {
+			return fmt.Errorf("%w: the %s %s is a Trino table or query, which %s reads only with --engine trino://user@host:port (engine:), the checks run in the cluster (docs/trino.md)", spec.ErrInvalid, role, sources.Redact(in.URI), cmd)
+		}
+	}
+	return nil
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/reconcile-dev/reconcile/internal/memory"
 	"github.com/reconcile-dev/reconcile/internal/spec"
 	"github.com/reconcile-dev/reconcile/queries"
+	"github.com/reconcile-dev/reconcile/sources"
 	"github.com/reconcile-dev/reconcile/sources/restarts"
 )
 
@@ -142,6 +143,12 @@ type ExplainOptions struct {
 // is refused (spec.ErrInvalid).
 func Explain(ctx context.Context, s *spec.Spec, keys [][]string, opt ExplainOptions) ([]*Explanation, error) {
 	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if s.Engine != "" {
+		return nil, fmt.Errorf("%w: explain reads the inputs into the embedded engine; a control run on Trino (engine: %s) is not explained yet: its findings on a key are in the exceptions files of the run's evidence (docs/trino.md)", spec.ErrInvalid, sources.Redact(s.Engine))
+	}
+	if err := noEngineInputs(s, "explain"); err != nil {
 		return nil, err
 	}
 	if s.BalanceControl() {

@@ -244,3 +244,32 @@ func TestSortedList(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryInputEnds: a ?query= input that ends as statements are often
+// written — with a semicolon, or a -- comment — is read as the query, not
+// refused by Trino for the parenthesis reconcile closes it with.
+func TestQueryInputEnds(t *testing.T) {
+	trinotest.Connect(t) // skips without the cluster
+	ctx := context.Background()
+	e, err := Open(ctx, trinotest.EngineURI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, q := range []string{"SELECT 1 AS id;", "SELECT 1 AS id ; \n", "SELECT 1 AS id -- one row", "SELECT 1 AS id -- one row;"} {
+		in, err := ParseInput("source", "trino:?query="+q, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		if strings.HasSuffix(in.Query, ";") && !strings.Contains(in.Query, "--") {
+			t.Errorf("%q: the query kept its semicolon: %q", q, in.Query)
+		}
+		if err := e.Describe(ctx, in); err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		f, err := e.Fingerprint(ctx, in)
+		if err != nil || f.Rows != 1 {
+			t.Errorf("%q: fingerprint %+v, %v", q, f, err)
+		}
+	}
+}

@@ -113,6 +113,9 @@ func ParseURI(uri string) (server string, err error) {
 	if u.Host == "" || u.User == nil || u.User.Username() == "" {
 		return "", fmt.Errorf("%w: %q: want trino://user@host:port: the user Trino runs the queries as, and the coordinator's host and port", ErrEngine, redact(uri))
 	}
+	if u.Port() == "" {
+		return "", fmt.Errorf("%w: %q: want trino://user@host:port: give the coordinator's port (no default is assumed)", ErrEngine, redact(uri))
+	}
 	if _, ok := u.User.Password(); ok && scheme == "http" {
 		return "", fmt.Errorf("%w: %q: a password is sent only over HTTPS: use trinos://", ErrEngine, redact(uri))
 	}

@@ -142,7 +142,9 @@ func ParseInput(role, uri string, options map[string]any) (*Input, error) {
 			return nil, fmt.Errorf("%w: the %s %s: parameter %s: a Trino input takes snapshot= (an Iceberg snapshot id) or query=", ErrRefused, role, uri, k)
 		}
 	}
-	if q := strings.TrimSpace(opts["query"]); q != "" {
+	// A statement's terminating semicolons are not part of the query the
+	// checks read as a subquery.
+	if q := strings.TrimRight(strings.TrimSpace(opts["query"]), "; \t\r\n"); q != "" {
 		if name != "" {
 			return nil, fmt.Errorf("%w: the %s %s: a table or a query, not both", ErrRefused, role, uri)
 		}
@@ -186,7 +188,9 @@ func literal(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + 
 // parentheses.
 func (in *Input) Relation() string {
 	if in.Query != "" {
-		return "(" + in.Query + ")"
+		// On a line of its own, the closing parenthesis cannot fall into
+		// a -- comment that ends the query.
+		return "(" + in.Query + "\n)"
 	}
 	r := ident(in.Catalog) + "." + ident(in.Schema) + "." + ident(in.Table)
 	if in.Snapshot != "" {

@@ -20,6 +20,7 @@ func TestParseURI(t *testing.T) {
 		{"trino://127.0.0.1:8080", "", "the user Trino runs the queries as"},
 		{"http://reconcile@127.0.0.1:8080", "", "want trino://"},
 		{"trino://reconcile@127.0.0.1:8080/iceberg", "", "no path or parameters"},
+		{"trino://reconcile@127.0.0.1", "", "give the coordinator's port"},
 	} {
 		got, err := ParseURI(c.uri)
 		if c.err == "" {
@@ -52,7 +53,7 @@ func TestParseInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if in.Query != "SELECT a FROM t WHERE b = 'x&y'" || in.Relation() != "(SELECT a FROM t WHERE b = 'x&y')" || in.Pinned() {
+	if in.Query != "SELECT a FROM t WHERE b = 'x&y'" || in.Relation() != "(SELECT a FROM t WHERE b = 'x&y'\n)" || in.Pinned() {
 		t.Errorf("got %+v", in)
 	}
 	in, err = ParseInput("source", "trino:postgresql.public.ledger", map[string]any{"uri": "x", "snapshot": 7})
