@@ -152,7 +152,7 @@ func runOnEngine(ctx context.Context, s *spec.Spec, opt Options, now func() time
 			return nil, err
 		}
 		if !in.After.Same(in.Before) {
-			return nil, fmt.Errorf("%w: the %s %s (catalog %s, connector %s, which no version pins) held %d rows when the run began and %d at its end, or other values (checksum()): the checks may have read either; run again, or read a snapshot (an Iceberg table)", trino.ErrChanged, in.Role, in.Location, in.Catalog, in.Connector, in.Before.Rows, in.After.Rows)
+			return nil, fmt.Errorf("%w: the %s %s (catalog %s, connector %s, which no version pins) held %d rows when the run began and %d at its end; changed: %s (checksum()): the checks may have read either; run again, or read a snapshot (an Iceberg table)", trino.ErrChanged, in.Role, in.Location, in.Catalog, in.Connector, in.Before.Rows, in.After.Rows, strings.Join(in.Before.Changed(in.After), ", "))
 		}
 	}
 	if err := writeExceptions(ctx, db, folder, outcomes); err != nil {

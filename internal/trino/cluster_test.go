@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
@@ -212,6 +213,12 @@ func TestFingerprintMovedValues(t *testing.T) {
 	}
 	if a.Same(b) || a.RowChecksum == b.RowChecksum {
 		t.Errorf("values moved between rows: the same fingerprint %+v and %+v", a, b)
+	}
+	if got := a.Changed(b); len(got) != 1 || !strings.Contains(got[0], "moved between rows") {
+		t.Errorf("Changed = %q, want the values moved between rows", got)
+	}
+	if got := a.Changed(fingerprint("(11, DECIMAL '0.12', 'x'), (12, DECIMAL '0.11', CAST(NULL AS varchar))")); !slices.Equal(got, []string{"column note"}) {
+		t.Errorf("Changed = %q, want column note", got)
 	}
 	if again := fingerprint("(12, DECIMAL '0.11', CAST(NULL AS varchar)), (11, DECIMAL '0.12', '')"); !again.Same(a) {
 		t.Errorf("the same rows in another order: %+v and %+v", again, a)

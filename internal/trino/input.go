@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/reconcile-dev/reconcile/internal/sqlfile"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -424,6 +425,28 @@ func (e *Engine) Fingerprint(ctx context.Context, in *Input) (*Fingerprint, erro
 	}
 	f.RowChecksum = strings.ToLower(str(rows[0][len(names)+1]))
 	return f, nil
+}
+
+// Changed names, sorted, what differs between fingerprints f and g: "rows"
+// when their counts differ, each column whose checksum differs, and "values
+// moved between rows" when only the row checksum differs.
+func (f *Fingerprint) Changed(g *Fingerprint) []string {
+	var out []string
+	if f.Rows != g.Rows {
+		out = append(out, "rows")
+	}
+	var cols []string
+	for k, v := range f.Checksums {
+		if g.Checksums[k] != v {
+			cols = append(cols, "column "+k)
+		}
+	}
+	slices.Sort(cols)
+	out = append(out, cols...)
+	if len(out) == 0 && f.RowChecksum != g.RowChecksum {
+		out = append(out, "values moved between rows (the row checksum)")
+	}
+	return out
 }
 
 // Same reports whether two fingerprints attest the same rows.

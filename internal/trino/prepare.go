@@ -29,7 +29,7 @@ func Refuse(s *spec.Spec) error {
 		}
 	}
 	add(s.Reperform != nil, "reperform:", "the re-performance of a windowed sink has no Trino statements yet")
-	add(s.Restarts != "", "restarts:", "the attribution of findings to restarts needs reperform:")
+	add(s.Restarts != "", "restarts:", "the attribution of findings to restarts has no Trino statements yet")
 	add(s.Watermark != "", "watermark:", "early_writes needs reperform:")
 	add(s.Emission != nil, "emission:", "needs reperform:")
 	add(len(s.Normalize) > 0, "normalize:", "trimmed and case-folded comparison has no Trino statement yet")
