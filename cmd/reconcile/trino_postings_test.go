@@ -1,10 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -39,36 +36,8 @@ func TestTrinoDuplicatePostings(t *testing.T) {
 	trinotest.Exec(t, tdb, fmt.Sprintf("INSERT INTO %s SELECT entry_id, account, amount, memo, CAST(batch AS integer) FROM postgresql.%s.postings", sink, pgSchema))
 	trinotest.Exec(t, tdb, "INSERT INTO "+sink+" VALUES ('E10', 'C', DECIMAL '1.00', NULL, 1), ('E11', 'C', DECIMAL '1', NULL, 1)")
 
-	dir := t.TempDir()
-	catalog, err := url.Parse(pgtest.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	catalog.Path = "/trino_iceberg"
-	catalog.RawQuery = "table=" + iceSchema + ".postings&catalog=iceberg"
 	common := "id: [entry_id]\nmeasures: [amount]\nduplicates: [account, amount, memo, batch]\n"
-	embedded := writeFile(t, filepath.Join(dir, "embedded.yaml"), fmt.Sprintf("source: %q\nsink: %q\n%s",
-		pgtest.TableURL(pgSchema, "postings"), "iceberg+sql:"+catalog.String(), common))
-	onTrino := writeFile(t, filepath.Join(dir, "trino.yaml"), fmt.Sprintf("source: trino:postgresql.%s.postings\nsink: trino:%s\nengine: %s\n%s",
-		pgSchema, sink, trinotest.EngineURI(), common))
-	run := func(spec string) (string, *parityRun) {
-		out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(spec), ".yaml"))
-		code, stdout, stderr := runCLI(t, "run", "--config", spec, "--out", out)
-		if code != exitFailed {
-			t.Fatalf("%s: exit %d, want %d\n%s\n%s", spec, code, exitFailed, stdout, stderr)
-		}
-		var sum parityRun
-		data, err := os.ReadFile(filepath.Join(out, "summary.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(data, &sum); err != nil {
-			t.Fatal(err)
-		}
-		return out, &sum
-	}
-	embOut, emb := run(embedded)
-	triOut, tri := run(onTrino)
+	embOut, emb, triOut, tri := runBothEngines(t, pgSchema, "postings", iceSchema, common)
 
 	embChecks := map[string]parityCheck{}
 	for _, c := range emb.Checks {

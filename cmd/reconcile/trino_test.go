@@ -77,36 +77,8 @@ func trinoLedger(t *testing.T) (pgSchema, iceSchema string) {
 func TestTrinoParity(t *testing.T) {
 	trinotest.Connect(t)
 	pgSchema, iceSchema := trinoLedger(t)
-	dir := t.TempDir()
-	catalog, err := url.Parse(pgtest.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	catalog.Path = "/trino_iceberg"
-	catalog.RawQuery = "table=" + iceSchema + ".postings&catalog=iceberg"
 	common := "id: [entry_id]\nmeasures: [amount]\ngroup_by: [account]\ncheckpoint: checkpoint_id\nlogical_key: [entry_id]\n"
-	embedded := writeFile(t, filepath.Join(dir, "embedded.yaml"), fmt.Sprintf("source: %q\nsink: %q\n%s",
-		pgtest.TableURL(pgSchema, "ledger"), "iceberg+sql:"+catalog.String(), common))
-	onTrino := writeFile(t, filepath.Join(dir, "trino.yaml"), fmt.Sprintf("source: trino:postgresql.%s.ledger\nsink: trino:iceberg.%s.postings\nengine: %s\n%s",
-		pgSchema, iceSchema, trinotest.EngineURI(), common))
-	run := func(spec string) (string, *parityRun) {
-		out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(spec), ".yaml"))
-		code, stdout, stderr := runCLI(t, "run", "--config", spec, "--out", out)
-		if code != exitFailed {
-			t.Fatalf("%s: exit %d, want %d\n%s\n%s", spec, code, exitFailed, stdout, stderr)
-		}
-		var sum parityRun
-		data, err := os.ReadFile(filepath.Join(out, "summary.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(data, &sum); err != nil {
-			t.Fatal(err)
-		}
-		return out, &sum
-	}
-	embOut, emb := run(embedded)
-	triOut, tri := run(onTrino)
+	embOut, emb, triOut, tri := runBothEngines(t, pgSchema, "ledger", iceSchema, common)
 
 	// Every check the Trino run lists, with the embedded run's verdict and
 	// count; the embedded run lists the commit-history checks besides.
@@ -201,6 +173,46 @@ func TestTrinoParity(t *testing.T) {
 	if code, stdout, stderr := runCLI(t, "explain", "--evidence", triOut, "--key", "E0001"); code != exitUsage || !strings.Contains(stderr, "is not explained yet") {
 		t.Errorf("explain --evidence of a Trino run: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+}
+
+// runBothEngines runs the control of spec text common (its keys but the
+// inputs) over PostgreSQL table pgSchema.pgTable as the source and the
+// Iceberg table iceSchema.postings as the sink on both engines: embedded
+// (postgres:// and iceberg+sql: over the cluster's JDBC catalog) and on
+// Trino (trino: tables, --engine); each must exit 1 (exceptions found).
+// It returns each run's evidence folder and summary.
+func runBothEngines(t *testing.T, pgSchema, pgTable, iceSchema, common string) (embOut string, emb *parityRun, triOut string, tri *parityRun) {
+	t.Helper()
+	dir := t.TempDir()
+	catalog, err := url.Parse(pgtest.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalog.Path = "/trino_iceberg"
+	catalog.RawQuery = "table=" + iceSchema + ".postings&catalog=iceberg"
+	embedded := writeFile(t, filepath.Join(dir, "embedded.yaml"), fmt.Sprintf("source: %q\nsink: %q\n%s",
+		pgtest.TableURL(pgSchema, pgTable), "iceberg+sql:"+catalog.String(), common))
+	onTrino := writeFile(t, filepath.Join(dir, "trino.yaml"), fmt.Sprintf("source: trino:postgresql.%s.%s\nsink: trino:iceberg.%s.postings\nengine: %s\n%s",
+		pgSchema, pgTable, iceSchema, trinotest.EngineURI(), common))
+	run := func(spec string) (string, *parityRun) {
+		out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(spec), ".yaml"))
+		code, stdout, stderr := runCLI(t, "run", "--config", spec, "--out", out)
+		if code != exitFailed {
+			t.Fatalf("%s: exit %d, want %d\n%s\n%s", spec, code, exitFailed, stdout, stderr)
+		}
+		var sum parityRun
+		data, err := os.ReadFile(filepath.Join(out, "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &sum); err != nil {
+			t.Fatal(err)
+		}
+		return out, &sum
+	}
+	embOut, emb = run(embedded)
+	triOut, tri = run(onTrino)
+	return embOut, emb, triOut, tri
 }
 
 type parityRun struct {
