@@ -148,12 +148,21 @@ func (d *renderData) Match(a, b string, names []string) string {
 			out[i] = x + " IS NOT DISTINCT FROM " + y
 			continue
 		}
-		out[i] = fmt.Sprintf("coalesce(%s, %s) = coalesce(%s, %s)", x, lit, y, lit)
-		if !d.emptyNull[n] {
-			out[i] += fmt.Sprintf(" AND (%s IS NULL) = (%s IS NULL)", x, y)
-		}
+		out[i] = nullSafeEqual(x, y, lit, !d.emptyNull[n])
 	}
 	return "(" + strings.Join(out, " AND ") + ")"
+}
+
+// nullSafeEqual is x equal to y, NULL equal to NULL, as an equality Trino
+// hashes: both with NULL as literal lit (a value of their type) are equal
+// and, with flag, both are NULL or neither is (without it, lit must be no
+// value's: a text column whose empty text is read as NULL).
+func nullSafeEqual(x, y, lit string, flag bool) string {
+	eq := fmt.Sprintf("coalesce(%s, %s) = coalesce(%s, %s)", x, lit, y, lit)
+	if flag {
+		eq += fmt.Sprintf(" AND (%s IS NULL) = (%s IS NULL)", x, y)
+	}
+	return eq
 }
 
 // PostingMatch joins a row of alias a of input in (a PostingInput of
@@ -176,7 +185,7 @@ func (d *renderData) PostingMatch(a, b string, in checks.PostingInput) (string, 
 		if !ok {
 			return "", fmt.Errorf("duplicates: column %s is %s: no Trino form in queries/trino", c.Name, c.Type)
 		}
-		out[j] = fmt.Sprintf("coalesce(%s, %s) = coalesce(%s, %s) AND (%s IS NULL) = (%s IS NULL)", x, lit, y, lit, x, y)
+		out[j] = nullSafeEqual(x, y, lit, true)
 	}
 	return "(" + strings.Join(out, " AND ") + ")", nil
 }
